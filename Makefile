@@ -1,0 +1,31 @@
+# PGXS build of the ldp extension (C++17). `make && make install`, then
+# `make installcheck` against a running server (PGHOST/PGPORT/PGUSER).
+PG_CONFIG ?= pg_config
+
+MODULE_big = ldp
+EXTVERSION = 0.1.0
+MODULEDIR = extension
+DATA = extension/ldp.control extension/ldp--$(EXTVERSION).sql
+
+CORE_SRCS = $(wildcard src/core/*.cpp src/core/mechanisms/*.cpp)
+PG_SRCS = $(wildcard src/pg/*.cpp)
+OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
+
+PG_CPPFLAGS = -Isrc/core -Isrc/pg
+PG_CXXFLAGS = -std=c++17 -O2 -fno-strict-aliasing -Wno-register -Wno-missing-field-initializers
+SHLIB_LINK = -lstdc++ -lm
+
+REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+REGRESS_OPTS = --inputdir=. --outputdir=build/regress
+
+# No LLVM bitcode for JIT: the C++ core gains nothing from it and it would need clang.
+override with_llvm = no
+
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+$(OBJS): $(wildcard src/core/*.hpp src/pg/*.hpp)
+
+installcheck: | build/regress
+build/regress:
+	mkdir -p $@

@@ -1,0 +1,64 @@
+#include "glue.hpp"
+
+#include <cstring>
+
+extern "C" {
+PG_MODULE_MAGIC;
+}
+
+namespace ldp_pg {
+
+void capture_exception(CoreError* err) noexcept {
+  const char* what = "unknown C++ exception";
+  err->kind = static_cast<int>(ldp::ErrorKind::Internal);
+  try {
+    throw;
+  } catch (const ldp::Error& e) {
+    err->kind = static_cast<int>(e.kind());
+    what = e.what();
+  } catch (const std::bad_alloc&) {
+    err->kind = -1;
+    what = "out of memory in ldp core";
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+  }
+  std::strncpy(err->message, what, sizeof err->message - 1);
+  err->message[sizeof err->message - 1] = '\0';
+}
+
+void raise_core_error(const CoreError& err) {
+  int code;
+  switch (err.kind) {
+    case -1:
+      code = ERRCODE_OUT_OF_MEMORY;
+      break;
+    case static_cast<int>(ldp::ErrorKind::InvalidParameter):
+      code = ERRCODE_INVALID_PARAMETER_VALUE;
+      break;
+    case static_cast<int>(ldp::ErrorKind::InvalidText):
+      code = ERRCODE_INVALID_TEXT_REPRESENTATION;
+      break;
+    case static_cast<int>(ldp::ErrorKind::InvalidBinary):
+      code = ERRCODE_INVALID_BINARY_REPRESENTATION;
+      break;
+    case static_cast<int>(ldp::ErrorKind::ImpossibleReport):
+      code = ERRCODE_DATA_EXCEPTION;
+      break;
+    case static_cast<int>(ldp::ErrorKind::OutOfRange):
+      code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+      break;
+    default:
+      code = ERRCODE_INTERNAL_ERROR;
+      break;
+  }
+  ereport(ERROR, (errcode(code), errmsg("%s", err.message)));
+  pg_unreachable();
+}
+
+}  // namespace ldp_pg
+
+void ldp_null_param(const char* name) {
+  ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s must not be NULL", name)));
+  pg_unreachable();
+}

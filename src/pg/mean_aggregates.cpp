@@ -1,0 +1,85 @@
+// Transition and combine functions of the mean/proportion aggregates. The state
+// is ldp.mean_summary itself, updated in place inside the aggregate context.
+#include "mean_glue.hpp"
+
+using ldp::MeanMechanism;
+
+namespace {
+
+// The state for this row: a new summary on the first non-NULL report, else the
+// aggregate's own state (modified in place: AggCheckCallContext guarantees it
+// is a temporary of this aggregate). The SQL signatures fix the argument
+// layout: (state, report, epsilon [, max_value [, gamma]]), so the per-row
+// parameter check needs no lookup.
+inline MeanVar* mean_state(FunctionCallInfo fcinfo, MeanMechanism id, const char* fn) {
+  if (unlikely(!AggCheckCallContext(fcinfo, nullptr)))
+    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("%s called in non-aggregate context", fn)));
+  if (unlikely(PG_ARGISNULL(0))) return mean_var_new(id, mean_params_args(fcinfo, id, 2));
+  auto* st = reinterpret_cast<MeanVar*>(PG_GETARG_POINTER(0));
+  int nargs = PG_NARGS();
+  ldp::MeanParams p;
+  p.epsilon = ldp_param_float8(fcinfo, 2, "epsilon");
+  if (nargs > 3) p.max_value = ldp_param_float8(fcinfo, 3, "max_value");
+  if (nargs > 4) p.gamma = ldp_param_float8(fcinfo, 4, "gamma");
+  if (unlikely(!ldp::same_params(st->s, p))) LDP_CORE(ldp::throw_params_changed(st->s, p));
+  return st;
+}
+
+// report boolean: RR, 1BitMean
+Datum bit_trans(FunctionCallInfo fcinfo, MeanMechanism id, const char* fn) {
+  if (PG_ARGISNULL(1)) {  // NULL reports are ignored, as sum() ignores them
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+  }
+  MeanVar* st = mean_state(fcinfo, id, fn);
+  ldp::mean_add_bit(&st->s, PG_GETARG_BOOL(1));
+  PG_RETURN_MEAN_VAR(st);
+}
+
+// report float8: Laplace, piecewise
+Datum real_trans(FunctionCallInfo fcinfo, MeanMechanism id, const char* fn) {
+  if (PG_ARGISNULL(1)) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+  }
+  MeanVar* st = mean_state(fcinfo, id, fn);
+  double y = PG_GETARG_FLOAT8(1);
+  LDP_CORE(ldp::mean_add_real(&st->s, y));
+  PG_RETURN_MEAN_VAR(st);
+}
+
+}  // namespace
+
+// One line per mechanism.
+LDP_FUNCTION(ldp_rr_trans) { return bit_trans(fcinfo, MeanMechanism::RR, "rr_trans"); }
+LDP_FUNCTION(ldp_onebit_mean_trans) {
+  return bit_trans(fcinfo, MeanMechanism::OneBit, "onebit_mean_trans");
+}
+LDP_FUNCTION(ldp_laplace_mean_trans) {
+  return real_trans(fcinfo, MeanMechanism::Laplace, "laplace_mean_trans");
+}
+LDP_FUNCTION(ldp_piecewise_mean_trans) {
+  return real_trans(fcinfo, MeanMechanism::Piecewise, "piecewise_mean_trans");
+}
+
+// Strict combine function (also rollup's transition): PostgreSQL copies the
+// first non-NULL input into the aggregate context as the initial state, which
+// may still be packed or compressed, so the state is detoasted when needed.
+LDP_FUNCTION(ldp_mean_combine) {
+  bool in_agg = AggCheckCallContext(fcinfo, nullptr) != 0;
+  MeanVar* into;
+  auto* raw = reinterpret_cast<struct varlena*>(DatumGetPointer(PG_GETARG_DATUM(0)));
+  if (in_agg && !VARATT_IS_EXTENDED(raw)) {
+    into = reinterpret_cast<MeanVar*>(raw);
+  } else {
+    into = mean_var_arg_copy(fcinfo, 0);
+  }
+  const MeanVar* from = mean_var_arg(fcinfo, 1);
+  if (into == reinterpret_cast<MeanVar*>(raw)) {
+    size_t size = VARSIZE(into) - offsetof(MeanVar, s);
+    LDP_CORE(ldp::mean_summary_check(into->s, size));
+  }
+  LDP_CORE(ldp::mean_summary_merge(&into->s, from->s));
+  PG_RETURN_MEAN_VAR(into);
+}

@@ -1,0 +1,330 @@
+# shellcheck shell=bash
+# pgenv.sh: shared helpers for the ldp demo and test scripts. Source it, do not run it:
+#
+#   source "$(dirname "$0")/pgenv.sh"
+#   ldp_install_deps
+#   ldp_cluster_start "$(ldp_root)/.pg/test" "log_min_messages = warning"
+#   trap 'ldp_cluster_stop "$(ldp_root)/.pg/test"' EXIT
+#
+# Functions:
+#   ldp_root                      prints the project root
+#   ldp_install_deps              installs the Debian packages the build needs (apt-get)
+#   ldp_cluster_start DIR [LINE...]
+#                                 starts (creating it if needed) a private PostgreSQL 15
+#                                 cluster in DIR listening on 127.0.0.1, and exports
+#                                 PGHOST PGPORT PGUSER PGDATABASE; LINEs are appended to
+#                                 its postgresql.conf. If PGHOST, PGPORT or PGDATABASE are
+#                                 already set, the server they name is used instead (only
+#                                 checked with `select 1`); LDP_PRIVATE_CLUSTER=1 forces
+#                                 the private cluster anyway.
+#   ldp_cluster_stop DIR [--force]
+#                                 stops the cluster in DIR if this shell started it (or
+#                                 whenever it runs, with --force)
+#   ldp_cluster_dir DIR           prints where the cluster for DIR really lives (DIR, or a
+#                                 directory under /tmp when the postgres user cannot reach DIR)
+#   ldp_cluster_port DIR          prints the port of the running cluster in DIR
+#
+# Callers use `set -euo pipefail`; every function returns non-zero with a message on
+# stderr when it fails. Environment knobs: LDP_PG_BIN (default
+# /usr/lib/postgresql/15/bin), LDP_PORT_BASE (first port tried, default 54320).
+
+LDP_PG_BIN=${LDP_PG_BIN:-/usr/lib/postgresql/15/bin}
+LDP_PORT_BASE=${LDP_PORT_BASE:-54320}
+_LDP_PGENV_FILE=${BASH_SOURCE[0]}
+_LDP_STARTED=()  # cluster directories this shell started
+
+_ldp_say() { printf 'ldp: %s\n' "$*" >&2; }
+_ldp_die() { printf 'ldp: error: %s\n' "$*" >&2; return 1; }
+
+ldp_root() {
+  (cd "$(dirname "$_LDP_PGENV_FILE")/../.." && pwd -P)
+}
+
+# ---------------------------------------------------------------------------
+# Packages
+
+ldp_install_deps() {
+  local pkgs=(build-essential cmake pkg-config postgresql-15 postgresql-server-dev-15
+              postgresql-15-cron libpqxx-dev libxxhash-dev libboost-dev libgtest-dev
+              googletest libbenchmark-dev)
+  local missing=() p status
+  for p in "${pkgs[@]}"; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+    [[ $status == installed ]] || missing+=("$p")
+  done
+  ((${#missing[@]} == 0)) && return 0
+
+  local sudo=()
+  if ((EUID != 0)); then
+    command -v sudo >/dev/null 2>&1 ||
+      { _ldp_die "missing packages (${missing[*]}) and no sudo to install them"; return 1; }
+    sudo=(sudo)
+  fi
+  _ldp_say "installing ${missing[*]} (apt-get)"
+  local log
+  log=$(mktemp "${TMPDIR:-/tmp}/ldp-apt.XXXXXX")
+  if ! { "${sudo[@]}" apt-get update -qq &&
+         "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+           apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+    tail -n 30 "$log" >&2
+    rm -f "$log"
+    _ldp_die "apt-get failed to install: ${missing[*]}"
+    return 1
+  fi
+  rm -f "$log"
+}
+
+# ---------------------------------------------------------------------------
+# Private clusters
+
+# Runs a command as the user that owns the clusters: `postgres` when we are root
+# (initdb and postgres refuse to run as root), ourselves otherwise.
+_ldp_as_owner() {
+  if ((EUID == 0)); then
+    runuser -u postgres -- "$@"
+  else
+    "$@"
+  fi
+}
+
+_ldp_abs() {  # absolute path of $1, which need not exist yet
+  case $1 in
+    /*) printf '%s\n' "$1" ;;
+    *) printf '%s/%s\n' "$(pwd -P)" "$1" ;;
+  esac
+}
+
+# Can the cluster owner create and use $1? (Every parent must be traversable.)
+_ldp_owner_can_use() {
+  local dir=$1
+  if ((EUID == 0)); then
+    id postgres >/dev/null 2>&1 || { _ldp_die "running as root but there is no 'postgres' user"; return 1; }
+    mkdir -p "$dir" 2>/dev/null || return 1
+    chown postgres:postgres "$dir" 2>/dev/null || return 1
+    runuser -u postgres -- test -r "$dir" -a -w "$dir" -a -x "$dir" 2>/dev/null
+  else
+    mkdir -p "$dir" 2>/dev/null && test -r "$dir" -a -w "$dir" -a -x "$dir"
+  fi
+}
+
+# Where the cluster for DIR lives: DIR itself, or (when the cluster owner cannot reach
+# DIR) a directory under /tmp named after DIR. Deterministic, so later calls agree.
+ldp_cluster_dir() {
+  local dir
+  dir=$(_ldp_abs "${1:?usage: ldp_cluster_dir DIR}")
+  dir=${dir%/}
+  if [[ -f $dir/PG_VERSION ]] || { [[ ! -e $dir/.ldp-moved ]] && _ldp_owner_can_use "$dir"; }; then
+    printf '%s\n' "$dir"
+    return 0
+  fi
+  local tag
+  tag=$(printf '%s' "$dir" | md5sum | cut -c1-10)
+  printf '%s\n' "${TMPDIR:-/tmp}/ldp-pg-$(basename "$dir")-$tag"
+}
+
+_ldp_port_free() {  # is TCP port $1 on 127.0.0.1 free to bind?
+  if command -v python3 >/dev/null 2>&1; then
+    python3 - "$1" <<'EOF' 2>/dev/null
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+try:
+    s.bind(("127.0.0.1", int(sys.argv[1])))
+except OSError:
+    sys.exit(1)
+finally:
+    s.close()
+EOF
+  else
+    # Nothing accepts connections there (weaker than a bind test, but close).
+    ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+  fi
+}
+
+_ldp_pick_port() {  # first free port from $1 upwards
+  local port=${1:-$LDP_PORT_BASE} last=$(( ${1:-$LDP_PORT_BASE} + 200 ))
+  while ((port <= last)); do
+    if _ldp_port_free "$port"; then
+      printf '%s\n' "$port"
+      return 0
+    fi
+    port=$((port + 1))
+  done
+  _ldp_die "no free TCP port on 127.0.0.1 between ${1:-$LDP_PORT_BASE} and $last"
+}
+
+_ldp_running() {  # is the cluster in $1 running?
+  [[ -f $1/postmaster.pid ]] || return 1
+  _ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$1" status >/dev/null 2>&1
+}
+
+# Port of the running cluster in DIR (line 4 of postmaster.pid).
+ldp_cluster_port() {
+  local dir
+  dir=$(ldp_cluster_dir "${1:?usage: ldp_cluster_port DIR}") || return 1
+  [[ -f $dir/postmaster.pid ]] || { _ldp_die "no cluster is running in $dir"; return 1; }
+  sed -n 4p "$dir/postmaster.pid"
+}
+
+# Replaces the block between our markers in postgresql.conf with the given lines.
+_ldp_write_conf_block() {
+  local conf=$1; shift
+  local tmp
+  tmp=$(mktemp "${TMPDIR:-/tmp}/ldp-conf.XXXXXX")
+  sed '/^# ldp: begin$/,/^# ldp: end$/d' "$conf" >"$tmp"
+  {
+    echo "# ldp: begin"
+    echo "# Written by src/tools/pgenv.sh (ldp_cluster_start) on every start; edit above this block."
+    printf '%s\n' "$@"
+    echo "# ldp: end"
+  } >>"$tmp"
+  if ! cmp -s "$tmp" "$conf"; then
+    cat "$tmp" >"$conf"  # keeps the file's owner and mode
+    rm -f "$tmp"
+    return 0   # changed
+  fi
+  rm -f "$tmp"
+  return 1     # unchanged
+}
+
+_ldp_conf_lines() {  # dir port extra...
+  local dir=$1 port=$2; shift 2
+  local sockdir=$dir
+  # A unix socket path is limited to 107 bytes; go TCP-only rather than fail.
+  if (( ${#dir} + 20 > 100 )); then sockdir=''; fi
+  echo "listen_addresses = '127.0.0.1'"
+  echo "port = $port"
+  echo "unix_socket_directories = '$sockdir'"
+  if [[ -f $("$LDP_PG_BIN/pg_config" --pkglibdir)/pg_cron.so ]]; then
+    echo "shared_preload_libraries = 'pg_cron'"
+    echo "cron.database_name = 'postgres'"
+  fi
+  echo "max_worker_processes = 16"
+  # A throwaway cluster: durability buys nothing here.
+  echo "fsync = off"
+  echo "synchronous_commit = off"
+  echo "full_page_writes = off"
+  echo "logging_collector = off"
+  echo "lc_messages = 'C'"
+  if (($# > 0)); then
+    echo "# extra settings from the caller"
+    printf '%s\n' "$@"
+  fi
+}
+
+ldp_cluster_start() {
+  local want=${1:?usage: ldp_cluster_start DIR [EXTRA_CONF_LINES...]}
+  shift
+
+  # A server chosen by the user through the usual libpq variables.
+  if [[ ${LDP_PRIVATE_CLUSTER:-0} != 1 && -z ${_LDP_OWN_ENV:-} &&
+        ( -n ${PGHOST:-} || -n ${PGPORT:-} || -n ${PGDATABASE:-} ) ]]; then
+    _ldp_say "using the server from the environment (PGHOST=${PGHOST:-} PGPORT=${PGPORT:-} PGDATABASE=${PGDATABASE:-})"
+    if ! psql -X -q -At -c 'select 1' >/dev/null; then
+      _ldp_die "cannot connect to that server; unset PGHOST/PGPORT/PGDATABASE to use a private cluster"
+      return 1
+    fi
+    return 0
+  fi
+
+  [[ -x $LDP_PG_BIN/initdb ]] || { _ldp_die "$LDP_PG_BIN/initdb not found (run ldp_install_deps)"; return 1; }
+  local dir
+  dir=$(ldp_cluster_dir "$want") || return 1
+  want=$(_ldp_abs "$want"); want=${want%/}
+  if [[ $dir != "$want" ]]; then
+    _ldp_say "the postgres user cannot reach $want; using $dir instead"
+    if mkdir -p "$want" 2>/dev/null; then : >"$want/.ldp-moved" 2>/dev/null || true; fi
+    _ldp_owner_can_use "$dir" || { _ldp_die "cannot prepare $dir for the postgres user"; return 1; }
+  fi
+
+  if [[ ! -f $dir/PG_VERSION ]]; then
+    if [[ -n $(ls -A "$dir" 2>/dev/null) ]]; then
+      _ldp_die "$dir exists, is not empty and holds no PostgreSQL cluster; remove it or choose another directory"
+      return 1
+    fi
+    _ldp_say "creating a PostgreSQL 15 cluster in $dir"
+    local out
+    if ! out=$(_ldp_as_owner "$LDP_PG_BIN/initdb" -D "$dir" -A trust -U postgres --no-sync \
+                 -E UTF8 --locale=C --no-instructions 2>&1); then
+      printf '%s\n' "$out" >&2
+      _ldp_die "initdb failed in $dir"
+      return 1
+    fi
+  elif [[ $(cat "$dir/PG_VERSION") != 15 ]]; then
+    _ldp_die "$dir holds a PostgreSQL $(cat "$dir/PG_VERSION") cluster, not 15"
+    return 1
+  fi
+
+  local conf=$dir/postgresql.conf port
+  if _ldp_running "$dir"; then
+    port=$(sed -n 4p "$dir/postmaster.pid")
+    if _ldp_write_conf_block "$conf" "$(_ldp_conf_lines "$dir" "$port" "$@")"; then
+      _ldp_say "settings changed: restarting the cluster in $dir"
+      _ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$dir" -w -t 60 -m fast -l "$dir/log" restart >/dev/null ||
+        { tail -n 20 "$dir/log" >&2; _ldp_die "restart failed (log: $dir/log)"; return 1; }
+      _LDP_STARTED+=("$dir")
+    else
+      _ldp_say "reusing the cluster already running in $dir (port $port)"
+    fi
+  else
+    # Keep the previous port when it is still free, else take the next free one; retry
+    # if another process grabs the port between the bind test and the start.
+    port=$(sed -n "s/^port = \([0-9]\+\)$/\1/p" "$conf" | tail -n 1)
+    local attempt
+    for attempt in 1 2 3 4 5; do
+      if [[ -z $port ]] || ! _ldp_port_free "$port"; then
+        port=$(_ldp_pick_port "$LDP_PORT_BASE") || return 1
+      fi
+      _ldp_write_conf_block "$conf" "$(_ldp_conf_lines "$dir" "$port" "$@")" || true
+      if _ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$dir" -w -t 60 -l "$dir/log" start >/dev/null 2>&1; then
+        break
+      fi
+      if grep -q "could not bind\|could not create listen socket" <(tail -n 5 "$dir/log" 2>/dev/null); then
+        port=''
+        continue
+      fi
+      tail -n 20 "$dir/log" >&2 || true
+      # pg_ctl may have given up waiting on a server that is still coming up
+      _ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$dir" -m immediate stop >/dev/null 2>&1 || true
+      _ldp_die "the cluster in $dir did not start (log: $dir/log)"
+      return 1
+    done
+    _ldp_running "$dir" || { _ldp_die "could not start the cluster in $dir after $attempt attempts"; return 1; }
+    _LDP_STARTED+=("$dir")
+    _ldp_say "started PostgreSQL 15 in $dir on 127.0.0.1:$port"
+  fi
+
+  export PGHOST=127.0.0.1 PGPORT=$port PGUSER=postgres PGDATABASE=postgres
+  _LDP_OWN_ENV=1
+  local _
+  for _ in $(seq 1 50); do
+    psql -X -q -At -c 'select 1' >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  _ldp_die "the cluster in $dir runs but does not accept connections on port $port"
+}
+
+ldp_cluster_stop() {
+  local want=${1:?usage: ldp_cluster_stop DIR [--force]} force=${2:-}
+  local dir d ours=0
+  dir=$(ldp_cluster_dir "$want") || return 1
+  for d in "${_LDP_STARTED[@]}"; do
+    [[ $d == "$dir" ]] && ours=1
+  done
+  if ((ours == 0)) && [[ $force != --force ]]; then
+    return 0
+  fi
+  if [[ -f $dir/PG_VERSION ]] && _ldp_running "$dir"; then
+    _ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$dir" -w -t 60 -m fast stop >/dev/null ||
+      { _ldp_die "pg_ctl stop failed for $dir"; return 1; }
+    _ldp_say "stopped the cluster in $dir"
+  fi
+  local keep=()
+  for d in "${_LDP_STARTED[@]}"; do
+    [[ $d == "$dir" ]] || keep+=("$d")
+  done
+  _LDP_STARTED=("${keep[@]}")
+  if [[ ${_LDP_OWN_ENV:-} == 1 ]]; then
+    unset PGHOST PGPORT PGUSER PGDATABASE _LDP_OWN_ENV
+  fi
+  return 0
+}
