@@ -6,17 +6,36 @@ using ldp::MeanMechanism;
 
 namespace {
 
-// The state for this row: a new summary on the first non-NULL report, else the
-// aggregate's own state (modified in place: AggCheckCallContext guarantees it
-// is a temporary of this aggregate). The SQL signatures fix the argument
-// layout: (state, report, epsilon [, max_value [, gamma]]), so the per-row
-// parameter check needs no lookup.
-inline MeanVar* mean_state(FunctionCallInfo fcinfo, MeanMechanism id, const char* fn) {
-  if (unlikely(!AggCheckCallContext(fcinfo, nullptr)))
+// What the first call learns about its call site, kept in fn_extra: the call
+// is an aggregate's, and whether the parameter arguments are constants of the
+// query (then they cannot change between rows and need no per-row check).
+struct TransSite {
+  bool params_stable;
+};
+
+inline TransSite* trans_site(FunctionCallInfo fcinfo, const char* fn) {
+  auto* site = static_cast<TransSite*>(fcinfo->flinfo->fn_extra);
+  if (likely(site != nullptr)) return site;
+  if (!AggCheckCallContext(fcinfo, nullptr))
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                     errmsg("%s called in non-aggregate context", fn)));
+  site = static_cast<TransSite*>(MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(TransSite)));
+  site->params_stable = true;
+  for (int arg = 2; arg < PG_NARGS(); ++arg)
+    if (!get_fn_expr_arg_stable(fcinfo->flinfo, arg)) site->params_stable = false;
+  fcinfo->flinfo->fn_extra = site;
+  return site;
+}
+
+// The state for this row: a new summary on the first non-NULL report, else the
+// aggregate's own state (modified in place: the call site is an aggregate's, so
+// the state is a temporary of this aggregate). The SQL signatures fix the
+// argument layout: (state, report, epsilon [, max_value [, gamma]]).
+inline MeanVar* mean_state(FunctionCallInfo fcinfo, MeanMechanism id, const char* fn) {
+  TransSite* site = trans_site(fcinfo, fn);
   if (unlikely(PG_ARGISNULL(0))) return mean_var_new(id, mean_params_args(fcinfo, id, 2));
   auto* st = reinterpret_cast<MeanVar*>(PG_GETARG_POINTER(0));
+  if (site->params_stable) return st;
   int nargs = PG_NARGS();
   ldp::MeanParams p;
   p.epsilon = ldp_param_float8(fcinfo, 2, "epsilon");

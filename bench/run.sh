@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Benchmarks every mean aggregate against plain sum(int4) and count(*) over the
+# same rows in the same run, serial and parallel, and prints a Markdown table of
+# ratios (the figure that matters on a shared machine). Usage:
+#   bench/run.sh [ROWS] [REPEATS]        (defaults: 10000000 rows, 5 repeats)
+# Uses the private cluster .pg/bench (or the server named by PG* variables).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/../src/tools/pgenv.sh"
+root="$(ldp_root)"
+rows="${1:-10000000}"
+repeats="${2:-5}"
+export PG_CONFIG="${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}"
+
+ldp_install_deps
+make -C "$root" -j "$(nproc)" PG_CONFIG="$PG_CONFIG" >/dev/null
+make -C "$root" install PG_CONFIG="$PG_CONFIG" >/dev/null
+cluster="$root/.pg/bench"
+ldp_cluster_start "$cluster" "shared_buffers = 2GB" "max_parallel_workers_per_gather = 2" \
+  "max_parallel_workers = 8" "jit = off"
+trap 'ldp_cluster_stop "$cluster" || true' EXIT
+
+psql -qX -v ON_ERROR_STOP=1 <<SQL
+DROP EXTENSION IF EXISTS ldp CASCADE;
+CREATE EXTENSION ldp;
+DROP TABLE IF EXISTS bench_reports;
+CREATE TABLE bench_reports AS
+SELECT i::int4 AS v,
+       ldp.rr_encode(i % 3 = 0, 1.0, i) AS bit,
+       ldp.laplace_mean_encode((i % 1000) / 10.0, 1.0, 100, i) AS lap,
+       ldp.piecewise_mean_encode((i % 1000) / 10.0, 1.0, 100, i) AS pw
+FROM generate_series(1, $rows) i;
+VACUUM (FREEZE, ANALYZE) bench_reports;
+SQL
+
+# median wall time (ms) of a query, over $repeats runs after one warm-up
+time_query() {  # $1 = settings, $2 = query
+  local args=(-qX -v ON_ERROR_STOP=1 -c "$1" -c '\timing on' -c "$2") i
+  for ((i = 0; i < repeats; i++)); do args+=(-c "$2"); done
+  psql "${args[@]}" | grep -oE '^Time: [0-9.]+' | awk '{print $2}' | tail -n "$repeats" |
+    sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+
+serial="SET max_parallel_workers_per_gather = 0;"
+parallel="SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;"
+declare -A label=(
+  [sum]="sum(v)" [count]="count(*)"
+  [rr]="ldp.rr_agg(bit, 1.0)" [onebit]="ldp.onebit_mean_agg(bit, 1.0, 100)"
+  [onebit_gamma]="ldp.onebit_mean_agg(bit, 1.0, 100, 0.2)"
+  [laplace]="ldp.laplace_mean_agg(lap, 1.0, 100)" [piecewise]="ldp.piecewise_mean_agg(pw, 1.0, 100)"
+)
+order=(sum count rr onebit onebit_gamma laplace piecewise)
+declare -A ts tp
+for k in "${order[@]}"; do
+  q="SELECT ${label[$k]} FROM bench_reports"
+  ts[$k]="$(time_query "$serial" "$q")"
+  tp[$k]="$(time_query "$parallel" "$q")"
+done
+
+echo
+echo "Rows: $rows; median of $repeats runs; $(date -u +%Y-%m-%d); $(nproc) cores"
+echo
+echo "| aggregate | serial ms | serial / sum(int4) | parallel ms | parallel / sum(int4) | parallel speedup |"
+echo "|---|---:|---:|---:|---:|---:|"
+for k in "${order[@]}"; do
+  awk -v n="${label[$k]}" -v s="${ts[$k]}" -v p="${tp[$k]}" -v s0="${ts[sum]}" -v p0="${tp[sum]}" \
+    'BEGIN {printf "| `%s` | %.0f | %.2f | %.0f | %.2f | %.2f |\n", n, s, s/s0, p, p/p0, s/p}'
+done

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The test command (README, .ci/run): installs what it lacks, builds everything,
+# runs the core unit and statistical tests (CTest), pg_regress against a
+# temporary private cluster, and the libpqxx integration tests. Exits non-zero
+# on any failure and ends with one line "tests: N passed, N failed".
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/../src/tools/pgenv.sh"
+root="$(ldp_root)"
+cd "$root"
+jobs="$(nproc 2>/dev/null || echo 2)"
+export PG_CONFIG="${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}"
+sudo_cmd=""
+[ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+
+ldp_install_deps
+
+passed=0
+failed=0
+count_ctest() {  # parses "NN% tests passed, F tests failed out of T"
+  local line t f
+  line="$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$1" | tail -1 || true)"
+  [ -n "$line" ] || { failed=$((failed + 1)); return; }
+  f="$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")"
+  t="$(sed -E 's/.* failed out of ([0-9]+).*/\1/' <<<"$line")"
+  passed=$((passed + t - f))
+  failed=$((failed + f))
+}
+status=0
+
+echo "== build: core, unit tests, tools (CMake)"
+cmake -S . -B build/cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build/cmake -j "$jobs"
+
+echo "== unit and statistical tests of the core (CTest)"
+(cd build/cmake && ctest -LE integration --output-on-failure -j "$jobs") | tee build/unit.log || status=1
+count_ctest build/unit.log
+
+echo "== build and install the extension (PGXS)"
+make -j "$jobs" PG_CONFIG="$PG_CONFIG" >/dev/null
+$sudo_cmd make install PG_CONFIG="$PG_CONFIG" >/dev/null
+
+echo "== temporary cluster"
+export LDP_PRIVATE_CLUSTER=1
+cluster="$root/.pg/test"
+rm -rf "$cluster"
+ldp_cluster_start "$cluster" "log_min_messages = warning"
+trap 'ldp_cluster_stop "$cluster" --force || true' EXIT
+
+echo "== pg_regress"
+if make installcheck PG_CONFIG="$PG_CONFIG" 2>&1 | tee build/regress.log; then :; else
+  status=1
+  [ -f build/regress/regression.diffs ] && cat build/regress/regression.diffs
+fi
+r_total="$(grep -cE '^(not )?ok|^test .*\.\.\. ' build/regress.log || true)"
+r_failed="$(grep -cE 'FAILED|^not ok' build/regress.log || true)"
+passed=$((passed + r_total - r_failed))
+failed=$((failed + r_failed))
+
+echo "== libpqxx integration tests (CTest, label integration)"
+if [ -x build/cmake/ldp_integration_tests ]; then
+  (cd build/cmake && ctest -L integration --output-on-failure) | tee build/integration.log || status=1
+  count_ctest build/integration.log
+fi
+
+echo "tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] || status=1
+exit "$status"
