@@ -71,7 +71,7 @@ void mean_summary_init(MeanSummary* s, MeanMechanism id, const MeanParams& p) {
   s->mechanism = static_cast<uint8_t>(id);
   s->epsilon = p.epsilon;
   s->max_value = p.max_value;
-  s->gamma = p.gamma;
+  s->gamma = p.gamma == 0 ? 0.0 : p.gamma;  // -0 is stored as +0 (see same_params)
   if (m.real_valued) {
     m.report_range(p, &s->report_lo, &s->report_hi);
   }
@@ -330,6 +330,7 @@ void validate_counts(const MeanSummary& s, ErrorKind kind) {
 }
 
 size_t finish(MeanSummary* s, ErrorKind kind) {
+  if (s->gamma == 0) s->gamma = 0.0;  // -0 is stored as +0 (see same_params)
   try {
     validate_mean_params(s->mech(), s->params());
   } catch (const Error& e) {

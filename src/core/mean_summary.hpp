@@ -96,10 +96,12 @@ void validate_mean_params(MeanMechanism id, const MeanParams& p);
 void mean_summary_init(MeanSummary* s, MeanMechanism id, const MeanParams& p);
 
 // Per-row parameter check: parameters are constant within one aggregate.
+// gamma = -0 is gamma = 0: summaries store +0 (the only valid parameter with two zeros).
 inline bool same_params(const MeanSummary& s, const MeanParams& p) {
+  double gamma = p.gamma == 0 ? 0.0 : p.gamma;
   return std::memcmp(&s.epsilon, &p.epsilon, sizeof(double)) == 0 &&
          std::memcmp(&s.max_value, &p.max_value, sizeof(double)) == 0 &&
-         std::memcmp(&s.gamma, &p.gamma, sizeof(double)) == 0;
+         std::memcmp(&s.gamma, &gamma, sizeof(double)) == 0;
 }
 // Throws InvalidParameter naming the parameter that changed.
 [[noreturn]] void throw_params_changed(const MeanSummary& s, const MeanParams& p);

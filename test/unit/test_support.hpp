@@ -17,12 +17,18 @@ namespace ldp_test {
 
 inline const char* kind_name(ldp::ErrorKind k) {
   switch (k) {
-    case ldp::ErrorKind::InvalidParameter: return "InvalidParameter";
-    case ldp::ErrorKind::InvalidText: return "InvalidText";
-    case ldp::ErrorKind::InvalidBinary: return "InvalidBinary";
-    case ldp::ErrorKind::ImpossibleReport: return "ImpossibleReport";
-    case ldp::ErrorKind::OutOfRange: return "OutOfRange";
-    case ldp::ErrorKind::Internal: return "Internal";
+    case ldp::ErrorKind::InvalidParameter:
+      return "InvalidParameter";
+    case ldp::ErrorKind::InvalidText:
+      return "InvalidText";
+    case ldp::ErrorKind::InvalidBinary:
+      return "InvalidBinary";
+    case ldp::ErrorKind::ImpossibleReport:
+      return "ImpossibleReport";
+    case ldp::ErrorKind::OutOfRange:
+      return "OutOfRange";
+    case ldp::ErrorKind::Internal:
+      return "Internal";
   }
   return "?";
 }
@@ -46,9 +52,9 @@ template <class F>
 inline ::testing::AssertionResult Close(double actual, double expected, double rel = 1e-12) {
   double tol = rel * std::fmax(1.0, std::fabs(expected));
   if (std::fabs(actual - expected) <= tol) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << ::testing::PrintToString(actual) << " differs from "
-                                       << ::testing::PrintToString(expected) << " by more than "
-                                       << tol;
+  return ::testing::AssertionFailure()
+         << ::testing::PrintToString(actual) << " differs from "
+         << ::testing::PrintToString(expected) << " by more than " << tol;
 }
 
 // One mean summary of any mechanism in an 8-byte-aligned buffer of the largest size.
@@ -94,5 +100,22 @@ class Summary {
  private:
   alignas(8) unsigned char buf_[ldp::kMaxMeanSummarySize];
 };
+
+// n bit reports of which `ones` are 1, spread evenly (Bresenham).
+inline Summary bits(ldp::MeanMechanism id, const ldp::MeanParams& p, int n, int ones) {
+  Summary s(id, p);
+  for (int i = 0; i < n; ++i) s.add_bit((i + 1) * ones / n > i * ones / n);
+  EXPECT_EQ(s->n, n);
+  EXPECT_EQ(s->ones, ones);
+  return s;
+}
+
+// A summary of the given real-valued reports.
+inline Summary reals(ldp::MeanMechanism id, const ldp::MeanParams& p,
+                     const std::vector<double>& ys) {
+  Summary s(id, p);
+  for (double y : ys) s.add_real(y);
+  return s;
+}
 
 }  // namespace ldp_test
