@@ -300,6 +300,8 @@ ldp_cluster_start() {
     psql -X -q -At -c 'select 1' >/dev/null 2>&1 && return 0
     sleep 0.1
   done
+  tail -n 20 "$dir/log" >&2 || true
+  ldp_cluster_stop "$dir" >/dev/null 2>&1 || true  # only if this shell started it
   _ldp_die "the cluster in $dir runs but does not accept connections on port $port"
 }
 

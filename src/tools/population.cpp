@@ -498,7 +498,7 @@ LoadResult generate_reports(const LoadSpec& spec, const ChunkSink& sink,
         OneBitMeanClient client(eps, m, spec.granularity, gamma, erng);
         for (int r = 1; r <= spec.rounds; ++r) {
           double x = base;
-          if (r > 1 && !spec.constant_users && spec.drift > 0) {
+          if (spec.rounds > 1 && !spec.constant_users && spec.drift > 0) {
             x = base * (1.0 - spec.drift + 2.0 * spec.drift * prng.uniform());
             x = std::fmin(std::fmax(x, 0.0), m);
           }

@@ -125,6 +125,7 @@ struct LoadResult {
   std::vector<Tally> rounds;   // rounds[r - 1] is round r
   int64_t clamped = 0;         // population values clamped into [0, max_value]
   double effective_epsilon = 0;  // the one-round privacy (onebit with gamma: after perturbation)
+  double seconds = 0;          // wall time of the load (set by load_reports in pg_load.hpp)
 };
 
 // One COPY text line "user_id\tround\treport\n", appended to out.

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# The ldp demo: installs what the build needs, builds and installs the extension,
+# builds the report loader, starts a private PostgreSQL 15 cluster in .pg/demo (or
+# uses the server named by PGHOST/PGPORT/PGDATABASE), loads 1,000,000 simulated
+# devices' reports for each of four mechanisms and decodes them with the ldp
+# aggregates, next to the true values. The cluster keeps running afterwards.
+#
+#   src/tools/demo.sh          run the demo
+#   src/tools/demo.sh stop     stop the demo cluster
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+# shellcheck source-path=SCRIPTDIR source=pgenv.sh
+source "$HERE/pgenv.sh"
+ROOT=$(ldp_root)
+DEMO_DIR=$ROOT/.pg/demo
+BUILD=$ROOT/build
+LOGS=$BUILD/demo-logs
+PG_CONFIG=$LDP_PG_BIN/pg_config
+USERS=${LDP_DEMO_USERS:-1000000}
+
+usage() {
+  sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+case ${1:-} in
+  "") ;;
+  stop)
+    if [[ -f $(ldp_cluster_dir "$DEMO_DIR")/postmaster.pid ]]; then
+      ldp_cluster_stop "$DEMO_DIR" --force
+    else
+      echo "demo: no demo cluster is running in $DEMO_DIR"
+    fi
+    exit 0
+    ;;
+  -h | --help) usage; exit 0 ;;
+  *) echo "demo: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
+esac
+
+step() { printf '\n==> %s\n' "$*"; }
+
+# Runs a command quietly with its output in $LOGS/<name>.log; shows the end of the log
+# if it fails.
+quietly() {
+  local name=$1; shift
+  mkdir -p "$LOGS"
+  if ! "$@" >"$LOGS/$name.log" 2>&1; then
+    tail -n 40 "$LOGS/$name.log" >&2
+    echo "demo: '$*' failed (full log: $LOGS/$name.log)" >&2
+    return 1
+  fi
+}
+
+# On failure, stop a cluster this run started (a cluster that was already running,
+# or the user's own server, is left alone).
+on_exit() {
+  local rc=$?
+  if ((rc != 0)); then
+    echo "demo: failed (exit status $rc)" >&2
+    ldp_cluster_stop "$DEMO_DIR" || true
+  fi
+}
+trap on_exit EXIT
+
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+step "checking the Debian packages"
+ldp_install_deps
+
+step "building and installing the extension (make install)"
+quietly make-build make -C "$ROOT" PG_CONFIG="$PG_CONFIG" -j"$JOBS"
+if [[ -w $("$PG_CONFIG" --pkglibdir) && -w $("$PG_CONFIG" --sharedir)/extension ]]; then
+  quietly make-install make -C "$ROOT" PG_CONFIG="$PG_CONFIG" install
+else
+  quietly make-install sudo make -C "$ROOT" PG_CONFIG="$PG_CONFIG" install
+fi
+echo "installed ldp into $("$PG_CONFIG" --pkglibdir)"
+
+step "building the report loader (cmake, $BUILD)"
+quietly cmake-configure cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release
+quietly cmake-build cmake --build "$BUILD" --target ldp_load -j "$JOBS"
+LOADER=$BUILD/ldp_load
+
+step "starting PostgreSQL"
+ldp_cluster_start "$DEMO_DIR"
+psql() { command psql -X -q -v ON_ERROR_STOP=1 "$@"; }
+psql -c 'SET client_min_messages = warning' -c 'CREATE EXTENSION IF NOT EXISTS ldp'
+echo "ldp $(psql -At -c "SELECT extversion FROM pg_extension WHERE extname = 'ldp'") is ready in database ${PGDATABASE:-} on ${PGHOST:-local}:${PGPORT:-5432}"
+
+# ---------------------------------------------------------------------------
+# Load: one table of reports per mechanism. Each row is (user_id, round, report).
+
+step "simulating $USERS devices per mechanism and loading their reports"
+declare -A TRUTH PARAMS AGG
+load() {  # name table truth-key agg-sql params-text loader-args...
+  local name=$1 table=$2 key=$3 agg=$4 params=$5; shift 5
+  local out
+  out=$("$LOADER" --table "$table" --truncate --users "$USERS" "$@")
+  TRUTH[$name]=$(awk -F= -v k="$key" '$1 == k { print $2 }' <<<"$out")
+  [[ -n ${TRUTH[$name]} ]] || { echo "demo: ldp_load printed no $key" >&2; return 1; }
+  AGG[$name]="SELECT ldp.estimate(s), ldp.std_error(s), ldp.ci_lower(s, 0.95), ldp.ci_upper(s, 0.95), ldp.report_count(s) FROM (SELECT $agg AS s FROM $table) q"
+  PARAMS[$name]=$params
+}
+MECHS=(rr onebit laplace piecewise)
+# randomized response: does the device have the feature? 30% do.
+load rr demo_rr true_proportion "ldp.rr_agg(report, 1.0)" "eps=1" \
+  --mechanism rr --epsilon 1 --distribution bernoulli:0.3 --seed 1
+# 1BitMean: seconds of use per day, uniform over [0, 86400], output perturbation 0.2
+load onebit demo_onebit true_mean "ldp.onebit_mean_agg(report, 1.0, 86400, 0.2)" \
+  "eps=1 m=86400 gamma=0.2" \
+  --mechanism onebit --epsilon 1 --max-value 86400 --gamma 0.2 \
+  --distribution uniform:0:86400 --seed 2
+# Laplace and piecewise on the same population (same seed): values in [0, 100]
+load laplace demo_laplace true_mean "ldp.laplace_mean_agg(report, 2.0, 100)" "eps=2 m=100" \
+  --mechanism laplace --epsilon 2 --max-value 100 --distribution uniform:20:60 --seed 3
+load piecewise demo_piecewise true_mean "ldp.piecewise_mean_agg(report, 2.0, 100)" \
+  "eps=2 m=100" \
+  --mechanism piecewise --epsilon 2 --max-value 100 --distribution uniform:20:60 --seed 3
+
+# ---------------------------------------------------------------------------
+# Decode
+
+step "decoding the reports with the ldp aggregates"
+fmt() {  # value decimals
+  LC_ALL=C printf "%.${2}f" "$1"
+}
+line() { printf '%-10s  %-22s  %12s  %12s  %-27s  %9s  %s\n' "$@"; }
+line mechanism parameters "true value" estimate "95% confidence interval" n "covers truth"
+line ---------- ---------------------- ------------ ------------ --------------------------- --------- ------------
+for m in "${MECHS[@]}"; do
+  IFS='|' read -r est se lo hi n < <(psql -At -F '|' -c "${AGG[$m]}")
+  : "$se"
+  case $m in
+    rr) d=4 ;;
+    onebit) d=1 ;;
+    *) d=3 ;;
+  esac
+  covers=$(awk -v t="${TRUTH[$m]}" -v lo="$lo" -v hi="$hi" 'BEGIN { print (t >= lo && t <= hi) ? "yes" : "no" }')
+  line "$m" "${PARAMS[$m]}" "$(fmt "${TRUTH[$m]}" $d)" "$(fmt "$est" $d)" \
+    "[$(fmt "$lo" $d), $(fmt "$hi" $d)]" "$n" "$covers"
+done
+cat <<EOF
+
+rr estimates a proportion; the others estimate a mean (onebit: seconds per day out of
+86400). Each report is one row of demo_<mechanism>; the query behind a row is, e.g.
+  ${AGG[rr]};
+A 95% interval misses the truth about one time in twenty.
+EOF
+
+# ---------------------------------------------------------------------------
+step "done"
+if [[ ${_LDP_OWN_ENV:-} == 1 ]]; then
+  cat <<EOF
+The demo cluster keeps running in $(ldp_cluster_dir "$DEMO_DIR") on 127.0.0.1:$PGPORT.
+Connect with:
+  psql -h 127.0.0.1 -p $PGPORT -U postgres postgres
+  (or: export PGHOST=127.0.0.1 PGPORT=$PGPORT PGUSER=postgres PGDATABASE=postgres)
+and try:
+  SET search_path = public, ldp;
+  SELECT round(estimate(s)) AS seconds, round(ci_lower(s, 0.95)) AS lo, round(ci_upper(s, 0.95)) AS hi
+  FROM (SELECT onebit_mean_agg(report, 1.0, 86400, 0.2) AS s FROM demo_onebit) q;
+Stop it with:
+  $ROOT/src/tools/demo.sh stop
+EOF
+else
+  echo "The demo tables demo_rr, demo_onebit, demo_laplace and demo_piecewise are in your database (PGHOST=${PGHOST:-} PGPORT=${PGPORT:-} PGDATABASE=${PGDATABASE:-})."
+fi

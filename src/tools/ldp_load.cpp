@@ -1,0 +1,334 @@
+// ldp_load: simulate a population of devices that report with a local-differential-
+// privacy mechanism of the core library (the device SDK), and stream their reports
+// into a PostgreSQL table with COPY. Prints the truth (the population's mean or
+// proportion) so that the ldp aggregates' estimates can be checked against it.
+#include <getopt.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <optional>
+#include <string>
+
+#include "pg_load.hpp"
+#include "population.hpp"
+#include "progress.hpp"
+
+using namespace ldp::tools;
+
+namespace {
+
+const char* kUsage = R"(Usage: ldp_load --mechanism MECH --epsilon E --distribution DIST --table NAME [options]
+
+Simulates USERS devices, each holding a true value drawn from DIST, encodes every
+value with the ldp core library (the device SDK) and streams the reports into
+table NAME with COPY. Prints the true statistics on stdout (key=value lines) and a
+one-line summary with the load rate on stderr.
+
+Mechanism:
+  --mechanism rr|onebit|laplace|piecewise
+                       rr: randomized response on bits (estimates a proportion);
+                       onebit: Microsoft's 1BitMean; laplace: value + Laplace noise;
+                       piecewise: the piecewise mechanism (Wang et al.)
+  --epsilon E          privacy parameter of one report, in (0, 700]
+  --max-value M        values lie in [0, M] (required, except for rr)
+  --gamma G            onebit: output perturbation, flip probability in [0, 0.5)
+  --granularity S      onebit: every user is a OneBitMeanClient with alpha-point
+                       rounding on a grid of step ~S and permanent memoization
+  --rounds R           onebit with --granularity: collect R rounds from every user
+                       (default 1); rows carry the round number
+  --constant-users     with --rounds: every user keeps its value in every round
+                       (default: each round the value is redrawn around the user's
+                       base value, base * uniform(1-D, 1+D) clamped to [0, M])
+  --drift D            the D above, in [0, 1] (default 0.2)
+
+Population:
+  --users N            number of users (default 1000000)
+  --distribution DIST  the users' true values:
+                         constant:V         every user holds V
+                         uniform:A:B        uniform on [A, B]
+                         normal:MU:SIGMA    normal, clamped to [0, M]
+                         zipf:S:K           ranks 1..K with P(r) ~ r^-S
+                         bernoulli:P        1 with probability P, else 0
+                         file:PATH[:COLUMN] numbers from a file: one per line, or
+                                            COLUMN (1-based) of tab-separated
+                                            lines; header lines are skipped, values
+                                            outside [0, M] are clamped (with a
+                                            warning); the first N values are used
+                                            (default N: all of them)
+                       rr needs bernoulli:P, constant:0 or constant:1.
+  --seed S             reproducible run (an unsigned 64-bit integer); without it
+                       every draw comes from the kernel's cryptographic generator.
+                       One seed gives the same population for every mechanism.
+  --first-user-id ID   user ids are ID, ID+1, ... (default 1)
+
+Table:
+  --table NAME         [schema.]table; created if missing as (user_id bigint,
+                       round integer, report boolean) for rr and onebit, report
+                       double precision for laplace and piecewise
+  --truncate           empty the table first (in the same transaction)
+  --no-analyze         do not ANALYZE the table after loading
+
+Connection:
+  --dsn DSN            libpq connection string; default: the PGHOST, PGPORT,
+                       PGUSER, PGDATABASE, ... environment variables
+
+  --help               this text
+
+Output (stdout), e.g. for rr: mechanism=rr, epsilon=1, users=..., reports=...,
+true_proportion=..., report_mean=... (the plain mean of the reports), and
+local_estimate= / local_std_error= (the core decoder run on the same reports:
+what ldp.rr_agg returns for the table). With --rounds, per-round lines
+round_R.true_mean=... follow. Exit status: 0 on success, 1 on database errors,
+2 on bad options.
+
+Example:
+  ldp_load --mechanism onebit --epsilon 1 --max-value 86400 --gamma 0.2 \
+           --distribution uniform:0:86400 --users 1000000 --table usage --truncate
+)";
+
+[[noreturn]] void usage_error(const std::string& msg) {
+  std::fprintf(stderr, "ldp_load: %s\n(see ldp_load --help)\n", msg.c_str());
+  std::exit(2);
+}
+
+double parse_number(const char* opt, const char* text) {
+  errno = 0;
+  char* end = nullptr;
+  double v = std::strtod(text, &end);
+  if (*text == '\0' || end == text || *end != '\0' || errno == ERANGE || !std::isfinite(v))
+    usage_error(std::string("--") + opt + " expects a finite number, got '" + text + "'");
+  return v;
+}
+
+// A non-negative integer written in digits, or in exponent form like 5e6.
+int64_t parse_count(const char* opt, const char* text) {
+  std::string t(text);
+  if (!t.empty() && t.find_first_not_of("0123456789") == std::string::npos) {
+    errno = 0;
+    char* end = nullptr;
+    unsigned long long v = std::strtoull(text, &end, 10);
+    if (errno == ERANGE || v > static_cast<unsigned long long>(INT64_MAX))
+      usage_error(std::string("--") + opt + " is too large: " + text);
+    return static_cast<int64_t>(v);
+  }
+  double d = parse_number(opt, text);
+  if (!(d >= 0 && d == std::floor(d) && d <= 9007199254740992.0))
+    usage_error(std::string("--") + opt + " expects a non-negative integer, got '" + text + "'");
+  return static_cast<int64_t>(d);
+}
+
+uint64_t parse_seed(const char* text) {
+  std::string t(text);
+  if (t.empty() || t.size() > 20 || t.find_first_not_of("0123456789") != std::string::npos)
+    usage_error(std::string("--seed expects an unsigned 64-bit integer, got '") + text + "'");
+  errno = 0;
+  unsigned long long v = std::strtoull(text, nullptr, 10);
+  if (errno == ERANGE)
+    usage_error(std::string("--seed expects an unsigned 64-bit integer, got '") + text + "'");
+  return static_cast<uint64_t>(v);
+}
+
+std::string num(double v) {
+  std::string s;
+  append_double(s, v);
+  return s;
+}
+
+void print_tally_lines(const std::string& prefix, const Tally& t, ldp::tools::Mechanism m) {
+  std::printf("%sreports=%" PRId64 "\n", prefix.c_str(), t.reports);
+  if (m == Mechanism::RR)
+    std::printf("%strue_proportion=%s\n", prefix.c_str(), num(t.true_mean).c_str());
+  else
+    std::printf("%strue_mean=%s\n", prefix.c_str(), num(t.true_mean).c_str());
+  if (!real_valued(m)) std::printf("%sones=%" PRId64 "\n", prefix.c_str(), t.ones);
+  std::printf("%sreport_mean=%s\n", prefix.c_str(), num(t.report_mean).c_str());
+  std::printf("%slocal_estimate=%s\n", prefix.c_str(), num(t.estimate.value).c_str());
+  if (t.estimate.has_std_error)
+    std::printf("%slocal_std_error=%s\n", prefix.c_str(), num(t.estimate.std_error).c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  enum {
+    kMechanism = 1000, kEpsilon, kMaxValue, kGamma, kGranularity, kRounds, kConstantUsers,
+    kDrift, kUsers, kDistribution, kTable, kTruncate, kSeed, kDsn, kFirstUserId, kNoAnalyze,
+    kHelp
+  };
+  static const option kOptions[] = {
+      {"mechanism", required_argument, nullptr, kMechanism},
+      {"epsilon", required_argument, nullptr, kEpsilon},
+      {"max-value", required_argument, nullptr, kMaxValue},
+      {"gamma", required_argument, nullptr, kGamma},
+      {"granularity", required_argument, nullptr, kGranularity},
+      {"rounds", required_argument, nullptr, kRounds},
+      {"constant-users", no_argument, nullptr, kConstantUsers},
+      {"drift", required_argument, nullptr, kDrift},
+      {"users", required_argument, nullptr, kUsers},
+      {"distribution", required_argument, nullptr, kDistribution},
+      {"table", required_argument, nullptr, kTable},
+      {"truncate", no_argument, nullptr, kTruncate},
+      {"seed", required_argument, nullptr, kSeed},
+      {"dsn", required_argument, nullptr, kDsn},
+      {"first-user-id", required_argument, nullptr, kFirstUserId},
+      {"no-analyze", no_argument, nullptr, kNoAnalyze},
+      {"help", no_argument, nullptr, kHelp},
+      {nullptr, 0, nullptr, 0},
+  };
+
+  LoadSpec spec;
+  spec.users = 1000000;
+  std::optional<Mechanism> mechanism;
+  bool have_epsilon = false, have_max = false, have_gamma = false, have_gran = false;
+  bool have_rounds = false, have_drift = false, have_users = false;
+  std::string distribution, table, dsn;
+  bool truncate = false, analyze = true;
+
+  opterr = 0;
+  int c;
+  while ((c = getopt_long(argc, argv, ":", kOptions, nullptr)) != -1) {
+    switch (c) {
+      case kMechanism:
+        mechanism = parse_mechanism(optarg);
+        if (!mechanism)
+          usage_error(std::string("--mechanism must be rr, onebit, laplace or piecewise, got '") +
+                      optarg + "'");
+        break;
+      case kEpsilon: spec.epsilon = parse_number("epsilon", optarg); have_epsilon = true; break;
+      case kMaxValue: spec.max_value = parse_number("max-value", optarg); have_max = true; break;
+      case kGamma: spec.gamma = parse_number("gamma", optarg); have_gamma = true; break;
+      case kGranularity:
+        spec.granularity = parse_number("granularity", optarg);
+        have_gran = true;
+        if (!(spec.granularity > 0)) usage_error("--granularity must be > 0");
+        break;
+      case kRounds: {
+        int64_t r = parse_count("rounds", optarg);
+        if (r < 1 || r > 100000) usage_error("--rounds must be in [1, 100000]");
+        spec.rounds = static_cast<int>(r);
+        have_rounds = true;
+        break;
+      }
+      case kConstantUsers: spec.constant_users = true; break;
+      case kDrift: spec.drift = parse_number("drift", optarg); have_drift = true; break;
+      case kUsers: spec.users = parse_count("users", optarg); have_users = true; break;
+      case kDistribution: distribution = optarg; break;
+      case kTable: table = optarg; break;
+      case kTruncate: truncate = true; break;
+      case kSeed: spec.seed = parse_seed(optarg); break;
+      case kDsn: dsn = optarg; break;
+      case kFirstUserId: spec.first_user_id = parse_count("first-user-id", optarg); break;
+      case kNoAnalyze: analyze = false; break;
+      case kHelp: std::fputs(kUsage, stdout); return 0;
+      case ':':
+        usage_error(std::string(argv[optind - 1]) + " needs a value");
+      default:
+        usage_error(std::string("unknown option ") + argv[optind - 1]);
+    }
+  }
+  if (optind < argc) usage_error(std::string("unexpected argument '") + argv[optind] + "'");
+  if (!mechanism) usage_error("--mechanism is required (rr, onebit, laplace or piecewise)");
+  spec.mechanism = *mechanism;
+  if (!have_epsilon) usage_error("--epsilon is required");
+  if (distribution.empty()) usage_error("--distribution is required");
+  if (table.empty()) usage_error("--table is required");
+  const char* mname = mechanism_name(spec.mechanism);
+  if (spec.mechanism == Mechanism::RR) {
+    if (have_max) usage_error("--max-value does not apply to rr (it estimates a proportion)");
+    spec.max_value = 1.0;
+  } else if (!have_max) {
+    usage_error(std::string("--max-value is required for ") + mname);
+  }
+  if (have_gamma && spec.mechanism != Mechanism::OneBit)
+    usage_error(std::string("--gamma applies to onebit only, not ") + mname);
+  if ((have_gran || have_rounds || spec.constant_users || have_drift) &&
+      spec.mechanism != Mechanism::OneBit)
+    usage_error(std::string("--granularity, --rounds, --constant-users and --drift apply to "
+                            "onebit only, not ") + mname);
+  if (have_drift && spec.rounds == 1)
+    usage_error("--drift only makes sense with --rounds > 1");
+
+  try {
+    spec.distribution = parse_distribution(distribution);
+    if (spec.distribution.kind == Distribution::Kind::File && !have_users)
+      spec.users = static_cast<int64_t>(
+          read_values_file(spec.distribution.path, spec.distribution.column).size());
+    validate_spec(spec);
+    quote_table_name(table);
+  } catch (const UsageError& e) {
+    usage_error(e.what());
+  }
+
+  LoadResult result;
+  const int64_t total_reports = spec.users * spec.rounds;
+  try {
+    pqxx::connection conn(dsn);
+    Progress progress(std::string("loading ") + mname, total_reports);
+    result = load_reports(conn, spec, table, truncate,
+                          [&progress](int64_t done) { progress.update(done); },
+                          /*analyze=*/false);
+    progress.finish();
+    if (analyze) {  // fresh statistics for the planner; not part of the load rate
+      pqxx::nontransaction ntx(conn);
+      ntx.exec0("ANALYZE " + quote_table_name(table));
+    }
+  } catch (const UsageError& e) {
+    usage_error(e.what());
+  } catch (const pqxx::broken_connection& e) {
+    std::fprintf(stderr, "ldp_load: cannot connect to PostgreSQL: %s", e.what());
+    std::fprintf(stderr, "ldp_load: set PGHOST/PGPORT/PGUSER/PGDATABASE or pass --dsn\n");
+    return 1;
+  } catch (const pqxx::sql_error& e) {
+    std::fprintf(stderr, "ldp_load: %s", e.what());
+    if (!e.query().empty() && e.query().size() < 300)
+      std::fprintf(stderr, "ldp_load: while running: %s\n", e.query().c_str());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ldp_load: %s\n", e.what());
+    return 1;
+  }
+
+  // The truth and the parameters, as key=value lines.
+  std::printf("mechanism=%s\n", mname);
+  std::printf("epsilon=%s\n", num(spec.epsilon).c_str());
+  if (spec.mechanism != Mechanism::RR) std::printf("max_value=%s\n", num(spec.max_value).c_str());
+  if (spec.mechanism == Mechanism::OneBit) {
+    std::printf("gamma=%s\n", num(spec.gamma).c_str());
+    if (spec.gamma > 0)
+      std::printf("effective_epsilon=%s\n", num(result.effective_epsilon).c_str());
+    if (spec.granularity > 0) std::printf("granularity=%s\n", num(spec.granularity).c_str());
+  }
+  std::printf("distribution=%s\n", spec.distribution.spec.c_str());
+  std::printf("users=%" PRId64 "\n", spec.users);
+  std::printf("rounds=%d\n", spec.rounds);
+  if (spec.seed)
+    std::printf("seed=%" PRIu64 "\n", *spec.seed);
+  else
+    std::printf("seed=none\n");
+  std::printf("table=%s\n", table.c_str());
+  std::printf("clamped=%" PRId64 "\n", result.clamped);
+  print_tally_lines("", result.total, spec.mechanism);
+  if (spec.rounds > 1)
+    for (size_t r = 0; r < result.rounds.size(); ++r)
+      print_tally_lines("round_" + std::to_string(r + 1) + ".", result.rounds[r], spec.mechanism);
+  std::fflush(stdout);
+
+  if (result.clamped > 0)
+    std::fprintf(stderr,
+                 "ldp_load: warning: %" PRId64 " of %" PRId64
+                 " values were outside [0, %s] and were clamped\n",
+                 result.clamped, spec.users, num(spec.max_value).c_str());
+  double rate = result.seconds > 0 ? static_cast<double>(result.total.reports) / result.seconds : 0;
+  std::string shape = spec.rounds > 1 ? " (" + std::to_string(spec.users) + " users x " +
+                                            std::to_string(spec.rounds) + " rounds)"
+                                      : "";
+  std::fprintf(stderr, "ldp_load: %" PRId64 " %s reports%s into %s in %.2f s: %s reports/s\n",
+               result.total.reports, mname, shape.c_str(), table.c_str(), result.seconds,
+               Progress::human(rate).c_str());
+  return 0;
+}

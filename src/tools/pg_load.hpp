@@ -1,0 +1,97 @@
+// Loading generated reports into PostgreSQL with libpqxx 6: header-only, so that
+// ldp_tools_common (population.cpp, progress.cpp) does not depend on libpqxx and
+// only the programs that load (ldp_load, the integration tests) link it.
+#pragma once
+
+#include <pqxx/pqxx>
+#include <pqxx/tablewriter>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "population.hpp"
+
+namespace ldp::tools {
+
+// Checks that an existing table can take the reports of mechanism m: user_id bigint,
+// round integer or bigint, report boolean / double precision. Throws UsageError.
+inline void check_report_table(pqxx::transaction_base& txn, const std::string& quoted_table,
+                               const std::string& shown_name, Mechanism m) {
+  pqxx::result cols = txn.exec(
+      "SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a "
+      "WHERE a.attrelid = " + txn.quote(quoted_table) + "::regclass "
+      "AND a.attnum > 0 AND NOT a.attisdropped");
+  auto type_of = [&](const char* col) -> std::string {
+    for (const auto& row : cols)
+      if (row[0].as<std::string>() == col) return row[1].as<std::string>();
+    return "";
+  };
+  const std::string want_report = report_sql_type(m);
+  struct Want {
+    const char* column;
+    std::vector<std::string> types;
+  };
+  for (const Want& w : {Want{"user_id", {"bigint"}}, Want{"round", {"integer", "bigint"}},
+                        Want{"report", {want_report}}}) {
+    std::string t = type_of(w.column);
+    bool ok = false;
+    for (const auto& allowed : w.types) ok = ok || t == allowed;
+    if (!ok) {
+      std::string expected = w.types[0];
+      for (size_t i = 1; i < w.types.size(); ++i) expected += " or " + w.types[i];
+      throw UsageError("table " + shown_name + " exists but " +
+                       (t.empty() ? std::string("has no column ") + w.column
+                                  : std::string("its column ") + w.column + " is " + t) +
+                       "; " + mechanism_name(m) + " reports need " + w.column + " " + expected +
+                       " (drop the table or choose another --table)");
+    }
+  }
+}
+
+// Creates the table if it is missing (optionally empties it), then streams every
+// report of the spec into it with one COPY in one transaction, and ANALYZEs it.
+// Returns what generate_reports() tallied, with the wall time of the load.
+inline LoadResult load_reports(pqxx::connection_base& conn, const LoadSpec& spec,
+                               const std::string& table, bool truncate,
+                               const ProgressFn& progress = {}, bool analyze = true) {
+  validate_spec(spec);
+  const std::string qt = quote_table_name(table);
+  auto start = std::chrono::steady_clock::now();
+  LoadResult result;
+  {
+    pqxx::work txn(conn, "ldp_load");
+    bool exists = !txn.exec("SELECT to_regclass(" + txn.quote(qt) + ")")[0][0].is_null();
+    if (!exists)
+      txn.exec0(create_table_sql(qt, spec.mechanism));
+    else
+      check_report_table(txn, qt, table, spec.mechanism);
+    if (truncate && exists) txn.exec0("TRUNCATE " + qt);
+
+    const std::vector<std::string> columns{"user_id", "round", "report"};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    // tablewriter is the libpqxx 6 stream with a public raw-line writer: each call sends
+    // one big buffer of whole COPY lines (write_raw_line adds the final newline back).
+    pqxx::tablewriter writer(txn, qt, columns.begin(), columns.end());
+#pragma GCC diagnostic pop
+    result = generate_reports(
+        spec,
+        [&writer](std::string& lines) {
+          lines.pop_back();  // the last '\n'
+          writer.write_raw_line(lines);
+        },
+        progress);
+    writer.complete();
+    txn.commit();
+  }
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (analyze) {
+    pqxx::nontransaction ntx(conn);
+    ntx.exec0("ANALYZE " + qt);
+  }
+  return result;
+}
+
+}  // namespace ldp::tools
