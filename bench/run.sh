@@ -44,12 +44,12 @@ time_query() {  # $1 = settings, $2 = query
 serial="SET max_parallel_workers_per_gather = 0;"
 parallel="SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;"
 declare -A label=(
-  [sum]="sum(v)" [count]="count(*)"
+  [sum]="sum(v)" [count]="count(*)" [sum_lap]="sum(lap)" [sum_pw]="sum(pw)"
   [rr]="ldp.rr_agg(bit, 1.0)" [onebit]="ldp.onebit_mean_agg(bit, 1.0, 100)"
   [onebit_gamma]="ldp.onebit_mean_agg(bit, 1.0, 100, 0.2)"
   [laplace]="ldp.laplace_mean_agg(lap, 1.0, 100)" [piecewise]="ldp.piecewise_mean_agg(pw, 1.0, 100)"
 )
-order=(sum count rr onebit onebit_gamma laplace piecewise)
+order=(sum count sum_lap sum_pw rr onebit onebit_gamma laplace piecewise)
 declare -A ts tp
 for k in "${order[@]}"; do
   q="SELECT ${label[$k]} FROM bench_reports"

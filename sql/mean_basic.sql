@@ -1,6 +1,5 @@
 -- Means and proportions: every aggregate and accessor on reports written by
 -- hand (not by our encoders), checked against the formulas of ALGORITHMS.md.
-CREATE EXTENSION ldp;
 SET search_path = public, ldp;
 SET extra_float_digits = 0;
 

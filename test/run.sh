@@ -43,6 +43,7 @@ $sudo_cmd make install PG_CONFIG="$PG_CONFIG" >/dev/null
 echo "== temporary cluster"
 export LDP_PRIVATE_CLUSTER=1
 cluster="$root/.pg/test"
+ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true  # left over from a killed run
 rm -rf "$cluster"
 ldp_cluster_start "$cluster" "log_min_messages = warning"
 trap 'ldp_cluster_stop "$cluster" --force || true' EXIT

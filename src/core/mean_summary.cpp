@@ -63,18 +63,23 @@ void validate_mean_params(MeanMechanism id, const MeanParams& p) {
   }
 }
 
+namespace {
+// The fields derived from the parameters (not part of the text or binary forms).
+void set_derived(MeanSummary* s) {
+  const MeanMechanismInfo& m = mean_mechanism(s->mech());
+  if (m.real_valued) m.report_range(s->params(), &s->report_lo, &s->report_hi);
+}
+}  // namespace
+
 void mean_summary_init(MeanSummary* s, MeanMechanism id, const MeanParams& p) {
   validate_mean_params(id, p);
-  const MeanMechanismInfo& m = mean_mechanism(id);
   std::memset(s, 0, mean_summary_size(id));
   s->version = kMeanSummaryVersion;
   s->mechanism = static_cast<uint8_t>(id);
   s->epsilon = p.epsilon;
   s->max_value = p.max_value;
   s->gamma = p.gamma == 0 ? 0.0 : p.gamma;  // -0 is stored as +0 (see same_params)
-  if (m.real_valued) {
-    m.report_range(p, &s->report_lo, &s->report_hi);
-  }
+  set_derived(s);
 }
 
 void throw_params_changed(const MeanSummary& s, const MeanParams& p) {
@@ -202,8 +207,11 @@ Estimate real_mean_estimate(const MeanSummary& s) {
   if (s.n < 2) return e;
   long double u = mean / s.max_value;
   long double q = m->sumsq_unit.to_long_double();
-  long double var_unit = (q - n * u * u) / (n - 1);
-  if (var_unit < 0) var_unit = 0;
+  long double spread = q - n * u * u;
+  // Each square was rounded before the exact sum (relative error <= 2^-53):
+  // a spread within that rounding noise is no spread at all.
+  if (spread <= 4 * 0x1p-53L * q) spread = 0;
+  long double var_unit = spread / (n - 1);
   e.std_error = static_cast<double>(s.max_value * std::sqrt(var_unit / n));
   e.has_std_error = true;
   return e;
@@ -336,8 +344,7 @@ size_t finish(MeanSummary* s, ErrorKind kind) {
   } catch (const Error& e) {
     throw Error(kind, std::string("mean_summary: ") + e.what());
   }
-  const MeanMechanismInfo& m = mean_mechanism(s->mech());
-  if (m.real_valued) m.report_range(s->params(), &s->report_lo, &s->report_hi);
+  set_derived(s);
   validate_counts(*s, kind);
   return mean_summary_size(s->mech());
 }

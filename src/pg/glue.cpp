@@ -56,6 +56,19 @@ void raise_core_error(const CoreError& err) {
   pg_unreachable();
 }
 
+TransSite* trans_site_init(FunctionCallInfo fcinfo, const char* fn) {
+  if (!AggCheckCallContext(fcinfo, nullptr))
+    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("%s called in non-aggregate context", fn)));
+  auto* site =
+      static_cast<TransSite*>(MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(TransSite)));
+  site->params_stable = true;
+  for (int arg = 2; arg < PG_NARGS(); ++arg)
+    if (!get_fn_expr_arg_stable(fcinfo->flinfo, arg)) site->params_stable = false;
+  fcinfo->flinfo->fn_extra = site;
+  return site;
+}
+
 }  // namespace ldp_pg
 
 void ldp_null_param(const char* name) {

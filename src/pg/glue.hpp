@@ -43,6 +43,35 @@ inline bool core_try(CoreError* err, F&& f) noexcept {
   }
 }
 
+// What the first call of a transition function learns about its call site,
+// kept in fn_extra: the call is an aggregate's (so the state may be updated in
+// place), and whether the parameter arguments (from argument 2 on) are
+// constants of the query (then they cannot change between rows and need no
+// per-row check). Raises an error outside an aggregate.
+struct TransSite {
+  bool params_stable;
+};
+TransSite* trans_site_init(FunctionCallInfo fcinfo, const char* fn);
+inline TransSite* trans_site(FunctionCallInfo fcinfo, const char* fn) {
+  auto* site = static_cast<TransSite*>(fcinfo->flinfo->fn_extra);
+  return likely(site != nullptr) ? site : trans_site_init(fcinfo, fn);
+}
+
+// The first argument of a strict combine function (also rollup's transition),
+// as a summary this call may update: the aggregate's own state in place, or a
+// detoasted copy. PostgreSQL initializes the state with a plain copy of the
+// first non-NULL input, which may still be packed or compressed.
+template <class Var>
+Var* combine_target(FunctionCallInfo fcinfo, Var* (*copy_arg)(FunctionCallInfo, int),
+                    const Var* (*checked_arg)(FunctionCallInfo, int)) {
+  auto* raw = reinterpret_cast<struct varlena*>(DatumGetPointer(PG_GETARG_DATUM(0)));
+  if (AggCheckCallContext(fcinfo, nullptr) && !VARATT_IS_EXTENDED(raw)) {
+    checked_arg(fcinfo, 0);  // validates without copying
+    return reinterpret_cast<Var*>(raw);
+  }
+  return copy_arg(fcinfo, 0);
+}
+
 }  // namespace ldp_pg
 
 #define LDP_CORE(...)                                                  \

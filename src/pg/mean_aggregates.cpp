@@ -6,33 +6,12 @@ using ldp::MeanMechanism;
 
 namespace {
 
-// What the first call learns about its call site, kept in fn_extra: the call
-// is an aggregate's, and whether the parameter arguments are constants of the
-// query (then they cannot change between rows and need no per-row check).
-struct TransSite {
-  bool params_stable;
-};
-
-inline TransSite* trans_site(FunctionCallInfo fcinfo, const char* fn) {
-  auto* site = static_cast<TransSite*>(fcinfo->flinfo->fn_extra);
-  if (likely(site != nullptr)) return site;
-  if (!AggCheckCallContext(fcinfo, nullptr))
-    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                    errmsg("%s called in non-aggregate context", fn)));
-  site = static_cast<TransSite*>(MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(TransSite)));
-  site->params_stable = true;
-  for (int arg = 2; arg < PG_NARGS(); ++arg)
-    if (!get_fn_expr_arg_stable(fcinfo->flinfo, arg)) site->params_stable = false;
-  fcinfo->flinfo->fn_extra = site;
-  return site;
-}
-
 // The state for this row: a new summary on the first non-NULL report, else the
 // aggregate's own state (modified in place: the call site is an aggregate's, so
 // the state is a temporary of this aggregate). The SQL signatures fix the
 // argument layout: (state, report, epsilon [, max_value [, gamma]]).
 inline MeanVar* mean_state(FunctionCallInfo fcinfo, MeanMechanism id, const char* fn) {
-  TransSite* site = trans_site(fcinfo, fn);
+  ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, fn);
   if (unlikely(PG_ARGISNULL(0))) return mean_var_new(id, mean_params_args(fcinfo, id, 2));
   auto* st = reinterpret_cast<MeanVar*>(PG_GETARG_POINTER(0));
   if (site->params_stable) return st;
@@ -86,19 +65,8 @@ LDP_FUNCTION(ldp_piecewise_mean_trans) {
 // first non-NULL input into the aggregate context as the initial state, which
 // may still be packed or compressed, so the state is detoasted when needed.
 LDP_FUNCTION(ldp_mean_combine) {
-  bool in_agg = AggCheckCallContext(fcinfo, nullptr) != 0;
-  MeanVar* into;
-  auto* raw = reinterpret_cast<struct varlena*>(DatumGetPointer(PG_GETARG_DATUM(0)));
-  if (in_agg && !VARATT_IS_EXTENDED(raw)) {
-    into = reinterpret_cast<MeanVar*>(raw);
-  } else {
-    into = mean_var_arg_copy(fcinfo, 0);
-  }
+  MeanVar* into = ldp_pg::combine_target(fcinfo, mean_var_arg_copy, mean_var_arg);
   const MeanVar* from = mean_var_arg(fcinfo, 1);
-  if (into == reinterpret_cast<MeanVar*>(raw)) {
-    size_t size = VARSIZE(into) - offsetof(MeanVar, s);
-    LDP_CORE(ldp::mean_summary_check(into->s, size));
-  }
   LDP_CORE(ldp::mean_summary_merge(&into->s, from->s));
   PG_RETURN_MEAN_VAR(into);
 }

@@ -1,0 +1,13 @@
+-- The extension installs into schema ldp, and everything it creates is documented.
+CREATE EXTENSION ldp;
+SELECT extname, extversion, n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE extname = 'ldp';
+-- functions, aggregates and types without a COMMENT ON (must be none)
+SELECT p.oid::regprocedure AS undocumented
+FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+WHERE n.nspname = 'ldp' AND obj_description(p.oid, 'pg_proc') IS NULL ORDER BY 1;
+SELECT t.typname AS undocumented_type FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
+WHERE n.nspname = 'ldp' AND t.typtype = 'b' AND t.typcategory <> 'A' AND obj_description(t.oid, 'pg_type') IS NULL;
+-- every aggregate is parallel safe with a combine function
+SELECT a.aggfnoid::regprocedure AS not_parallel
+FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid JOIN pg_namespace n ON n.oid = p.pronamespace
+WHERE n.nspname = 'ldp' AND (p.proparallel <> 's' OR a.aggcombinefn = 0);

@@ -1,0 +1,103 @@
+// Unary encoding over [0, k): k bits, bit v for item v (support {bit v set}).
+// SUE (symmetric; basic one-time RAPPOR, "BinFlip" in seed 004): the one-hot
+// vector with every bit flipped w.p. 1/(e^{eps/2}+1). OUE (optimized): the 1 kept
+// w.p. 1/2 and every 0 turned into a 1 w.p. 1/(e^eps+1). Both pure protocols.
+#include <cinttypes>
+#include <cmath>
+#include <cstring>
+
+#include "../error.hpp"
+#include "../freq_encoders.hpp"
+#include "../freq_internal.hpp"
+#include "../freq_summary.hpp"
+
+namespace ldp {
+
+namespace {
+
+// SUE: p = e^{eps/2}/(e^{eps/2}+1), q = 1/(e^{eps/2}+1), p - q = tanh(eps/4), p + q = 1.
+PureProbs sue_probs(double epsilon) {
+  return {1.0 / (1.0 + std::exp(-epsilon / 2)), 1.0 / (1.0 + std::exp(epsilon / 2)),
+          std::tanh(epsilon / 4), 0.0};
+}
+
+// OUE: p = 1/2, q = 1/(e^eps+1), p - q = 1 - p - q = tanh(eps/2)/2.
+PureProbs oue_probs(double epsilon) {
+  double gap = std::tanh(epsilon / 2) / 2;
+  return {0.5, 1.0 / (1.0 + std::exp(epsilon)), gap, gap};
+}
+
+// Bit v is 1 w.p. p if v is the value, else q; MSB-first in ceil(k/8) bytes.
+void unary_encode(FreqMechanism id, const PureProbs& pr, int64_t value, double epsilon,
+                  int64_t k, RandomSource& rng, uint8_t* bytes) {
+  validate_freq_params(id, FreqParams{epsilon, k, 0});
+  check_encoder_value(value, k);
+  std::memset(bytes, 0, static_cast<size_t>((k + 7) / 8));
+  for (int64_t v = 0; v < k; ++v)
+    if (rng.bernoulli(v == value ? pr.p : pr.q)) bytes[v >> 3] |= static_cast<uint8_t>(0x80 >> (v & 7));
+}
+
+// Any k-bit string can come from either mechanism: each count lies in [0, n].
+void unary_check_counts(const FreqSummary& s, ErrorKind kind) {
+  check_counter_range(s, kind, "counts", s.counters(), s.k, 0, s.n);
+}
+
+void sue_estimate(const FreqSummary& s, double* freq, double* std_error) {
+  pure_estimate(s, sue_probs(s.epsilon), freq, std_error);
+}
+
+void oue_estimate(const FreqSummary& s, double* freq, double* std_error) {
+  pure_estimate(s, oue_probs(s.epsilon), freq, std_error);
+}
+
+}  // namespace
+
+void sue_encode(int64_t value, double epsilon, int64_t k, RandomSource& rng, uint8_t* bytes) {
+  unary_encode(FreqMechanism::SUE, sue_probs(epsilon), value, epsilon, k, rng, bytes);
+}
+
+void oue_encode(int64_t value, double epsilon, int64_t k, RandomSource& rng, uint8_t* bytes) {
+  unary_encode(FreqMechanism::OUE, oue_probs(epsilon), value, epsilon, k, rng, bytes);
+}
+
+void freq_add_bits(FreqSummary* s, const uint8_t* bytes, int64_t nbits) {
+  if (s->mechanism != static_cast<uint8_t>(FreqMechanism::OUE))
+    check_summary_mechanism(*s, FreqMechanism::SUE);
+  if (nbits != s->k)
+    throw_error(ErrorKind::ImpossibleReport,
+                "%s report must have k = %" PRId64 " bits (the length of the first report), "
+                "got %" PRId64,
+                freq_mechanism(s->mech()).name, s->k, nbits);
+  int64_t* c = s->counters();
+  const int64_t whole = nbits / 8;
+  for (int64_t i = 0; i < whole; ++i, c += 8) {
+    const unsigned b = bytes[i];
+    for (int j = 0; j < 8; ++j) c[j] += (b >> (7 - j)) & 1;
+  }
+  for (int j = 0; j < static_cast<int>(nbits % 8); ++j) c[j] += (bytes[whole] >> (7 - j)) & 1;
+  s->n += 1;
+}
+
+extern const FreqMechanismImpl kSueImpl = {
+    {FreqMechanism::SUE, "sue"},
+    /*uses_d=*/false,
+    /*signed_counters=*/false,
+    /*arrays_over_g=*/false,
+    {"counts", nullptr},
+    freq_no_g,
+    unary_check_counts,
+    sue_estimate,
+};
+
+extern const FreqMechanismImpl kOueImpl = {
+    {FreqMechanism::OUE, "oue"},
+    /*uses_d=*/false,
+    /*signed_counters=*/false,
+    /*arrays_over_g=*/false,
+    {"counts", nullptr},
+    freq_no_g,
+    unary_check_counts,
+    oue_estimate,
+};
+
+}  // namespace ldp
