@@ -42,7 +42,8 @@ time_query() {  # $1 = settings, $2 = query
 }
 
 serial="SET max_parallel_workers_per_gather = 0;"
-parallel="SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;"
+workers="${LDP_BENCH_WORKERS:-1}"  # leader + 1 worker = 2 processes on a 2-core machine
+parallel="SET max_parallel_workers_per_gather = $workers; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;"
 declare -A label=(
   [sum]="sum(v)" [count]="count(*)" [sum_lap]="sum(lap)" [sum_pw]="sum(pw)"
   [rr]="ldp.rr_agg(bit, 1.0)" [onebit]="ldp.onebit_mean_agg(bit, 1.0, 100)"
@@ -58,7 +59,7 @@ for k in "${order[@]}"; do
 done
 
 echo
-echo "Rows: $rows; median of $repeats runs; $(date -u +%Y-%m-%d); $(nproc) cores"
+echo "Rows: $rows; median of $repeats runs; parallel = leader + $workers worker(s); $(date -u +%Y-%m-%d); $(nproc) cores"
 echo
 echo "| aggregate | serial ms | serial / sum(int4) | parallel ms | parallel / sum(int4) | parallel speedup |"
 echo "|---|---:|---:|---:|---:|---:|"

@@ -1,7 +1,8 @@
 // ldp_load: simulate a population of devices that report with a local-differential-
 // privacy mechanism of the core library (the device SDK), and stream their reports
 // into a PostgreSQL table with COPY. Prints the truth (the population's mean or
-// proportion) so that the ldp aggregates' estimates can be checked against it.
+// proportion, or its item frequencies) so that the ldp aggregates' estimates can be
+// checked against it. The frequency oracles run in ldp_load_freq.cpp.
 #include <getopt.h>
 
 #include <cerrno>
@@ -14,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "ldp_load_freq.hpp"
 #include "pg_load.hpp"
 #include "population.hpp"
 #include "progress.hpp"
@@ -23,17 +25,21 @@ using namespace ldp::tools;
 namespace {
 
 const char* kUsage = R"(Usage: ldp_load --mechanism MECH --epsilon E --distribution DIST --table NAME [options]
+       ldp_load --mechanism FREQ --epsilon E --k K --distribution ITEMS --table NAME [options]
 
-Simulates USERS devices, each holding a true value drawn from DIST, encodes every
-value with the ldp core library (the device SDK) and streams the reports into
-table NAME with COPY. Prints the true statistics on stdout (key=value lines) and a
-one-line summary with the load rate on stderr.
+Simulates USERS devices, each holding a true value (or an item of [0, K)) drawn from
+DIST, encodes every value with the ldp core library (the device SDK) and streams the
+reports into table NAME with COPY. Prints the true statistics on stdout (key=value
+lines) and a one-line summary with the load rate on stderr.
 
 Mechanism:
   --mechanism rr|onebit|laplace|piecewise
-                       rr: randomized response on bits (estimates a proportion);
-                       onebit: Microsoft's 1BitMean; laplace: value + Laplace noise;
-                       piecewise: the piecewise mechanism (Wang et al.)
+                       means and proportions: rr: randomized response on bits
+                       (estimates a proportion); onebit: Microsoft's 1BitMean;
+                       laplace: value + Laplace noise; piecewise: the piecewise
+                       mechanism (Wang et al.)
+  --mechanism grr|sue|oue|dbitflip|olh|hadamard
+                       frequency oracles over items [0, K): see "Frequency oracles"
   --epsilon E          privacy parameter of one report, in (0, 700]
   --max-value M        values lie in [0, M] (required, except for rr)
   --gamma G            onebit: output perturbation, flip probability in [0, 0.5)
@@ -45,6 +51,44 @@ Mechanism:
                        (default: each round the value is redrawn around the user's
                        base value, base * uniform(1-D, 1+D) clamped to [0, M])
   --drift D            the D above, in [0, 1] (default 0.2)
+
+Frequency oracles (each user holds one item of [0, K) and sends one report a round):
+  --k K                the domain size, in [2, 4194304] (hadamard: at most 4194303)
+  --d D                dbitflip: buckets per report, in [1, K] (required; seed 004
+                       evaluates d = 1, 2, 4 for repeated collection; d = K is SUE)
+  --memoize            dbitflip: every user is an ldp::DBitFlipClient (dBitFlipPM:
+                       its d buckets are drawn once and one bit per (bucket, whether
+                       the item is that bucket) is memoized across --rounds)
+  --rounds R           with --memoize: collect R rounds from every user (default 1)
+  --redraw P           with --rounds: each later round, a user draws a new item with
+                       probability P (default 0: users keep their item)
+  --distribution ITEMS the users' items:
+                         uniform            every item with probability 1/K
+                         zipf:S             item i with probability ~ (i+1)^-S
+                         constant:V         every user holds item V
+                         words:PATH         a word-count file (tab-separated
+                                            word<TAB>count, optional header, most
+                                            frequent first): item i is the word of
+                                            rank i (0 = most frequent) among the top
+                                            K words, drawn with probability count /
+                                            (sum of the top K counts). Words outside
+                                            the top K are NOT drawn (no catch-all
+                                            item): the population is the top K
+                                            words, renormalized; top_k_share= tells
+                                            what share of the file's counts that is
+  --top T              print the T items of highest true frequency (default 10;
+                       0 prints every item)
+  --print-summary      also print local_summary=, the core's text form of the local
+                       decoder state: equal to <aggregate>::text in SQL
+  --no-decode          skip the local decoding (OLH decodes in O(K) per report)
+  Tables: (user_id bigint, round integer, ...) with grr: report integer;
+  sue, oue: report varbit (K bits, bit v = item v from the left; sent as X<hex>
+  when K is a multiple of 4); dbitflip: buckets integer[], bits boolean[];
+  olh: seed bigint, report integer; hadamard: "row" integer, report boolean.
+  An existing table may have more columns (they take their defaults).
+  Aggregates: ldp.grr_agg(report, E, K), ldp.sue_agg(report, E),
+  ldp.oue_agg(report, E), ldp.dbitflip_agg(buckets, bits, E, K),
+  ldp.olh_agg(seed, report, E, K), ldp.hadamard_agg("row", report, E, K).
 
 Population:
   --users N            number of users (default 1000000)
@@ -60,7 +104,8 @@ Population:
                                             outside [0, M] are clamped (with a
                                             warning); the first N values are used
                                             (default N: all of them)
-                       rr needs bernoulli:P, constant:0 or constant:1.
+                       rr needs bernoulli:P, constant:0 or constant:1. The
+                       frequency oracles take the ITEMS forms above.
   --seed S             reproducible run (an unsigned 64-bit integer); without it
                        every draw comes from the kernel's cryptographic generator.
                        One seed gives the same population for every mechanism.
@@ -83,12 +128,20 @@ Output (stdout), e.g. for rr: mechanism=rr, epsilon=1, users=..., reports=...,
 true_proportion=..., report_mean=... (the plain mean of the reports), and
 local_estimate= / local_std_error= (the core decoder run on the same reports:
 what ldp.rr_agg returns for the table). With --rounds, per-round lines
-round_R.true_mean=... follow. Exit status: 0 on success, 1 on database errors,
-2 on bad options.
+round_R.true_mean=... follow. For a frequency oracle: k=, reports=, n= (the
+reports the local decoder counted: ldp.report_count), local_max_abs_error=
+(max over items of |local - true frequency|), top_items=I,J,... (by true
+frequency) and for each of them item.I.word= (words:), item.I.true_count=,
+item.I.true_frequency=, item.I.local_frequency=, item.I.local_std_error= (the
+core decoder on the same reports: the frequency and std_error columns of
+ldp.frequencies(<aggregate>) for the table). Exit status: 0 on success, 1 on
+database errors, 2 on bad options.
 
-Example:
+Examples:
   ldp_load --mechanism onebit --epsilon 1 --max-value 86400 --gamma 0.2 \
            --distribution uniform:0:86400 --users 1000000 --table usage --truncate
+  ldp_load --mechanism grr --epsilon 2 --k 1024 --users 1000000 --truncate \
+           --distribution words:test/data/subtlex_top1000.tsv --table words_grr
 )";
 
 [[noreturn]] void usage_error(const std::string& msg) {
@@ -158,7 +211,7 @@ int main(int argc, char** argv) {
   enum {
     kMechanism = 1000, kEpsilon, kMaxValue, kGamma, kGranularity, kRounds, kConstantUsers,
     kDrift, kUsers, kDistribution, kTable, kTruncate, kSeed, kDsn, kFirstUserId, kNoAnalyze,
-    kHelp
+    kHelp, kK, kD, kMemoize, kRedraw, kTop, kPrintSummary, kNoDecode
   };
   static const option kOptions[] = {
       {"mechanism", required_argument, nullptr, kMechanism},
@@ -178,12 +231,22 @@ int main(int argc, char** argv) {
       {"first-user-id", required_argument, nullptr, kFirstUserId},
       {"no-analyze", no_argument, nullptr, kNoAnalyze},
       {"help", no_argument, nullptr, kHelp},
+      {"k", required_argument, nullptr, kK},
+      {"d", required_argument, nullptr, kD},
+      {"memoize", no_argument, nullptr, kMemoize},
+      {"redraw", required_argument, nullptr, kRedraw},
+      {"top", required_argument, nullptr, kTop},
+      {"print-summary", no_argument, nullptr, kPrintSummary},
+      {"no-decode", no_argument, nullptr, kNoDecode},
       {nullptr, 0, nullptr, 0},
   };
 
   LoadSpec spec;
   spec.users = 1000000;
   std::optional<Mechanism> mechanism;
+  std::optional<ldp::FreqMechanism> freq_mechanism;
+  FreqCli freq;  // the frequency-oracle options
+  std::vector<std::string> freq_only;  // frequency-oracle options given, for the error
   bool have_epsilon = false, have_max = false, have_gamma = false, have_gran = false;
   bool have_rounds = false, have_drift = false, have_users = false;
   std::string distribution, table, dsn;
@@ -195,9 +258,10 @@ int main(int argc, char** argv) {
     switch (c) {
       case kMechanism:
         mechanism = parse_mechanism(optarg);
-        if (!mechanism)
-          usage_error(std::string("--mechanism must be rr, onebit, laplace or piecewise, got '") +
-                      optarg + "'");
+        freq_mechanism = parse_freq_mechanism(optarg);
+        if (!mechanism && !freq_mechanism)
+          usage_error(std::string("--mechanism must be rr, onebit, laplace, piecewise, grr, sue, "
+                                  "oue, dbitflip, olh or hadamard, got '") + optarg + "'");
         break;
       case kEpsilon: spec.epsilon = parse_number("epsilon", optarg); have_epsilon = true; break;
       case kMaxValue: spec.max_value = parse_number("max-value", optarg); have_max = true; break;
@@ -225,6 +289,28 @@ int main(int argc, char** argv) {
       case kFirstUserId: spec.first_user_id = parse_count("first-user-id", optarg); break;
       case kNoAnalyze: analyze = false; break;
       case kHelp: std::fputs(kUsage, stdout); return 0;
+      case kK: {
+        int64_t k = parse_count("k", optarg);
+        if (k > INT32_MAX) usage_error("--k is too large");
+        freq.spec.k = k;
+        freq_only.push_back("--k");
+        break;
+      }
+      case kD: {
+        int64_t d = parse_count("d", optarg);
+        if (d < 1 || d > INT32_MAX) usage_error("--d must be at least 1");
+        freq.spec.d = d;
+        freq_only.push_back("--d");
+        break;
+      }
+      case kMemoize: freq.spec.memoize = true; freq_only.push_back("--memoize"); break;
+      case kRedraw:
+        freq.spec.redraw = parse_number("redraw", optarg);
+        freq_only.push_back("--redraw");
+        break;
+      case kTop: freq.top = parse_count("top", optarg); freq_only.push_back("--top"); break;
+      case kPrintSummary: freq.print_summary = true; freq_only.push_back("--print-summary"); break;
+      case kNoDecode: freq.spec.local_decode = false; freq_only.push_back("--no-decode"); break;
       case ':':
         usage_error(std::string(argv[optind - 1]) + " needs a value");
       default:
@@ -232,7 +318,39 @@ int main(int argc, char** argv) {
     }
   }
   if (optind < argc) usage_error(std::string("unexpected argument '") + argv[optind] + "'");
-  if (!mechanism) usage_error("--mechanism is required (rr, onebit, laplace or piecewise)");
+  if (!mechanism && !freq_mechanism)
+    usage_error("--mechanism is required (rr, onebit, laplace, piecewise, grr, sue, oue, "
+                "dbitflip, olh or hadamard)");
+  if (freq_mechanism) {
+    const char* fname = freq_mechanism_name(*freq_mechanism);
+    if (have_max || have_gamma || have_gran || spec.constant_users || have_drift)
+      usage_error(std::string("--max-value, --gamma, --granularity, --constant-users and --drift "
+                              "apply to the mean mechanisms, not ") + fname);
+    if (!have_epsilon) usage_error("--epsilon is required");
+    if (freq.spec.k == 0)
+      usage_error(std::string("--k (the domain size) is required for ") + fname);
+    if (distribution.empty()) usage_error("--distribution is required");
+    if (table.empty()) usage_error("--table is required");
+    freq.spec.mechanism = *freq_mechanism;
+    freq.spec.epsilon = spec.epsilon;
+    freq.spec.rounds = spec.rounds;
+    freq.spec.users = spec.users;
+    freq.spec.seed = spec.seed;
+    freq.spec.first_user_id = spec.first_user_id;
+    freq.table = table;
+    freq.dsn = dsn;
+    freq.truncate = truncate;
+    freq.analyze = analyze;
+    try {
+      freq.spec.distribution = parse_item_distribution(distribution);
+      return run_freq_load(freq);
+    } catch (const UsageError& e) {
+      usage_error(e.what());
+    }
+  }
+  if (!freq_only.empty())
+    usage_error(freq_only.front() + " applies to the frequency oracles (grr, sue, oue, dbitflip, "
+                "olh, hadamard), not " + mechanism_name(*mechanism));
   spec.mechanism = *mechanism;
   if (!have_epsilon) usage_error("--epsilon is required");
   if (distribution.empty()) usage_error("--distribution is required");

@@ -8,8 +8,10 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "freq_population.hpp"
 #include "population.hpp"
 
 namespace ldp::tools {
@@ -47,6 +49,98 @@ inline void check_report_table(pqxx::transaction_base& txn, const std::string& q
                        " (drop the table or choose another --table)");
     }
   }
+}
+
+// The format_type() of every column of a table, by name.
+inline std::vector<std::pair<std::string, std::string>> table_columns(
+    pqxx::transaction_base& txn, const std::string& quoted_table) {
+  pqxx::result cols = txn.exec(
+      "SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a "
+      "WHERE a.attrelid = " + txn.quote(quoted_table) + "::regclass "
+      "AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum");
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& row : cols) out.emplace_back(row[0].as<std::string>(), row[1].as<std::string>());
+  return out;
+}
+
+// Checks that an existing table can take the reports of frequency oracle m: user_id
+// bigint, round integer or bigint, and the mechanism's report columns (see
+// freq_report_columns; a varbit column may have a length). Other columns are allowed
+// (they take their defaults). Throws UsageError.
+inline void check_freq_table(pqxx::transaction_base& txn, const std::string& quoted_table,
+                             const std::string& shown_name, FreqMechanism m) {
+  auto cols = table_columns(txn, quoted_table);
+  auto type_of = [&](const std::string& col) -> std::string {
+    for (const auto& c : cols)
+      if (c.first == col) return c.second;
+    return "";
+  };
+  struct Want {
+    std::string column;
+    std::vector<std::string> types;
+  };
+  std::vector<Want> wants{{"user_id", {"bigint"}}, {"round", {"integer", "bigint"}}};
+  for (const FreqColumn& c : freq_report_columns(m)) wants.push_back({c.name, {c.sql_type}});
+  for (const Want& w : wants) {
+    std::string t = type_of(w.column);
+    bool ok = false;
+    for (const auto& allowed : w.types)
+      ok = ok || t == allowed || (allowed == "bit varying" && t.rfind("bit varying(", 0) == 0);
+    if (!ok) {
+      std::string expected = w.types[0];
+      for (size_t i = 1; i < w.types.size(); ++i) expected += " or " + w.types[i];
+      throw UsageError("table " + shown_name + " exists but " +
+                       (t.empty() ? "has no column " + w.column
+                                  : "its column " + w.column + " is " + t) +
+                       "; " + freq_mechanism_name(m) + " reports need " + w.column + " " +
+                       expected + " (drop the table or choose another --table)");
+    }
+  }
+}
+
+// The frequency-oracle counterpart of load_reports() below: creates the table if it is
+// missing (optionally empties it), streams every report into it with one COPY in one
+// transaction, and ANALYZEs it. Returns the truth and the local decoding, with the wall
+// time of the load.
+inline FreqLoadResult load_freq_reports(pqxx::connection_base& conn, const FreqLoadSpec& spec,
+                                        const std::string& table, bool truncate,
+                                        const ProgressFn& progress = {}, bool analyze = true) {
+  validate_freq_spec(spec);
+  const std::string qt = quote_table_name(table);
+  auto start = std::chrono::steady_clock::now();
+  FreqLoadResult result;
+  {
+    pqxx::work txn(conn, "ldp_load");
+    bool exists = !txn.exec("SELECT to_regclass(" + txn.quote(qt) + ")")[0][0].is_null();
+    if (!exists)
+      txn.exec0(freq_create_table_sql(qt, spec.mechanism));
+    else
+      check_freq_table(txn, qt, table, spec.mechanism);
+    if (truncate && exists) txn.exec0("TRUNCATE " + qt);
+
+    // Quoted: "row" is a reserved word, and libpqxx joins the names as they are.
+    const std::vector<std::string> columns = freq_copy_columns(spec.mechanism);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    pqxx::tablewriter writer(txn, qt, columns.begin(), columns.end());
+#pragma GCC diagnostic pop
+    result = generate_freq_reports(
+        spec,
+        [&writer](std::string& lines) {
+          lines.pop_back();  // the last '\n'
+          writer.write_raw_line(lines);
+        },
+        progress);
+    writer.complete();
+    txn.commit();
+  }
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (analyze) {
+    pqxx::nontransaction ntx(conn);
+    ntx.exec0("ANALYZE " + qt);
+  }
+  return result;
 }
 
 // Creates the table if it is missing (optionally empties it), then streams every

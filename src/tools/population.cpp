@@ -72,6 +72,8 @@ std::string trim(const std::string& s) {
 
 constexpr int64_t kMaxZipfRanks = 10'000'000;
 
+}  // namespace
+
 // splitmix64: independent streams from one user seed.
 uint64_t mix_seed(uint64_t seed, uint64_t stream) {
   uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (stream + 1);
@@ -79,8 +81,6 @@ uint64_t mix_seed(uint64_t seed, uint64_t stream) {
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
 }
-
-}  // namespace
 
 // ---------------------------------------------------------------------------
 // Distributions

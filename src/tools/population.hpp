@@ -134,6 +134,10 @@ void append_row(std::string& out, int64_t user_id, int round, double report);
 // A float8 as the shortest text that reads back as the same double.
 void append_double(std::string& out, double v);
 
+// The seed of random stream `stream` (0: the population, 1: the encoders) derived from
+// a user's --seed (splitmix64), shared by the mean and the frequency loaders.
+uint64_t mix_seed(uint64_t seed, uint64_t stream);
+
 // Receives whole COPY lines; generate_reports() empties the buffer after each call.
 using ChunkSink = std::function<void(std::string& lines)>;
 using ProgressFn = std::function<void(int64_t reports_done)>;

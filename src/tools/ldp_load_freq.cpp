@@ -1,0 +1,154 @@
+#include "ldp_load_freq.hpp"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "pg_load.hpp"
+#include "progress.hpp"
+
+namespace ldp::tools {
+
+namespace {
+
+std::string num(double v) {
+  std::string s;
+  append_double(s, v);
+  return s;
+}
+
+// max over items of |local frequency - true frequency|
+double max_abs_error(const FreqTally& t, const std::vector<ItemEstimate>& est) {
+  double worst = 0;
+  for (size_t v = 0; v < est.size(); ++v)
+    worst = std::fmax(worst,
+                      std::fabs(est[v].frequency - t.true_frequency(static_cast<int64_t>(v))));
+  return worst;
+}
+
+void print_results(const FreqCli& cli, const FreqLoadResult& r) {
+  const FreqLoadSpec& s = cli.spec;
+  std::printf("mechanism=%s\n", freq_mechanism_name(s.mechanism));
+  std::printf("epsilon=%s\n", num(s.epsilon).c_str());
+  std::printf("k=%" PRId64 "\n", s.k);
+  if (s.mechanism == FreqMechanism::DBitFlip) {
+    std::printf("d=%" PRId64 "\n", s.d);
+    std::printf("memoize=%s\n", s.memoize ? "true" : "false");
+  }
+  std::printf("distribution=%s\n", s.distribution.spec.c_str());
+  if (s.distribution.kind == ItemDistribution::Kind::Words) {
+    std::printf("words_in_file=%" PRId64 "\n", r.words_in_file);
+    std::printf("words_used=%zu\n", r.words.size());
+    std::printf("top_k_share=%s\n", num(r.top_k_share).c_str());
+  }
+  std::printf("users=%" PRId64 "\n", s.users);
+  std::printf("rounds=%d\n", s.rounds);
+  if (s.rounds > 1) std::printf("redraw=%s\n", num(s.redraw).c_str());
+  if (s.seed)
+    std::printf("seed=%" PRIu64 "\n", *s.seed);
+  else
+    std::printf("seed=none\n");
+  std::printf("table=%s\n", cli.table.c_str());
+  std::printf("reports=%" PRId64 "\n", r.total.reports);
+  int64_t distinct = 0;
+  for (int64_t c : r.total.true_counts) distinct += c > 0;
+  std::printf("distinct_items=%" PRId64 "\n", distinct);
+
+  std::vector<ItemEstimate> est;
+  if (r.total.local) {
+    est = local_frequencies(**r.total.local);
+    std::printf("n=%" PRId64 "\n", (*r.total.local)->n);
+    std::printf("local_max_abs_error=%s\n", num(max_abs_error(r.total, est)).c_str());
+    if (cli.print_summary) std::printf("local_summary=%s\n", r.total.local->text().c_str());
+  }
+  size_t limit = cli.top == 0 ? static_cast<size_t>(s.k) : static_cast<size_t>(cli.top);
+  std::vector<int64_t> top = r.total.top_items(limit);
+  std::string list;
+  for (int64_t item : top) {
+    if (!list.empty()) list.push_back(',');
+    list += std::to_string(item);
+  }
+  std::printf("top_items=%s\n", list.c_str());
+  for (int64_t item : top) {
+    const auto v = static_cast<size_t>(item);
+    if (v < r.words.size()) std::printf("item.%" PRId64 ".word=%s\n", item, r.words[v].c_str());
+    std::printf("item.%" PRId64 ".true_count=%" PRId64 "\n", item, r.total.true_counts[v]);
+    std::printf("item.%" PRId64 ".true_frequency=%s\n", item,
+                num(r.total.true_frequency(item)).c_str());
+    if (!est.empty()) {
+      std::printf("item.%" PRId64 ".local_frequency=%s\n", item, num(est[v].frequency).c_str());
+      std::printf("item.%" PRId64 ".local_std_error=%s\n", item, num(est[v].std_error).c_str());
+    }
+  }
+  for (size_t i = 0; i < r.rounds.size(); ++i) {
+    const FreqTally& t = r.rounds[i];
+    std::printf("round_%zu.reports=%" PRId64 "\n", i + 1, t.reports);
+    if (t.local)
+      std::printf("round_%zu.local_max_abs_error=%s\n", i + 1,
+                  num(max_abs_error(t, local_frequencies(**t.local))).c_str());
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int run_freq_load(const FreqCli& cli) {
+  validate_freq_spec(cli.spec);
+  quote_table_name(cli.table);
+  if (cli.top < 0) throw UsageError("--top must be >= 0");
+  // Read and check the word file before connecting (the load reads it again).
+  { ItemPopulation check(cli.spec.distribution, cli.spec.k); }
+  const char* mname = freq_mechanism_name(cli.spec.mechanism);
+
+  FreqLoadResult result;
+  const int64_t total_reports = cli.spec.users * cli.spec.rounds;
+  try {
+    pqxx::connection conn(cli.dsn);
+    Progress progress(std::string("loading ") + mname, total_reports);
+    result = load_freq_reports(conn, cli.spec, cli.table, cli.truncate,
+                               [&progress](int64_t done) { progress.update(done); },
+                               /*analyze=*/false);
+    progress.finish();
+    if (cli.analyze) {  // fresh statistics for the planner; not part of the load rate
+      pqxx::nontransaction ntx(conn);
+      ntx.exec0("ANALYZE " + quote_table_name(cli.table));
+    }
+  } catch (const UsageError&) {
+    throw;
+  } catch (const pqxx::broken_connection& e) {
+    std::fprintf(stderr, "ldp_load: cannot connect to PostgreSQL: %s", e.what());
+    std::fprintf(stderr, "ldp_load: set PGHOST/PGPORT/PGUSER/PGDATABASE or pass --dsn\n");
+    return 1;
+  } catch (const pqxx::sql_error& e) {
+    std::fprintf(stderr, "ldp_load: %s", e.what());
+    if (!e.query().empty() && e.query().size() < 300)
+      std::fprintf(stderr, "ldp_load: while running: %s\n", e.query().c_str());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ldp_load: %s\n", e.what());
+    return 1;
+  }
+
+  print_results(cli, result);
+
+  if (cli.spec.distribution.kind == ItemDistribution::Kind::Words &&
+      static_cast<int64_t>(result.words.size()) < cli.spec.k)
+    std::fprintf(stderr,
+                 "ldp_load: warning: the word file has %zu words, fewer than k = %" PRId64
+                 ": items %zu..%" PRId64 " are never held\n",
+                 result.words.size(), cli.spec.k, result.words.size(), cli.spec.k - 1);
+  double rate =
+      result.seconds > 0 ? static_cast<double>(result.total.reports) / result.seconds : 0;
+  std::string shape = cli.spec.rounds > 1 ? " (" + std::to_string(cli.spec.users) + " users x " +
+                                                std::to_string(cli.spec.rounds) + " rounds)"
+                                          : "";
+  std::fprintf(stderr,
+               "ldp_load: %" PRId64 " %s reports%s (k = %" PRId64 ") into %s in %.2f s: %s "
+               "reports/s\n",
+               result.total.reports, mname, shape.c_str(), cli.spec.k, cli.table.c_str(),
+               result.seconds, Progress::human(rate).c_str());
+  return 0;
+}
+
+}  // namespace ldp::tools

@@ -1,0 +1,27 @@
+// ldp_load's frequency-oracle mode (grr, sue, oue, dbitflip, olh, hadamard): the
+// options main() parsed, and the run (load, then the truth and the local decoding
+// on stdout). Split from ldp_load.cpp to keep each file readable.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "freq_population.hpp"
+
+namespace ldp::tools {
+
+struct FreqCli {
+  FreqLoadSpec spec;
+  std::string table, dsn;
+  bool truncate = false;
+  bool analyze = true;
+  int64_t top = 10;            // items printed, by true frequency; 0: all
+  bool print_summary = false;  // print local_summary= (the core's text form)
+};
+
+// Validates the options (UsageError), loads the reports, prints the key=value lines
+// on stdout and the one-line summary on stderr. Returns the exit status (0, or 1 on a
+// database error).
+int run_freq_load(const FreqCli& cli);
+
+}  // namespace ldp::tools
