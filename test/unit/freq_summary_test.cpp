@@ -466,4 +466,93 @@ TEST(OlhHash, AddCountsExactlyTheItemsHashingToTheReport) {
   EXPECT_EQ(s->n, 3);
 }
 
+// olh_hash and freq_add_olh compute XXH32 of texts under 16 bytes themselves
+// (olh.cpp); libxxhash is the reference. With g = 2^32, olh_hash is the hash.
+uint32_t LibraryXxh32(int64_t v, uint64_t seed) {
+  std::string text = std::to_string(v);
+  return XXH32(text.data(), text.size(), static_cast<uint32_t>(seed));
+}
+
+std::vector<uint64_t> HashTestSeeds() {
+  std::vector<uint64_t> seeds = {0,
+                                 1,
+                                 0xFFFFFFFFull,          // 2^32 - 1
+                                 uint64_t{1} << 32,      // low half 0
+                                 (uint64_t{1} << 63) - 1,  // pure-LDP's largest
+                                 uint64_t{1} << 63,
+                                 ~uint64_t{0},
+                                 0x9E3779B1ull,  // -PRIME32_5 and friends: carries in seed + P5
+                                 0x100000000ull - 0x165667B1ull};
+  ldp::SeededRandom rng(20240607);
+  for (int i = 0; i < 24; ++i) seeds.push_back(rng.next_u64());
+  return seeds;
+}
+
+TEST(OlhHash, EqualsLibraryXxh32OnEveryShortItem) {
+  const int64_t kFull = int64_t{1} << 32;  // h mod 2^32 = h
+  for (uint64_t seed : HashTestSeeds()) {
+    int mismatches = 0;
+    for (int64_t v = 0; v < 100000; ++v) {
+      uint32_t want = LibraryXxh32(v, seed);
+      if (ldp::olh_hash(seed, v, kFull) != want && ++mismatches <= 5)
+        ADD_FAILURE() << "seed " << seed << " v " << v;
+    }
+    EXPECT_EQ(mismatches, 0) << "seed " << seed;
+  }
+}
+
+TEST(OlhHash, EqualsLibraryXxh32AtEveryTextLength) {
+  // 1..19 digits and a sign: the short path below 16 bytes, the library above
+  std::vector<int64_t> values = {std::numeric_limits<int64_t>::max(),
+                                 std::numeric_limits<int64_t>::min(),
+                                 ldp::kMaxDomain - 1,
+                                 ldp::kMaxDomain,
+                                 (int64_t{1} << 31) - 1,
+                                 int64_t{1} << 31,
+                                 (int64_t{1} << 32) - 1,
+                                 -1,
+                                 -10,
+                                 -4194303};
+  for (int64_t p = 1; p <= std::numeric_limits<int64_t>::max() / 10; p *= 10)
+    for (int64_t v : {p - 1, p, p + 7, 10 * p - 1, -p, -(10 * p - 1)}) values.push_back(v);
+  ldp::SeededRandom rng(7);
+  for (int i = 0; i < 2000; ++i) {
+    auto v = static_cast<int64_t>(rng.next_u64());
+    values.push_back(v >> (i % 63));  // every magnitude, both signs
+  }
+  for (uint64_t seed : HashTestSeeds())
+    for (int64_t v : values) {
+      uint32_t want = LibraryXxh32(v, seed);
+      ASSERT_EQ(ldp::olh_hash(seed, v, int64_t{1} << 32), want) << "seed " << seed << " v " << v;
+      for (int64_t g : {2, 5, 13, 4194304})
+        ASSERT_EQ(ldp::olh_hash(seed, v, g), want % g) << "seed " << seed << " v " << v;
+    }
+}
+
+// freq_add_olh against libxxhash item by item: k ending on either side of every
+// power of ten (and at kMaxDomain), g from 2 up.
+TEST(OlhHash, AddCountsAsLibraryXxh32AtEveryK) {
+  const double epsilons[] = {0.1, 1.0, 1.5, 2.5, 5.0, 10.0};  // g = 2, 4, 5, 13, 149, 22027
+  const std::vector<int64_t> ks = {2,     3,     9,     10,      11,     99,     100,
+                                   101,   999,   1000,  1001,    1024,   9999,   10000,
+                                   10001, 99999, 100000, 100001, 1000001};
+  const std::vector<uint64_t> seeds = HashTestSeeds();
+  auto check = [&](double eps, int64_t k, size_t reports) {
+    Freq s(FreqMechanism::OLH, {eps, k, 0});
+    const int64_t g = s->g;
+    std::vector<int64_t> want(k, 0);
+    for (size_t r = 0; r < reports; ++r) {
+      uint64_t seed = seeds[r % seeds.size()] + r / seeds.size();
+      auto y = static_cast<int64_t>((seed >> 40) % static_cast<uint64_t>(g));
+      ldp::freq_add_olh(s.get(), seed, y);
+      for (int64_t v = 0; v < k; ++v) want[v] += LibraryXxh32(v, seed) % g == y;
+    }
+    EXPECT_EQ(s.counter_vector(), want) << "eps " << eps << " k " << k;
+    EXPECT_EQ(s->n, static_cast<int64_t>(reports));
+  };
+  for (double eps : epsilons)
+    for (int64_t k : ks) check(eps, k, k > 10000 ? 3 : 40);
+  check(1.5, ldp::kMaxDomain, 2);
+}
+
 }  // namespace
