@@ -41,12 +41,15 @@ struct ExactSum {
     // value = mant * 2^(e - 1075); its lowest bit sits at bit position pos.
     int pos = e - 1075 + kBias;
     int idx = pos >> 5;
-    unsigned __int128 v = static_cast<unsigned __int128>(mant) << (pos & 31);
+    int sh = pos & 31;
+    // mant << sh spans up to 85 bits: its low 32 bits, then the rest, which is
+    // mant >> (32 - sh) (no 128-bit shift needed since sh <= 31 and mant < 2^53).
+    uint64_t high = mant >> (32 - sh);
     // Branch-free sign: the signs of real-valued reports are unpredictable.
     int64_t neg = -static_cast<int64_t>(bits >> 63);  // 0 or -1
-    int64_t d0 = static_cast<int64_t>(static_cast<uint32_t>(v));
-    int64_t d1 = static_cast<int64_t>(static_cast<uint32_t>(v >> 32));
-    int64_t d2 = static_cast<int64_t>(static_cast<uint64_t>(v >> 64));
+    int64_t d0 = static_cast<int64_t>(static_cast<uint32_t>(mant << sh));
+    int64_t d1 = static_cast<int64_t>(static_cast<uint32_t>(high));
+    int64_t d2 = static_cast<int64_t>(high >> 32);
     limb[idx] += (d0 ^ neg) - neg;
     limb[idx + 1] += (d1 ^ neg) - neg;
     limb[idx + 2] += (d2 ^ neg) - neg;
