@@ -10,6 +10,7 @@
 
 #include "freq_encoders.hpp"
 #include "freq_summary.hpp"
+#include "mean_summary.hpp"
 #include "random.hpp"
 
 namespace {
@@ -102,5 +103,21 @@ void BM_OlhHash(benchmark::State& state) {
 BENCHMARK(BM_OlhHash);
 
 }  // namespace
+
+// One Laplace report into a mean summary: range check, two exact additions.
+static void BM_MeanAddReal(benchmark::State& state) {
+  alignas(8) static char buf[ldp::kMaxMeanSummarySize];
+  auto* s = reinterpret_cast<ldp::MeanSummary*>(buf);
+  ldp::mean_summary_init(s, ldp::MeanMechanism::Laplace, {1.0, 100.0, 0.0});
+  ldp::SeededRandom rng(1);
+  std::vector<double> ys(1 << 16);
+  for (double& y : ys) y = 50 + rng.laplace(100);
+  size_t i = 0;
+  for (auto _ : state) {
+    ldp::mean_add_real(s, ys[i++ & (ys.size() - 1)]);
+  }
+  benchmark::DoNotOptimize(s->n);
+}
+BENCHMARK(BM_MeanAddReal);
 
 BENCHMARK_MAIN();
