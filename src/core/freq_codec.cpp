@@ -15,6 +15,7 @@
 #include <string>
 #include <system_error>
 
+#include "byte_reader.hpp"
 #include "error.hpp"
 #include "freq_internal.hpp"
 #include "freq_summary.hpp"
@@ -270,33 +271,6 @@ namespace {
 
 size_t binary_header_size(const FreqMechanismImpl& m) { return 2 + 8 + 8 + (m.uses_d ? 8 : 0) + 8; }
 
-struct ByteReader {
-  const uint8_t* p;
-  size_t left;
-  [[noreturn]] void fail(const char* what) {
-    throw_error(ErrorKind::InvalidBinary, "invalid binary freq_summary: %s", what);
-  }
-  uint64_t u64() {
-    if (left < 8) fail("truncated");
-    uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) v = (v << 8) | p[i];
-    p += 8;
-    left -= 8;
-    return v;
-  }
-  int64_t i64() { return static_cast<int64_t>(u64()); }
-  double f64() {
-    uint64_t v = u64();
-    double d;
-    std::memcpy(&d, &v, 8);
-    return d;
-  }
-  uint8_t u8() {
-    if (left < 1) fail("truncated");
-    --left;
-    return *p++;
-  }
-};
 
 // Reads and validates the header (through d) and checks the total length.
 Header read_binary_header(ByteReader& r, size_t len) {
@@ -320,9 +294,6 @@ Header read_binary_header(ByteReader& r, size_t len) {
   return h;
 }
 
-void put_u64(uint8_t*& o, uint64_t v) {
-  for (int i = 7; i >= 0; --i) *o++ = static_cast<uint8_t>(v >> (8 * i));
-}
 
 }  // namespace
 
@@ -337,23 +308,21 @@ void freq_summary_to_binary(const FreqSummary& s, uint8_t* out, size_t cap) {
   uint8_t* o = out;
   *o++ = s.version;
   *o++ = s.mechanism;
-  uint64_t eps;
-  std::memcpy(&eps, &s.epsilon, 8);
-  put_u64(o, eps);
-  put_u64(o, static_cast<uint64_t>(s.k));
-  if (m.uses_d) put_u64(o, static_cast<uint64_t>(s.d));
-  put_u64(o, static_cast<uint64_t>(s.n));
+  put_be64(o, double_bits(s.epsilon));
+  put_be64(o, static_cast<uint64_t>(s.k));
+  if (m.uses_d) put_be64(o, static_cast<uint64_t>(s.d));
+  put_be64(o, static_cast<uint64_t>(s.n));
   const int64_t* c = s.counters();
-  for (int64_t i = 0; i < s.width; ++i) put_u64(o, static_cast<uint64_t>(c[i]));
+  for (int64_t i = 0; i < s.width; ++i) put_be64(o, static_cast<uint64_t>(c[i]));
 }
 
 size_t freq_summary_binary_parse_size(const uint8_t* p, size_t len) {
-  ByteReader r{p, len};
+  ByteReader r{p, len, "freq_summary"};
   return read_binary_header(r, len).size();
 }
 
 void freq_summary_from_binary(const uint8_t* p, size_t len, FreqSummary* out, size_t size) {
-  ByteReader r{p, len};
+  ByteReader r{p, len, "freq_summary"};
   Header h = read_binary_header(r, len);
   fill(out, size, h, "binary");
   out->n = r.i64();

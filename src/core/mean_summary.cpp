@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "byte_reader.hpp"
 #include "error.hpp"
 
 namespace ldp {
@@ -418,57 +419,21 @@ size_t mean_summary_from_text(const char* text, void* out) {
 // Binary form: u8 version, u8 mechanism, f64 epsilon, [f64 max_value], [f64 gamma],
 // i64 n, then i64 ones or the two exact sums. Big-endian, as PostgreSQL sends.
 
-namespace {
-void put_u64(std::vector<uint8_t>& o, uint64_t v) {
-  for (int i = 7; i >= 0; --i) o.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-void put_f64(std::vector<uint8_t>& o, double d) {
-  uint64_t v;
-  std::memcpy(&v, &d, 8);
-  put_u64(o, v);
-}
-struct ByteReader {
-  const uint8_t* p;
-  size_t left;
-  [[noreturn]] void fail(const char* what) {
-    throw_error(ErrorKind::InvalidBinary, "invalid binary mean_summary: %s", what);
-  }
-  uint64_t u64() {
-    if (left < 8) fail("truncated");
-    uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) v = (v << 8) | p[i];
-    p += 8;
-    left -= 8;
-    return v;
-  }
-  double f64() {
-    uint64_t v = u64();
-    double d;
-    std::memcpy(&d, &v, 8);
-    return d;
-  }
-  uint8_t u8() {
-    if (left < 1) fail("truncated");
-    --left;
-    return *p++;
-  }
-};
-}  // namespace
 
 size_t mean_summary_to_binary(const MeanSummary& s, uint8_t* out, size_t cap) {
   const MeanMechanismInfo& m = mean_mechanism(s.mech());
   std::vector<uint8_t> o;
   o.push_back(s.version);
   o.push_back(s.mechanism);
-  put_f64(o, s.epsilon);
-  if (m.uses_max_value) put_f64(o, s.max_value);
-  if (m.uses_gamma) put_f64(o, s.gamma);
-  put_u64(o, static_cast<uint64_t>(s.n));
+  put_be64(o, double_bits(s.epsilon));
+  if (m.uses_max_value) put_be64(o, double_bits(s.max_value));
+  if (m.uses_gamma) put_be64(o, double_bits(s.gamma));
+  put_be64(o, static_cast<uint64_t>(s.n));
   if (m.real_valued) {
     s.sums()->sum.to_bytes(o);
     s.sums()->sumsq_unit.to_bytes(o);
   } else {
-    put_u64(o, static_cast<uint64_t>(s.ones));
+    put_be64(o, static_cast<uint64_t>(s.ones));
   }
   if (o.size() > cap) throw_error(ErrorKind::Internal, "mean_summary binary form too long");
   std::memcpy(out, o.data(), o.size());
@@ -476,7 +441,7 @@ size_t mean_summary_to_binary(const MeanSummary& s, uint8_t* out, size_t cap) {
 }
 
 size_t mean_summary_from_binary(const uint8_t* p, size_t len, void* out) {
-  ByteReader r{p, len};
+  ByteReader r{p, len, "mean_summary"};
   uint8_t version = r.u8();
   if (version != kMeanSummaryVersion) {
     throw_error(ErrorKind::InvalidBinary,
