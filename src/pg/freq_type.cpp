@@ -27,20 +27,11 @@ FreqVar* freq_var_new(ldp::FreqMechanism id, const ldp::FreqParams& p) {
 }
 
 const FreqVar* freq_var_arg(FunctionCallInfo fcinfo, int argno) {
-  auto* v = reinterpret_cast<const FreqVar*>(PG_DETOAST_DATUM(PG_GETARG_DATUM(argno)));
-  size_t size = VARSIZE(v) >= offsetof(FreqVar, s) ? freq_var_core_size(v) : 0;
-  LDP_CORE(ldp::freq_summary_check(v->s, size));
-  return v;
+  return ldp_pg::summary_arg<FreqVar>(fcinfo, argno, ldp::freq_summary_check);
 }
 
 FreqVar* freq_var_arg_copy(FunctionCallInfo fcinfo, int argno) {
-  const FreqVar* v = freq_var_arg(fcinfo, argno);
-  if (reinterpret_cast<Pointer>(const_cast<FreqVar*>(v)) !=
-      DatumGetPointer(PG_GETARG_DATUM(argno)))
-    return const_cast<FreqVar*>(v);  // detoasting made a fresh copy already
-  FreqVar* c = freq_var_alloc(freq_var_core_size(v));
-  memcpy(&c->s, &v->s, freq_var_core_size(v));
-  return c;
+  return ldp_pg::summary_arg_copy(fcinfo, argno, freq_var_arg(fcinfo, argno));
 }
 
 LDP_FUNCTION(ldp_freq_summary_in) {

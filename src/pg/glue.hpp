@@ -57,21 +57,6 @@ inline TransSite* trans_site(FunctionCallInfo fcinfo, const char* fn) {
   return likely(site != nullptr) ? site : trans_site_init(fcinfo, fn);
 }
 
-// The first argument of a strict combine function (also rollup's transition),
-// as a summary this call may update: the aggregate's own state in place, or a
-// detoasted copy. PostgreSQL initializes the state with a plain copy of the
-// first non-NULL input, which may still be packed or compressed.
-template <class Var>
-Var* combine_target(FunctionCallInfo fcinfo, Var* (*copy_arg)(FunctionCallInfo, int),
-                    const Var* (*checked_arg)(FunctionCallInfo, int)) {
-  auto* raw = reinterpret_cast<struct varlena*>(DatumGetPointer(PG_GETARG_DATUM(0)));
-  if (AggCheckCallContext(fcinfo, nullptr) && !VARATT_IS_EXTENDED(raw)) {
-    checked_arg(fcinfo, 0);  // validates without copying
-    return reinterpret_cast<Var*>(raw);
-  }
-  return copy_arg(fcinfo, 0);
-}
-
 }  // namespace ldp_pg
 
 #define LDP_CORE(...)                                                  \
@@ -88,6 +73,46 @@ Var* combine_target(FunctionCallInfo fcinfo, Var* (*copy_arg)(FunctionCallInfo, 
   PG_FUNCTION_INFO_V1(name);           \
   }                                    \
   Datum name(PG_FUNCTION_ARGS)
+
+namespace ldp_pg {
+
+// A summary argument (Var: varlena prefix + core struct s), detoasted, its core
+// part checked by check(const Core&, size_t size).
+template <class Var, class Check>
+const Var* summary_arg(FunctionCallInfo fcinfo, int argno, Check check) {
+  auto* v = reinterpret_cast<const Var*>(PG_DETOAST_DATUM(PG_GETARG_DATUM(argno)));
+  size_t size = VARSIZE(v) >= offsetof(Var, s) ? VARSIZE(v) - offsetof(Var, s) : 0;
+  LDP_CORE(check(v->s, size));
+  return v;
+}
+
+// A copy of a checked summary argument v that this call may modify: v itself
+// when detoasting already made a fresh copy, else a palloc'd copy.
+template <class Var>
+Var* summary_arg_copy(FunctionCallInfo fcinfo, int argno, const Var* v) {
+  if (reinterpret_cast<Pointer>(const_cast<Var*>(v)) != DatumGetPointer(PG_GETARG_DATUM(argno)))
+    return const_cast<Var*>(v);
+  auto* c = static_cast<Var*>(palloc(VARSIZE(v)));
+  memcpy(c, v, VARSIZE(v));
+  return c;
+}
+
+// The first argument of a strict combine function (also rollup's transition),
+// as a summary this call may update: the aggregate's own state in place, or a
+// detoasted copy. PostgreSQL initializes the state with a plain copy of the
+// first non-NULL input, which may still be packed or compressed.
+template <class Var>
+Var* combine_target(FunctionCallInfo fcinfo, Var* (*copy_arg)(FunctionCallInfo, int),
+                    const Var* (*checked_arg)(FunctionCallInfo, int)) {
+  auto* raw = reinterpret_cast<struct varlena*>(DatumGetPointer(PG_GETARG_DATUM(0)));
+  if (AggCheckCallContext(fcinfo, nullptr) && !VARATT_IS_EXTENDED(raw)) {
+    checked_arg(fcinfo, 0);  // validates without copying
+    return reinterpret_cast<Var*>(raw);
+  }
+  return copy_arg(fcinfo, 0);
+}
+
+}  // namespace ldp_pg
 
 // A float8 argument that must not be NULL (mechanism parameters).
 [[noreturn]] void ldp_null_param(const char* name);

@@ -24,18 +24,11 @@ MeanVar* mean_var_new(ldp::MeanMechanism id, const ldp::MeanParams& p) {
 }
 
 const MeanVar* mean_var_arg(FunctionCallInfo fcinfo, int argno) {
-  auto* v = reinterpret_cast<const MeanVar*>(PG_DETOAST_DATUM(PG_GETARG_DATUM(argno)));
-  size_t size = VARSIZE(v) >= offsetof(MeanVar, s) ? VARSIZE(v) - offsetof(MeanVar, s) : 0;
-  LDP_CORE(ldp::mean_summary_check(v->s, size));
-  return v;
+  return ldp_pg::summary_arg<MeanVar>(fcinfo, argno, ldp::mean_summary_check);
 }
 
 MeanVar* mean_var_arg_copy(FunctionCallInfo fcinfo, int argno) {
-  const MeanVar* v = mean_var_arg(fcinfo, argno);
-  if (reinterpret_cast<Pointer>(const_cast<MeanVar*>(v)) !=
-      DatumGetPointer(PG_GETARG_DATUM(argno)))
-    return const_cast<MeanVar*>(v);  // detoasting made a fresh copy already
-  return mean_var_from_core(&v->s, VARSIZE(v) - offsetof(MeanVar, s));
+  return ldp_pg::summary_arg_copy(fcinfo, argno, mean_var_arg(fcinfo, argno));
 }
 
 ldp::MeanParams mean_params_args(FunctionCallInfo fcinfo, ldp::MeanMechanism id, int first) {
