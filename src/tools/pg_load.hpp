@@ -98,39 +98,32 @@ inline void check_freq_table(pqxx::transaction_base& txn, const std::string& quo
   }
 }
 
-// The frequency-oracle counterpart of load_reports() below: creates the table if it is
-// missing (optionally empties it), streams every report into it with one COPY in one
-// transaction, and ANALYZEs it. Returns the truth and the local decoding, with the wall
-// time of the load.
-inline FreqLoadResult load_freq_reports(pqxx::connection_base& conn, const FreqLoadSpec& spec,
-                                        const std::string& table, bool truncate,
-                                        const ProgressFn& progress = {}, bool analyze = true) {
-  validate_freq_spec(spec);
+// Shared by both loaders. In one transaction: prepare(txn, quoted_table, exists)
+// creates or checks the table, TRUNCATE if asked, then one COPY of the lines that
+// generate(emit) produces (emit takes a buffer of whole COPY lines), commit; the
+// wall time goes into result.seconds, and the table is ANALYZEd afterwards.
+template <class Result, class Prepare, class Generate>
+Result copy_into_table(pqxx::connection_base& conn, const std::string& table, bool truncate,
+                       bool analyze, const std::vector<std::string>& columns, Prepare prepare,
+                       Generate generate) {
   const std::string qt = quote_table_name(table);
   auto start = std::chrono::steady_clock::now();
-  FreqLoadResult result;
+  Result result;
   {
     pqxx::work txn(conn, "ldp_load");
     bool exists = !txn.exec("SELECT to_regclass(" + txn.quote(qt) + ")")[0][0].is_null();
-    if (!exists)
-      txn.exec0(freq_create_table_sql(qt, spec.mechanism));
-    else
-      check_freq_table(txn, qt, table, spec.mechanism);
+    prepare(txn, qt, exists);
     if (truncate && exists) txn.exec0("TRUNCATE " + qt);
-
-    // Quoted: "row" is a reserved word, and libpqxx joins the names as they are.
-    const std::vector<std::string> columns = freq_copy_columns(spec.mechanism);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    // tablewriter is the libpqxx 6 stream with a public raw-line writer: each call sends
+    // one big buffer of whole COPY lines (write_raw_line adds the final newline back).
     pqxx::tablewriter writer(txn, qt, columns.begin(), columns.end());
 #pragma GCC diagnostic pop
-    result = generate_freq_reports(
-        spec,
-        [&writer](std::string& lines) {
-          lines.pop_back();  // the last '\n'
-          writer.write_raw_line(lines);
-        },
-        progress);
+    result = generate([&writer](std::string& lines) {
+      lines.pop_back();  // the last '\n'
+      writer.write_raw_line(lines);
+    });
     writer.complete();
     txn.commit();
   }
@@ -143,6 +136,26 @@ inline FreqLoadResult load_freq_reports(pqxx::connection_base& conn, const FreqL
   return result;
 }
 
+// The frequency-oracle counterpart of load_reports() below: creates the table if it is
+// missing (optionally empties it), streams every report into it with one COPY in one
+// transaction, and ANALYZEs it. Returns the truth and the local decoding, with the wall
+// time of the load.
+inline FreqLoadResult load_freq_reports(pqxx::connection_base& conn, const FreqLoadSpec& spec,
+                                        const std::string& table, bool truncate,
+                                        const ProgressFn& progress = {}, bool analyze = true) {
+  validate_freq_spec(spec);
+  // Quoted: "row" is a reserved word, and libpqxx joins the names as they are.
+  return copy_into_table<FreqLoadResult>(
+      conn, table, truncate, analyze, freq_copy_columns(spec.mechanism),
+      [&](pqxx::work& txn, const std::string& qt, bool exists) {
+        if (!exists)
+          txn.exec0(freq_create_table_sql(qt, spec.mechanism));
+        else
+          check_freq_table(txn, qt, table, spec.mechanism);
+      },
+      [&](auto emit) { return generate_freq_reports(spec, emit, progress); });
+}
+
 // Creates the table if it is missing (optionally empties it), then streams every
 // report of the spec into it with one COPY in one transaction, and ANALYZEs it.
 // Returns what generate_reports() tallied, with the wall time of the load.
@@ -150,42 +163,15 @@ inline LoadResult load_reports(pqxx::connection_base& conn, const LoadSpec& spec
                                const std::string& table, bool truncate,
                                const ProgressFn& progress = {}, bool analyze = true) {
   validate_spec(spec);
-  const std::string qt = quote_table_name(table);
-  auto start = std::chrono::steady_clock::now();
-  LoadResult result;
-  {
-    pqxx::work txn(conn, "ldp_load");
-    bool exists = !txn.exec("SELECT to_regclass(" + txn.quote(qt) + ")")[0][0].is_null();
-    if (!exists)
-      txn.exec0(create_table_sql(qt, spec.mechanism));
-    else
-      check_report_table(txn, qt, table, spec.mechanism);
-    if (truncate && exists) txn.exec0("TRUNCATE " + qt);
-
-    const std::vector<std::string> columns{"user_id", "round", "report"};
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    // tablewriter is the libpqxx 6 stream with a public raw-line writer: each call sends
-    // one big buffer of whole COPY lines (write_raw_line adds the final newline back).
-    pqxx::tablewriter writer(txn, qt, columns.begin(), columns.end());
-#pragma GCC diagnostic pop
-    result = generate_reports(
-        spec,
-        [&writer](std::string& lines) {
-          lines.pop_back();  // the last '\n'
-          writer.write_raw_line(lines);
-        },
-        progress);
-    writer.complete();
-    txn.commit();
-  }
-  result.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (analyze) {
-    pqxx::nontransaction ntx(conn);
-    ntx.exec0("ANALYZE " + qt);
-  }
-  return result;
+  return copy_into_table<LoadResult>(
+      conn, table, truncate, analyze, {"user_id", "round", "report"},
+      [&](pqxx::work& txn, const std::string& qt, bool exists) {
+        if (!exists)
+          txn.exec0(create_table_sql(qt, spec.mechanism));
+        else
+          check_report_table(txn, qt, table, spec.mechanism);
+      },
+      [&](auto emit) { return generate_reports(spec, emit, progress); });
 }
 
 }  // namespace ldp::tools
