@@ -75,8 +75,14 @@ inline bool same_freq_params(const FreqSummary& s, double epsilon, int64_t k, in
                                             int64_t d);
 
 // ---- adding reports (each validates the report: ImpossibleReport otherwise) ----
-// GRR: an item y in [0, k).
-void freq_add_item(FreqSummary* s, int64_t y);
+// GRR: an item y in [0, k). Inline: it is the whole per-row work of grr_agg.
+[[noreturn]] void throw_bad_grr_report(const FreqSummary& s, int64_t y);
+inline void freq_add_item(FreqSummary* s, int64_t y) {
+  if (s->mechanism != static_cast<uint8_t>(FreqMechanism::GRR) || y < 0 || y >= s->k)
+    throw_bad_grr_report(*s, y);
+  s->counters()[y] += 1;
+  s->n += 1;
+}
 // SUE / OUE: k bits, bit v at bit position v counting from the most significant
 // bit of bytes[0] (PostgreSQL's varbit layout). nbits must equal k.
 void freq_add_bits(FreqSummary* s, const uint8_t* bytes, int64_t nbits);

@@ -49,13 +49,10 @@ int64_t grr_encode(int64_t value, double epsilon, int64_t k, RandomSource& rng) 
   return other < value ? other : other + 1;
 }
 
-void freq_add_item(FreqSummary* s, int64_t y) {
-  check_summary_mechanism(*s, FreqMechanism::GRR);
-  if (y < 0 || y >= s->k)
-    throw_error(ErrorKind::ImpossibleReport,
-                "grr report must be an item in [0, %" PRId64 "), got %" PRId64, s->k, y);
-  s->counters()[y] += 1;
-  s->n += 1;
+void throw_bad_grr_report(const FreqSummary& s, int64_t y) {
+  check_summary_mechanism(s, FreqMechanism::GRR);
+  throw_error(ErrorKind::ImpossibleReport,
+              "grr report must be an item in [0, %" PRId64 "), got %" PRId64, s.k, y);
 }
 
 extern const FreqMechanismImpl kGrrImpl = {
