@@ -461,14 +461,8 @@ FreqLoadResult generate_freq_reports(const FreqLoadSpec& spec, const ChunkSink& 
   validate_freq_spec(spec);
   ItemPopulation population(spec.distribution, spec.k);
 
-  std::unique_ptr<RandomSource> pop_rng, enc_rng;
-  if (spec.seed) {
-    pop_rng = std::make_unique<SeededRandom>(mix_seed(*spec.seed, 0));
-    enc_rng = std::make_unique<SeededRandom>(mix_seed(*spec.seed, 1));
-  } else {
-    pop_rng = std::make_unique<SecureRandom>();
-    enc_rng = std::make_unique<SecureRandom>();
-  }
+  std::unique_ptr<RandomSource> pop_rng = make_random(spec.seed, 0);
+  std::unique_ptr<RandomSource> enc_rng = make_random(spec.seed, 1);
   RandomSource& prng = *pop_rng;
   RandomSource& erng = *enc_rng;
 

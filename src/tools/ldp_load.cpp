@@ -383,32 +383,15 @@ int main(int argc, char** argv) {
   }
 
   LoadResult result;
-  const int64_t total_reports = spec.users * spec.rounds;
   try {
-    pqxx::connection conn(dsn);
-    Progress progress(std::string("loading ") + mname, total_reports);
-    result = load_reports(conn, spec, table, truncate,
-                          [&progress](int64_t done) { progress.update(done); },
-                          /*analyze=*/false);
-    progress.finish();
-    if (analyze) {  // fresh statistics for the planner; not part of the load rate
-      pqxx::nontransaction ntx(conn);
-      ntx.exec0("ANALYZE " + quote_table_name(table));
-    }
+    int rc = load_with_progress(
+        dsn, mname, spec.users * spec.rounds, table, analyze, &result,
+        [&](pqxx::connection& conn, const ProgressFn& on_progress) {
+          return load_reports(conn, spec, table, truncate, on_progress, /*analyze=*/false);
+        });
+    if (rc != 0) return rc;
   } catch (const UsageError& e) {
     usage_error(e.what());
-  } catch (const pqxx::broken_connection& e) {
-    std::fprintf(stderr, "ldp_load: cannot connect to PostgreSQL: %s", e.what());
-    std::fprintf(stderr, "ldp_load: set PGHOST/PGPORT/PGUSER/PGDATABASE or pass --dsn\n");
-    return 1;
-  } catch (const pqxx::sql_error& e) {
-    std::fprintf(stderr, "ldp_load: %s", e.what());
-    if (!e.query().empty() && e.query().size() < 300)
-      std::fprintf(stderr, "ldp_load: while running: %s\n", e.query().c_str());
-    return 1;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "ldp_load: %s\n", e.what());
-    return 1;
   }
 
   // The truth and the parameters, as key=value lines.

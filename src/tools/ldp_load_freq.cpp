@@ -102,33 +102,13 @@ int run_freq_load(const FreqCli& cli) {
   const char* mname = freq_mechanism_name(cli.spec.mechanism);
 
   FreqLoadResult result;
-  const int64_t total_reports = cli.spec.users * cli.spec.rounds;
-  try {
-    pqxx::connection conn(cli.dsn);
-    Progress progress(std::string("loading ") + mname, total_reports);
-    result = load_freq_reports(conn, cli.spec, cli.table, cli.truncate,
-                               [&progress](int64_t done) { progress.update(done); },
-                               /*analyze=*/false);
-    progress.finish();
-    if (cli.analyze) {  // fresh statistics for the planner; not part of the load rate
-      pqxx::nontransaction ntx(conn);
-      ntx.exec0("ANALYZE " + quote_table_name(cli.table));
-    }
-  } catch (const UsageError&) {
-    throw;
-  } catch (const pqxx::broken_connection& e) {
-    std::fprintf(stderr, "ldp_load: cannot connect to PostgreSQL: %s", e.what());
-    std::fprintf(stderr, "ldp_load: set PGHOST/PGPORT/PGUSER/PGDATABASE or pass --dsn\n");
-    return 1;
-  } catch (const pqxx::sql_error& e) {
-    std::fprintf(stderr, "ldp_load: %s", e.what());
-    if (!e.query().empty() && e.query().size() < 300)
-      std::fprintf(stderr, "ldp_load: while running: %s\n", e.query().c_str());
-    return 1;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "ldp_load: %s\n", e.what());
-    return 1;
-  }
+  int rc = load_with_progress(
+      cli.dsn, mname, cli.spec.users * cli.spec.rounds, cli.table, cli.analyze, &result,
+      [&](pqxx::connection& conn, const ProgressFn& on_progress) {
+        return load_freq_reports(conn, cli.spec, cli.table, cli.truncate, on_progress,
+                                 /*analyze=*/false);
+      });
+  if (rc != 0) return rc;
 
   print_results(cli, result);
 

@@ -7,12 +7,14 @@
 #include <pqxx/tablewriter>
 
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "freq_population.hpp"
 #include "population.hpp"
+#include "progress.hpp"
 
 namespace ldp::tools {
 
@@ -172,6 +174,40 @@ inline LoadResult load_reports(pqxx::connection_base& conn, const LoadSpec& spec
           check_report_table(txn, qt, table, spec.mechanism);
       },
       [&](auto emit) { return generate_reports(spec, emit, progress); });
+}
+
+// What ldp_load does around either loader: connect, run load(conn, on_progress) under a
+// progress bar, ANALYZE the table (after the timed load), and turn database errors
+// into a message on stderr and exit status 1. UsageError passes through. Returns 0
+// on success, with the loader's result in *result.
+template <class Result, class Load>
+int load_with_progress(const std::string& dsn, const char* what, int64_t total,
+                       const std::string& table, bool analyze, Result* result, Load load) {
+  try {
+    pqxx::connection conn(dsn);
+    Progress progress(std::string("loading ") + what, total);
+    *result = load(conn, [&progress](int64_t done) { progress.update(done); });
+    progress.finish();
+    if (analyze) {  // fresh statistics for the planner; not part of the load rate
+      pqxx::nontransaction ntx(conn);
+      ntx.exec0("ANALYZE " + quote_table_name(table));
+    }
+  } catch (const UsageError&) {
+    throw;
+  } catch (const pqxx::broken_connection& e) {
+    std::fprintf(stderr, "ldp_load: cannot connect to PostgreSQL: %s", e.what());
+    std::fprintf(stderr, "ldp_load: set PGHOST/PGPORT/PGUSER/PGDATABASE or pass --dsn\n");
+    return 1;
+  } catch (const pqxx::sql_error& e) {
+    std::fprintf(stderr, "ldp_load: %s", e.what());
+    if (!e.query().empty() && e.query().size() < 300)
+      std::fprintf(stderr, "ldp_load: while running: %s\n", e.query().c_str());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ldp_load: %s\n", e.what());
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace ldp::tools

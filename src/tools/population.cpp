@@ -82,6 +82,12 @@ uint64_t mix_seed(uint64_t seed, uint64_t stream) {
   return z ^ (z >> 31);
 }
 
+std::unique_ptr<ldp::RandomSource> make_random(const std::optional<uint64_t>& seed,
+                                               uint64_t stream) {
+  if (seed) return std::make_unique<ldp::SeededRandom>(mix_seed(*seed, stream));
+  return std::make_unique<ldp::SecureRandom>();
+}
+
 // ---------------------------------------------------------------------------
 // Distributions
 
@@ -463,14 +469,8 @@ LoadResult generate_reports(const LoadSpec& spec, const ChunkSink& sink,
   const bool real = real_valued(spec.mechanism);
   Population population(spec.distribution, params.max_value, spec.users);
 
-  std::unique_ptr<RandomSource> pop_rng, enc_rng;
-  if (spec.seed) {
-    pop_rng = std::make_unique<SeededRandom>(mix_seed(*spec.seed, 0));
-    enc_rng = std::make_unique<SeededRandom>(mix_seed(*spec.seed, 1));
-  } else {
-    pop_rng = std::make_unique<SecureRandom>();
-    enc_rng = std::make_unique<SecureRandom>();
-  }
+  std::unique_ptr<RandomSource> pop_rng = make_random(spec.seed, 0);
+  std::unique_ptr<RandomSource> enc_rng = make_random(spec.seed, 1);
   RandomSource& prng = *pop_rng;
   RandomSource& erng = *enc_rng;
 

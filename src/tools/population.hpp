@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -137,6 +138,10 @@ void append_double(std::string& out, double v);
 // The seed of random stream `stream` (0: the population, 1: the encoders) derived from
 // a user's --seed (splitmix64), shared by the mean and the frequency loaders.
 uint64_t mix_seed(uint64_t seed, uint64_t stream);
+// The random source of one stream (0: the population, 1: the encoders): seeded and
+// reproducible when a seed is given, else the kernel's cryptographic generator.
+std::unique_ptr<ldp::RandomSource> make_random(const std::optional<uint64_t>& seed,
+                                               uint64_t stream);
 
 // Receives whole COPY lines; generate_reports() empties the buffer after each call.
 using ChunkSink = std::function<void(std::string& lines)>;
