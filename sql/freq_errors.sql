@@ -1,50 +1,43 @@
 -- Every documented error of the frequency oracles, with its SQLSTATE.
 SET search_path = public, ldp;
-CREATE FUNCTION pg_temp.try(query text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-  EXECUTE query;
-  RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
 
 -- parameters
-SELECT pg_temp.try('SELECT grr_agg(0, 1, 1)');
-SELECT pg_temp.try('SELECT grr_agg(0, 0, 4)');
-SELECT pg_temp.try('SELECT grr_agg(0, 1, NULL)');
-SELECT pg_temp.try('SELECT grr_agg(0, 1, k) FROM generate_series(2, 4) k');
-SELECT pg_temp.try('SELECT olh_agg(1, 0, 30, 4)');
-SELECT pg_temp.try($$SELECT sue_agg(B'1', 1)$$);
+SELECT try_sql('SELECT grr_agg(0, 1, 1)');
+SELECT try_sql('SELECT grr_agg(0, 0, 4)');
+SELECT try_sql('SELECT grr_agg(0, 1, NULL)');
+SELECT try_sql('SELECT grr_agg(0, 1, k) FROM generate_series(2, 4) k');
+SELECT try_sql('SELECT olh_agg(1, 0, 30, 4)');
+SELECT try_sql($$SELECT sue_agg(B'1', 1)$$);
 -- reports the mechanism cannot produce
-SELECT pg_temp.try('SELECT grr_agg(4, 1, 4)');
-SELECT pg_temp.try('SELECT grr_agg(-1, 1, 4)');
-SELECT pg_temp.try($$SELECT sue_agg(r, 1) FROM (VALUES (B'100'), (B'1000')) v(r)$$);
-SELECT pg_temp.try($$SELECT dbitflip_agg('{0,1}', '{t}', 1, 4)$$);
-SELECT pg_temp.try($$SELECT dbitflip_agg('{1,1}', '{t,f}', 1, 4)$$);
-SELECT pg_temp.try($$SELECT dbitflip_agg('{0,4}', '{t,f}', 1, 4)$$);
-SELECT pg_temp.try($$SELECT dbitflip_agg(b, v, 1, 4) FROM (VALUES ('{0,1}'::int[], '{t,f}'::boolean[]), ('{0,1,2}', '{t,f,f}')) x(b, v)$$);
-SELECT pg_temp.try($$SELECT dbitflip_agg('{0,NULL}', '{t,f}', 1, 4)$$);
-SELECT pg_temp.try('SELECT olh_agg(5, 100, 1, 4)');
-SELECT pg_temp.try('SELECT olh_agg(NULL, 1, 1, 4)');
-SELECT pg_temp.try('SELECT hadamard_agg(4, true, 1, 3)');
-SELECT pg_temp.try('SELECT hadamard_agg(-1, true, 1, 3)');
-SELECT pg_temp.try('SELECT hadamard_agg(1, NULL, 1, 3)');
+SELECT try_sql('SELECT grr_agg(4, 1, 4)');
+SELECT try_sql('SELECT grr_agg(-1, 1, 4)');
+SELECT try_sql($$SELECT sue_agg(r, 1) FROM (VALUES (B'100'), (B'1000')) v(r)$$);
+SELECT try_sql($$SELECT dbitflip_agg('{0,1}', '{t}', 1, 4)$$);
+SELECT try_sql($$SELECT dbitflip_agg('{1,1}', '{t,f}', 1, 4)$$);
+SELECT try_sql($$SELECT dbitflip_agg('{0,4}', '{t,f}', 1, 4)$$);
+SELECT try_sql($$SELECT dbitflip_agg(b, v, 1, 4) FROM (VALUES ('{0,1}'::int[], '{t,f}'::boolean[]), ('{0,1,2}', '{t,f,f}')) x(b, v)$$);
+SELECT try_sql($$SELECT dbitflip_agg('{0,NULL}', '{t,f}', 1, 4)$$);
+SELECT try_sql('SELECT olh_agg(5, 100, 1, 4)');
+SELECT try_sql('SELECT olh_agg(NULL, 1, 1, 4)');
+SELECT try_sql('SELECT hadamard_agg(4, true, 1, 3)');
+SELECT try_sql('SELECT hadamard_agg(-1, true, 1, 3)');
+SELECT try_sql('SELECT hadamard_agg(1, NULL, 1, 3)');
 -- accessors
-SELECT pg_temp.try($$SELECT * FROM (SELECT grr_agg(0, 1, 4) s) q, ldp.frequencies(q.s, 'bogus')$$);
-SELECT pg_temp.try($$SELECT ldp.frequency(grr_agg(0, 1, 4), 4)$$);
+SELECT try_sql($$SELECT * FROM (SELECT grr_agg(0, 1, 4) s) q, ldp.frequencies(q.s, 'bogus')$$);
+SELECT try_sql($$SELECT ldp.frequency(grr_agg(0, 1, 4), 4)$$);
 -- merging different summaries
-SELECT pg_temp.try($$SELECT rollup(s) FROM (SELECT grr_agg(0, 1, 4) s UNION ALL SELECT grr_agg(0, 2, 4)) q$$);
-SELECT pg_temp.try($$SELECT rollup(s) FROM (SELECT grr_agg(0, 1, 4) s UNION ALL SELECT grr_agg(0, 1, 5)) q$$);
-SELECT pg_temp.try($$SELECT rollup(s) FROM (SELECT grr_agg(0, 1, 4) s UNION ALL SELECT hadamard_agg(0, true, 1, 4)) q$$);
+SELECT try_sql($$SELECT rollup(s) FROM (SELECT grr_agg(0, 1, 4) s UNION ALL SELECT grr_agg(0, 2, 4)) q$$);
+SELECT try_sql($$SELECT rollup(s) FROM (SELECT grr_agg(0, 1, 4) s UNION ALL SELECT grr_agg(0, 1, 5)) q$$);
+SELECT try_sql($$SELECT rollup(s) FROM (SELECT grr_agg(0, 1, 4) s UNION ALL SELECT hadamard_agg(0, true, 1, 4)) q$$);
 -- encoders
-SELECT pg_temp.try('SELECT grr_encode(9, 1, 4, 1)');
-SELECT pg_temp.try('SELECT sue_encode(0, 1, 1, 1)');
-SELECT pg_temp.try('SELECT dbitflip_encode(0, 1, 4, 5, 1)');
-SELECT pg_temp.try('SELECT hadamard_encode(0, -1, 4, 1)');
+SELECT try_sql('SELECT grr_encode(9, 1, 4, 1)');
+SELECT try_sql('SELECT sue_encode(0, 1, 1, 1)');
+SELECT try_sql('SELECT dbitflip_encode(0, 1, 4, 5, 1)');
+SELECT try_sql('SELECT hadamard_encode(0, -1, 4, 1)');
 -- malformed summaries
-SELECT pg_temp.try($$SELECT 'v1:grr{epsilon=1,k=4,n=3,counts=[1,1,1]}'::freq_summary$$);
-SELECT pg_temp.try($$SELECT 'v1:grr{epsilon=1,k=4,n=3,counts=[1,1,1,1]}'::freq_summary$$);
-SELECT pg_temp.try($$SELECT 'v1:grr{epsilon=1,k=4,n=3,counts=[1,1,-1,2]}'::freq_summary$$);
-SELECT pg_temp.try($$SELECT 'v2:grr{epsilon=1,k=4,n=3,counts=[1,1,1,0]}'::freq_summary$$);
-SELECT pg_temp.try($$SELECT 'v1:sue{epsilon=1,k=2,n=3,counts=[4,0]}'::freq_summary$$);
+SELECT try_sql($$SELECT 'v1:grr{epsilon=1,k=4,n=3,counts=[1,1,1]}'::freq_summary$$);
+SELECT try_sql($$SELECT 'v1:grr{epsilon=1,k=4,n=3,counts=[1,1,1,1]}'::freq_summary$$);
+SELECT try_sql($$SELECT 'v1:grr{epsilon=1,k=4,n=3,counts=[1,1,-1,2]}'::freq_summary$$);
+SELECT try_sql($$SELECT 'v2:grr{epsilon=1,k=4,n=3,counts=[1,1,1,0]}'::freq_summary$$);
+SELECT try_sql($$SELECT 'v1:sue{epsilon=1,k=2,n=3,counts=[4,0]}'::freq_summary$$);
 SELECT 'v1:grr{epsilon=1,k=4,n=3,counts=[1,1,1,0]}'::freq_summary;

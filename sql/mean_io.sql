@@ -1,13 +1,6 @@
 -- Text and binary forms of ldp.mean_summary: lossless round trips and
 -- validation of everything that comes from outside.
 SET search_path = public, ldp;
-CREATE FUNCTION pg_temp.try(query text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-  EXECUTE query;
-  RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
 
 CREATE TABLE summaries AS
 SELECT 'rr' AS kind, rr_agg(rr_encode(i % 3 = 0, 1.5, i), 1.5) AS s FROM generate_series(1, 5000) i
@@ -34,21 +27,21 @@ FROM summaries a JOIN summaries_copy b USING (kind) ORDER BY kind;
 SELECT kind, encode(mean_summary_send(s), 'hex') FROM summaries WHERE kind IN ('rr', 'onebit') ORDER BY kind;
 
 -- malformed text: 22P02
-SELECT pg_temp.try($$SELECT 'garbage'::mean_summary$$);
-SELECT pg_temp.try($$SELECT 'v2:rr{epsilon=1,n=3,ones=1}'::mean_summary$$);
-SELECT pg_temp.try($$SELECT 'v1:nope{epsilon=1,n=3,ones=1}'::mean_summary$$);
-SELECT pg_temp.try($$SELECT 'v1:rr{epsilon=1,n=3}'::mean_summary$$);
-SELECT pg_temp.try($$SELECT 'v1:rr{epsilon=1,n=3,ones=1}x'::mean_summary$$);
-SELECT pg_temp.try($$SELECT 'v1:rr{epsilon=NaN,n=3,ones=1}'::mean_summary$$);
-SELECT pg_temp.try($$SELECT 'v1:rr{epsilon=0,n=3,ones=1}'::mean_summary$$);
-SELECT pg_temp.try($$SELECT 'v1:rr{epsilon=1,n=-3,ones=1}'::mean_summary$$);
-SELECT pg_temp.try($$SELECT 'v1:rr{epsilon=1,n=3,ones=4}'::mean_summary$$);
-SELECT pg_temp.try($$SELECT 'v1:rr{epsilon=1,n=99999999999999999999,ones=4}'::mean_summary$$);
-SELECT pg_temp.try($$SELECT 'v1:onebit{epsilon=1,max_value=10,gamma=0.5,n=3,ones=1}'::mean_summary$$);
-SELECT pg_temp.try($$SELECT 'v1:laplace{epsilon=1,max_value=10,n=0,sum=0x1p0,sumsq_unit=0}'::mean_summary$$);
-SELECT pg_temp.try($$SELECT 'v1:piecewise{epsilon=1,max_value=10,n=1,sum=0x1p20,sumsq_unit=0x1p0}'::mean_summary$$);
-SELECT pg_temp.try($$SELECT 'v1:laplace{epsilon=1,max_value=10,n=2,sum=0x1p2,sumsq_unit=zz}'::mean_summary$$);
-SELECT pg_temp.try($$SELECT 'v1:laplace{epsilon=1,max_value=10,n=2,sum=0x1p99999,sumsq_unit=0}'::mean_summary$$);
+SELECT try_sql($$SELECT 'garbage'::mean_summary$$);
+SELECT try_sql($$SELECT 'v2:rr{epsilon=1,n=3,ones=1}'::mean_summary$$);
+SELECT try_sql($$SELECT 'v1:nope{epsilon=1,n=3,ones=1}'::mean_summary$$);
+SELECT try_sql($$SELECT 'v1:rr{epsilon=1,n=3}'::mean_summary$$);
+SELECT try_sql($$SELECT 'v1:rr{epsilon=1,n=3,ones=1}x'::mean_summary$$);
+SELECT try_sql($$SELECT 'v1:rr{epsilon=NaN,n=3,ones=1}'::mean_summary$$);
+SELECT try_sql($$SELECT 'v1:rr{epsilon=0,n=3,ones=1}'::mean_summary$$);
+SELECT try_sql($$SELECT 'v1:rr{epsilon=1,n=-3,ones=1}'::mean_summary$$);
+SELECT try_sql($$SELECT 'v1:rr{epsilon=1,n=3,ones=4}'::mean_summary$$);
+SELECT try_sql($$SELECT 'v1:rr{epsilon=1,n=99999999999999999999,ones=4}'::mean_summary$$);
+SELECT try_sql($$SELECT 'v1:onebit{epsilon=1,max_value=10,gamma=0.5,n=3,ones=1}'::mean_summary$$);
+SELECT try_sql($$SELECT 'v1:laplace{epsilon=1,max_value=10,n=0,sum=0x1p0,sumsq_unit=0}'::mean_summary$$);
+SELECT try_sql($$SELECT 'v1:piecewise{epsilon=1,max_value=10,n=1,sum=0x1p20,sumsq_unit=0x1p0}'::mean_summary$$);
+SELECT try_sql($$SELECT 'v1:laplace{epsilon=1,max_value=10,n=2,sum=0x1p2,sumsq_unit=zz}'::mean_summary$$);
+SELECT try_sql($$SELECT 'v1:laplace{epsilon=1,max_value=10,n=2,sum=0x1p99999,sumsq_unit=0}'::mean_summary$$);
 -- well-formed text is accepted as written
 SELECT 'v1:laplace{epsilon=1,max_value=10,n=2,sum=0x3p0,sumsq_unit=0x5p-6}'::mean_summary;
 SELECT estimate('v1:laplace{epsilon=1,max_value=10,n=2,sum=0x3p0,sumsq_unit=0x5p-6}');
@@ -77,7 +70,7 @@ BEGIN
     INSERT INTO raw_one VALUES (r.b);
     COPY raw_one TO '/tmp/ldp_regress_raw.bin' WITH (FORMAT binary);
     RETURN NEXT r.label || ' -> ' ||
-      pg_temp.try($q$COPY summaries_in FROM '/tmp/ldp_regress_raw.bin' WITH (FORMAT binary)$q$);
+      try_sql($q$COPY summaries_in FROM '/tmp/ldp_regress_raw.bin' WITH (FORMAT binary)$q$);
   END LOOP;
 END $$;
 CREATE TABLE raw_one (b bytea);

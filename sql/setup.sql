@@ -11,3 +11,11 @@ WHERE n.nspname = 'ldp' AND t.typtype = 'b' AND t.typcategory <> 'A' AND obj_des
 SELECT a.aggfnoid::regprocedure AS not_parallel
 FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid JOIN pg_namespace n ON n.oid = p.pronamespace
 WHERE n.nspname = 'ldp' AND (p.proparallel <> 's' OR a.aggcombinefn = 0);
+-- The error tests run statements through this and show SQLSTATE: message.
+CREATE FUNCTION public.try_sql(query text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE query;
+  RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+  RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
