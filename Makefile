@@ -15,7 +15,7 @@ PG_CPPFLAGS = -Isrc/core -Isrc/pg
 PG_CXXFLAGS = -std=c++17 -O2 -fno-strict-aliasing -Wno-register -Wno-missing-field-initializers
 SHLIB_LINK = -lxxhash -lstdc++ -lm
 
-REGRESS = setup mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io window
+REGRESS = setup mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io window collections
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # No LLVM bitcode for JIT: the C++ core gains nothing from it and it would need clang.

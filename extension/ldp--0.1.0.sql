@@ -281,3 +281,291 @@ COMMENT ON FUNCTION @extschema@.oue_encode(int, float8, int, bigint) IS 'Simulat
 COMMENT ON FUNCTION @extschema@.dbitflip_encode(int, float8, int, int, bigint) IS 'Simulation: a dBitFlip report (d distinct buckets and their bits) of item value. Seed as in ldp.rr_encode.';
 COMMENT ON FUNCTION @extschema@.olh_encode(int, float8, int, bigint) IS 'Simulation: an OLH report (hash seed and hashed, randomized value) of item value; rng_seed makes it reproducible.';
 COMMENT ON FUNCTION @extschema@.hadamard_encode(int, float8, int, bigint) IS 'Simulation: a Hadamard-response report (row, +1/-1 as boolean) of item value. Seed as in ldp.rr_encode.';
+
+------------------------------------------------------------------------------
+-- Collections and epochs: a source table of reports cut into epochs of equal
+-- length, each closed once into a stored summary (by hand or by pg_cron).
+-- Epoch e covers [starts_at + e·epoch_length, starts_at + (e+1)·epoch_length);
+-- a day is 24 hours, so daily epochs from the default start align to UTC midnight
+-- whatever the session's time zone.
+------------------------------------------------------------------------------
+
+CREATE TABLE @extschema@.collections (
+  name text PRIMARY KEY CHECK (name <> ''),
+  source regclass NOT NULL,
+  time_column name NOT NULL,
+  epoch_length interval NOT NULL,
+  summary text NOT NULL,
+  kind text NOT NULL CHECK (kind IN ('mean', 'frequency')),
+  starts_at timestamptz NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE @extschema@.collection_epochs (
+  collection text NOT NULL REFERENCES @extschema@.collections ON UPDATE CASCADE ON DELETE CASCADE,
+  epoch bigint NOT NULL,
+  epoch_start timestamptz NOT NULL,
+  reports bigint NOT NULL CHECK (reports >= 0),
+  mean @extschema@.mean_summary,
+  freq @extschema@.freq_summary,
+  closed_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (collection, epoch)
+);
+-- pg_dump keeps their rows (they are the collector's data, not the extension's)
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.collections', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.collection_epochs', '');
+COMMENT ON TABLE @extschema@.collections IS 'One row per collection (ldp.create_collection): the source table, its time column, the epoch length and the validated summary call.';
+COMMENT ON TABLE @extschema@.collection_epochs IS 'One row per closed epoch of a collection: the rows counted when it was closed and its summary (mean or freq, by the collection''s kind; NULL for an epoch without reports).';
+
+CREATE FUNCTION @extschema@.collection_summary_call(summary text) RETURNS text[]
+  AS 'MODULE_PATHNAME', 'ldp_collection_summary_call' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.collection_summary_call(text) IS 'Internal: checks on the parse tree that a collection''s summary is one schema-qualified call with plain column and constant arguments; returns {schema, function}.';
+
+-- The collection's row (optionally locked: one closer at a time), or 42704.
+CREATE FUNCTION @extschema@.collection_row(collection text, lock boolean DEFAULT false)
+  RETURNS @extschema@.collections LANGUAGE plpgsql AS $$
+DECLARE
+  c @extschema@.collections;
+BEGIN
+  IF lock THEN
+    SELECT * INTO c FROM @extschema@.collections WHERE name = collection FOR UPDATE;
+  ELSE
+    SELECT * INTO c FROM @extschema@.collections WHERE name = collection;
+  END IF;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'collection "%" does not exist', collection
+      USING ERRCODE = 'undefined_object', HINT = 'Create it with ldp.create_collection.';
+  END IF;
+  RETURN c;
+END $$;
+COMMENT ON FUNCTION @extschema@.collection_row(text, boolean) IS 'Internal: a collection''s row (locked FOR UPDATE when asked), or error 42704.';
+
+-- Epoch arithmetic in whole microseconds of UTC time.
+CREATE FUNCTION @extschema@.collection_epoch_of(c @extschema@.collections, t timestamptz) RETURNS bigint
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT floor((extract(epoch FROM t) - extract(epoch FROM c.starts_at))
+               / extract(epoch FROM c.epoch_length))::bigint $$;
+CREATE FUNCTION @extschema@.collection_epoch_start(c @extschema@.collections, epoch bigint) RETURNS timestamptz
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT c.starts_at + (epoch * (extract(epoch FROM c.epoch_length) * 1000000)::bigint)
+                       * interval '1 microsecond' $$;
+COMMENT ON FUNCTION @extschema@.collection_epoch_of(@extschema@.collections, timestamptz) IS 'Internal: the epoch of a collection row that holds time t.';
+COMMENT ON FUNCTION @extschema@.collection_epoch_start(@extschema@.collections, bigint) IS 'Internal: the first instant of an epoch of a collection row.';
+
+CREATE FUNCTION @extschema@.epoch_of(collection text, t timestamptz) RETURNS bigint
+  LANGUAGE sql STABLE STRICT AS $$
+  SELECT @extschema@.collection_epoch_of(@extschema@.collection_row(collection), t) $$;
+CREATE FUNCTION @extschema@.epoch_start(collection text, epoch bigint) RETURNS timestamptz
+  LANGUAGE sql STABLE STRICT AS $$
+  SELECT @extschema@.collection_epoch_start(@extschema@.collection_row(collection), epoch) $$;
+COMMENT ON FUNCTION @extschema@.epoch_of(text, timestamptz) IS 'The epoch of the collection that holds time t: floor((t - starts_at) / epoch_length).';
+COMMENT ON FUNCTION @extschema@.epoch_start(text, bigint) IS 'The first instant of an epoch of the collection: starts_at + epoch·epoch_length (days of 24 hours).';
+
+-- The source table, schema-qualified and quoted (never through search_path).
+CREATE FUNCTION @extschema@.collection_source(c @extschema@.collections) RETURNS text
+  LANGUAGE sql STABLE STRICT AS $$
+  SELECT format('%I.%I', n.nspname, r.relname)
+  FROM pg_catalog.pg_class r JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
+  WHERE r.oid = c.source $$;
+COMMENT ON FUNCTION @extschema@.collection_source(@extschema@.collections) IS 'Internal: the schema-qualified, quoted name of a collection''s source table.';
+
+-- A query over the source rows with time in [$1, $2), grouped by epoch start:
+-- (bin timestamptz, n bigint[, s summary]).
+CREATE FUNCTION @extschema@.collection_scan(c @extschema@.collections, with_summary boolean) RETURNS text
+  LANGUAGE sql STABLE STRICT AS $$
+  SELECT format('SELECT pg_catalog.date_bin(%L::interval, %I, %L::timestamptz) AS bin, count(*) AS n%s'
+                ' FROM %s WHERE %I >= $1 AND %I < $2 GROUP BY 1',
+                c.epoch_length, c.time_column, c.starts_at,
+                CASE WHEN with_summary THEN format(', (%s' || chr(10) || ') AS s', c.summary) ELSE '' END,
+                @extschema@.collection_source(c), c.time_column, c.time_column) $$;
+COMMENT ON FUNCTION @extschema@.collection_scan(@extschema@.collections, boolean) IS 'Internal: the query that counts (and summarizes) a collection''s source rows per epoch between two instants.';
+
+CREATE FUNCTION @extschema@.create_collection(name text, source regclass, time_column text,
+    epoch_length interval, summary text, starts_at timestamptz DEFAULT NULL)
+  RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  c @extschema@.collections;
+  call text[];
+  col_type regtype;
+  result_type regtype;
+BEGIN
+  IF name IS NULL OR source IS NULL OR time_column IS NULL OR epoch_length IS NULL OR summary IS NULL THEN
+    RAISE EXCEPTION 'only starts_at may be NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF name = '' THEN
+    RAISE EXCEPTION 'a collection needs a non-empty name' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF EXISTS (SELECT 1 FROM @extschema@.collections x WHERE x.name = create_collection.name) THEN
+    RAISE EXCEPTION 'collection "%" already exists', name USING ERRCODE = 'duplicate_object';
+  END IF;
+  IF extract(year FROM epoch_length) <> 0 OR extract(month FROM epoch_length) <> 0 THEN
+    RAISE EXCEPTION 'epoch_length must not have months or years (they have no fixed length): %', epoch_length
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'Use days, e.g. ''28 days''.';
+  END IF;
+  IF extract(epoch FROM epoch_length) <= 0 THEN
+    RAISE EXCEPTION 'epoch_length must be positive, got %', epoch_length USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  SELECT a.atttypid INTO col_type FROM pg_catalog.pg_attribute a
+  WHERE a.attrelid = source AND a.attname = time_column AND a.attnum > 0 AND NOT a.attisdropped;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'column "%" of % does not exist', time_column, source USING ERRCODE = 'undefined_column';
+  END IF;
+  IF col_type <> 'timestamptz'::regtype THEN
+    RAISE EXCEPTION 'time column "%" must be timestamptz, not %', time_column, col_type
+      USING ERRCODE = 'datatype_mismatch';
+  END IF;
+
+  call := @extschema@.collection_summary_call(summary);
+  IF call[1] <> '@extschema@' OR NOT EXISTS (
+      SELECT 1 FROM pg_catalog.pg_aggregate a JOIN pg_catalog.pg_proc p ON p.oid = a.aggfnoid
+      WHERE p.pronamespace = '@extschema@'::regnamespace AND p.proname = call[2]) THEN
+    RAISE EXCEPTION 'a collection''s summary must be one call of an ldp aggregate: %.% is not one', call[1], call[2]
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+
+  c := ROW(name, source, time_column, epoch_length, summary, 'mean',
+           coalesce(starts_at, '1970-01-01 00:00+00'), now());
+  -- it must run on the source (on one row, so that parameters are checked)
+  EXECUTE format('SELECT pg_catalog.pg_typeof((%s' || chr(10) || ')) FROM (SELECT * FROM %s LIMIT 1) AS src',
+                 summary, @extschema@.collection_source(c)) INTO result_type;
+  IF result_type = '@extschema@.mean_summary'::regtype THEN
+    c.kind := 'mean';
+  ELSIF result_type = '@extschema@.freq_summary'::regtype THEN
+    c.kind := 'frequency';
+  ELSE
+    RAISE EXCEPTION 'a collection''s summary must return ldp.mean_summary or ldp.freq_summary, not %', result_type
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  INSERT INTO @extschema@.collections SELECT c.*;
+END $$;
+COMMENT ON FUNCTION @extschema@.create_collection(text, regclass, text, interval, text, timestamptz) IS 'Declares a collection: reports in source, timed by time_column (timestamptz), cut into epochs of epoch_length from starts_at (default 1970-01-01 UTC), summarized by one ldp aggregate call such as ''ldp.onebit_mean_agg(bit, 1.0, 86400)'' (checked now).';
+
+CREATE FUNCTION @extschema@.drop_collection(name text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM @extschema@.collection_row(name, true);
+  DELETE FROM @extschema@.collections c WHERE c.name = drop_collection.name;
+END $$;
+COMMENT ON FUNCTION @extschema@.drop_collection(text) IS 'Forgets a collection and its closed epochs (the source table is left alone).';
+
+-- Closes epochs lo..hi of c that are not closed yet (all of them when refresh),
+-- with one scan of the source.
+CREATE FUNCTION @extschema@.collection_close_range(c @extschema@.collections, lo bigint, hi bigint, refresh boolean)
+  RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  closed bigint;
+  col text := CASE c.kind WHEN 'mean' THEN 'mean' ELSE 'freq' END;
+BEGIN
+  EXECUTE format(
+    'INSERT INTO @extschema@.collection_epochs AS ce (collection, epoch, epoch_start, reports, %I)'
+    ' SELECT $3, g.e, @extschema@.collection_epoch_start($4, g.e), coalesce(r.n, 0), r.s'
+    ' FROM pg_catalog.generate_series($5, $6) AS g(e) LEFT JOIN (%s) AS r'
+    '   ON r.bin = @extschema@.collection_epoch_start($4, g.e)'
+    ' ON CONFLICT (collection, epoch) DO %s',
+    col, @extschema@.collection_scan(c, true),
+    CASE WHEN refresh THEN format('UPDATE SET reports = excluded.reports, %I = excluded.%I, closed_at = excluded.closed_at', col, col)
+         ELSE 'NOTHING' END)
+  USING @extschema@.collection_epoch_start(c, lo), @extschema@.collection_epoch_start(c, hi + 1),
+        c.name, c, lo, hi;
+  GET DIAGNOSTICS closed = ROW_COUNT;
+  RETURN closed;
+END $$;
+COMMENT ON FUNCTION @extschema@.collection_close_range(@extschema@.collections, bigint, bigint, boolean) IS 'Internal: stores the summaries of epochs lo..hi of a collection in one scan of its source.';
+
+CREATE PROCEDURE @extschema@.close_epoch(name text, epoch bigint, refresh boolean DEFAULT false)
+  LANGUAGE plpgsql AS $$
+DECLARE
+  c @extschema@.collections;
+  ends timestamptz;
+BEGIN
+  IF name IS NULL OR epoch IS NULL OR refresh IS NULL THEN
+    RAISE EXCEPTION 'close_epoch needs a name, an epoch and refresh' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  c := @extschema@.collection_row(name, true);  -- concurrent closers wait here
+  ends := @extschema@.collection_epoch_start(c, epoch + 1);
+  IF ends > now() THEN
+    RAISE EXCEPTION 'epoch % of collection "%" has not ended yet (it ends at %)', epoch, name, ends
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  PERFORM @extschema@.collection_close_range(c, epoch, epoch, refresh);
+END $$;
+COMMENT ON PROCEDURE @extschema@.close_epoch(text, bigint, boolean) IS 'Stores an ended epoch''s summary and row count; a closed epoch is left as it is unless refresh, which recomputes it (taking in late reports).';
+
+CREATE PROCEDURE @extschema@.close_due_epochs(name text) LANGUAGE plpgsql AS $$
+DECLARE
+  c @extschema@.collections;
+  first_t timestamptz;
+  lo bigint;
+  hi bigint;
+BEGIN
+  IF name IS NULL THEN
+    RAISE EXCEPTION 'close_due_epochs needs a collection name' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  c := @extschema@.collection_row(name, true);
+  EXECUTE format('SELECT min(%I) FROM %s', c.time_column, @extschema@.collection_source(c)) INTO first_t;
+  IF first_t IS NULL THEN
+    RETURN;  -- no reports yet
+  END IF;
+  -- the open epochs between the first report's and the last that has ended
+  SELECT min(g.e), max(g.e) INTO lo, hi
+  FROM pg_catalog.generate_series(@extschema@.collection_epoch_of(c, first_t),
+                                  @extschema@.collection_epoch_of(c, now()) - 1) AS g(e)
+  WHERE NOT EXISTS (SELECT 1 FROM @extschema@.collection_epochs ce
+                    WHERE ce.collection = c.name AND ce.epoch = g.e);
+  IF lo IS NOT NULL THEN
+    PERFORM @extschema@.collection_close_range(c, lo, hi, false);
+  END IF;
+END $$;
+COMMENT ON PROCEDURE @extschema@.close_due_epochs(text) IS 'Closes every ended epoch not closed yet, from the epoch of the source''s earliest report on (an epoch without reports is closed with zero). What pg_cron runs.';
+
+CREATE FUNCTION @extschema@.late_reports(name text)
+  RETURNS TABLE(epoch bigint, counted bigint, present bigint, late bigint) LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  c @extschema@.collections := @extschema@.collection_row(name);
+  lo bigint;
+  hi bigint;
+BEGIN
+  SELECT min(ce.epoch), max(ce.epoch) INTO lo, hi FROM @extschema@.collection_epochs ce WHERE ce.collection = c.name;
+  IF lo IS NULL THEN
+    RETURN;
+  END IF;
+  RETURN QUERY EXECUTE format(
+    'SELECT ce.epoch, ce.reports, coalesce(p.n, 0)::bigint, (coalesce(p.n, 0) - ce.reports)::bigint'
+    ' FROM @extschema@.collection_epochs ce LEFT JOIN (%s) AS p ON p.bin = ce.epoch_start'
+    ' WHERE ce.collection = $3 ORDER BY ce.epoch', @extschema@.collection_scan(c, false))
+  USING @extschema@.collection_epoch_start(c, lo), @extschema@.collection_epoch_start(c, hi + 1), c.name;
+END $$;
+COMMENT ON FUNCTION @extschema@.late_reports(text) IS 'Per closed epoch: the rows its stored summary counted, the rows the source holds now, and the difference (late reports; CALL ldp.close_epoch(name, epoch, true) takes them in).';
+
+CREATE FUNCTION @extschema@.collection_estimates(name text, confidence float8 DEFAULT 0.95)
+  RETURNS TABLE(epoch bigint, epoch_start timestamptz, reports bigint, estimate float8,
+                std_error float8, ci_lower float8, ci_upper float8) LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  c @extschema@.collections := @extschema@.collection_row(name);
+BEGIN
+  IF c.kind <> 'mean' THEN
+    RAISE EXCEPTION 'collection "%" summarizes frequencies', name
+      USING ERRCODE = 'wrong_object_type', HINT = 'Use ldp.collection_frequencies.';
+  END IF;
+  RETURN QUERY
+    SELECT ce.epoch, ce.epoch_start, ce.reports, @extschema@.estimate(ce.mean), @extschema@.std_error(ce.mean),
+           @extschema@.ci_lower(ce.mean, confidence), @extschema@.ci_upper(ce.mean, confidence)
+    FROM @extschema@.collection_epochs ce WHERE ce.collection = c.name ORDER BY ce.epoch;
+END $$;
+COMMENT ON FUNCTION @extschema@.collection_estimates(text, float8) IS 'One row per closed epoch of a mean collection: epoch, its start, rows, estimate, standard error and confidence interval (NULL for an epoch without reports).';
+
+CREATE FUNCTION @extschema@.collection_frequencies(name text, consistency text DEFAULT 'none')
+  RETURNS TABLE(epoch bigint, epoch_start timestamptz, item int, frequency float8,
+                std_error float8, ci_lower float8, ci_upper float8) LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  c @extschema@.collections := @extschema@.collection_row(name);
+BEGIN
+  IF c.kind <> 'frequency' THEN
+    RAISE EXCEPTION 'collection "%" summarizes a mean', name
+      USING ERRCODE = 'wrong_object_type', HINT = 'Use ldp.collection_estimates.';
+  END IF;
+  RETURN QUERY
+    SELECT ce.epoch, ce.epoch_start, f.item, f.frequency, f.std_error, f.ci_lower, f.ci_upper
+    FROM @extschema@.collection_epochs ce
+    CROSS JOIN LATERAL @extschema@.frequencies(ce.freq, consistency) AS f
+    WHERE ce.collection = c.name ORDER BY ce.epoch, f.item;
+END $$;
+COMMENT ON FUNCTION @extschema@.collection_frequencies(text, text) IS 'One row per item and closed epoch of a frequency collection: frequency, standard error and 95% interval (consistency as in ldp.frequencies; epochs without reports have no rows).';
