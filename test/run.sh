@@ -58,6 +58,7 @@ r_failed="$(grep -cE 'FAILED|^not ok' build/regress.log || true)"
 passed=$((passed + r_total - r_failed))
 failed=$((failed + r_failed))
 
+export LDP_REQUIRE_CRON=1  # the private cluster preloads pg_cron
 echo "== libpqxx integration tests (CTest, label integration)"
 if [ -x build/cmake/ldp_integration_tests ]; then
   (cd build/cmake && ctest -L integration --output-on-failure) | tee build/integration.log || status=1

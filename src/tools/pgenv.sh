@@ -197,6 +197,8 @@ _ldp_conf_lines() {  # dir port extra...
   if [[ -f $("$LDP_PG_BIN/pg_config" --pkglibdir)/pg_cron.so ]]; then
     echo "shared_preload_libraries = 'pg_cron'"
     echo "cron.database_name = 'postgres'"
+    # jobs run in background workers: no libpq connection, so no password to set up
+    echo "cron.use_background_workers = on"
   fi
   echo "max_worker_processes = 16"
   # A throwaway cluster: durability buys nothing here.
