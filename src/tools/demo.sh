@@ -38,6 +38,12 @@ case ${1:-} in
 esac
 
 step() { printf '\n==> %s\n' "$*"; }
+# progress_line LABEL DONE TOTAL: a one-line bar, redrawn in place on a terminal
+progress_line() {
+  [[ -t 1 ]] || return 0
+  local width=30 filled=$(( $2 * 30 / $3 ))
+  printf '\r%s [%-*s] %ss' "$1" "$width" "$(printf '%*s' "$filled" '' | tr ' ' '#')" "$2"
+}
 
 # Runs a command quietly with its output in $LOGS/<name>.log; shows the end of the log
 # if it fails.
@@ -146,6 +152,49 @@ rr estimates a proportion; the others estimate a mean (onebit: seconds per day o
   ${AGG[rr]};
 A 95% interval misses the truth about one time in twenty.
 EOF
+
+# ---------------------------------------------------------------------------
+# Epochs: the 1BitMean reports spread over the last 7 days, a daily collection, and
+# pg_cron closing its epochs (when the server preloads pg_cron, as the demo cluster does).
+
+step "a daily collection of the 1BitMean reports, closed by pg_cron"
+psql <<'SQL'
+SET client_min_messages = warning;
+DROP TABLE IF EXISTS demo_daily;
+CREATE TABLE demo_daily AS
+SELECT date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+       - (1 + user_id % 7) * interval '1 day' + (user_id % 86400) * interval '1 second' AS at, report
+FROM demo_onebit;
+CREATE INDEX ON demo_daily (at);
+DELETE FROM ldp.collections WHERE name = 'demo_daily';
+\o /dev/null
+SELECT ldp.create_collection('demo_daily', 'demo_daily', 'at', '1 day',
+                             'ldp.onebit_mean_agg(report, 1.0, 86400, 0.2)');
+\o
+SQL
+cron_ready=$(psql -At -c "SELECT current_setting('shared_preload_libraries') LIKE '%pg_cron%'
+                                 AND current_setting('cron.database_name', true) = current_database()")
+if [[ $cron_ready == t ]]; then
+  psql -c 'SET client_min_messages = warning' -c 'CREATE EXTENSION IF NOT EXISTS pg_cron'
+  job=$(psql -At -c "SELECT cron.schedule('ldp-demo_daily', '* * * * *', \$\$CALL ldp.close_due_epochs('demo_daily')\$\$)")
+  printf 'scheduled with pg_cron (job %s, every minute): CALL ldp.close_due_epochs(%s)\n' "$job" "'demo_daily'"
+  for i in $(seq 1 75); do
+    n=$(psql -At -c "SELECT count(*) FROM cron.job_run_details WHERE jobid = $job AND status = 'succeeded'")
+    ((n > 0)) && break
+    progress_line "waiting for pg_cron's first run" "$i" 75
+    sleep 1
+  done
+  printf '\n'
+  psql -At -c "SELECT 'pg_cron ran it at ' || start_time || ': ' || status FROM cron.job_run_details WHERE jobid = $job ORDER BY runid LIMIT 1"
+  # from now on once a day, five minutes after UTC midnight
+  psql -At -c "SELECT cron.schedule('ldp-demo_daily', '5 0 * * *', \$\$CALL ldp.close_due_epochs('demo_daily')\$\$)" >/dev/null
+  echo "rescheduled daily at 00:05 UTC (cron.job 'ldp-demo_daily')"
+else
+  echo "pg_cron is not preloaded on this server: closing the epochs by hand"
+  psql -c "CALL ldp.close_due_epochs('demo_daily')"
+fi
+psql -c "SELECT epoch, epoch_start::date AS day, reports, round(estimate) AS seconds, round(ci_lower) AS lo,
+                round(ci_upper) AS hi FROM ldp.collection_estimates('demo_daily')"
 
 # ---------------------------------------------------------------------------
 step "done"
