@@ -15,8 +15,10 @@ PG_CPPFLAGS = -Isrc/core -Isrc/pg
 PG_CXXFLAGS = -std=c++17 -O2 -fno-strict-aliasing -Wno-register -Wno-missing-field-initializers
 SHLIB_LINK = -lxxhash -lstdc++ -lm
 
-REGRESS = setup mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io window collections
+REGRESS = setup mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io window collections thresh
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
+ISOLATION = thresh_concurrency
+ISOLATION_OPTS = --inputdir=. --outputdir=build/isolation
 
 # No LLVM bitcode for JIT: the C++ core gains nothing from it and it would need clang.
 override with_llvm = no
@@ -26,6 +28,6 @@ include $(PGXS)
 
 $(OBJS): $(wildcard src/core/*.hpp src/pg/*.hpp)
 
-installcheck: | build/regress
-build/regress:
+installcheck: | build/regress build/isolation
+build/regress build/isolation:
 	mkdir -p $@

@@ -48,10 +48,10 @@ rm -rf "$cluster"
 ldp_cluster_start "$cluster" "log_min_messages = warning"
 trap 'ldp_cluster_stop "$cluster" --force || true' EXIT
 
-echo "== pg_regress"
+echo "== pg_regress and isolation tests"
 if make installcheck PG_CONFIG="$PG_CONFIG" 2>&1 | tee build/regress.log; then :; else
   status=1
-  [ -f build/regress/regression.diffs ] && cat build/regress/regression.diffs
+  for d in build/regress/regression.diffs build/isolation/regression.diffs; do [ -f "$d" ] && cat "$d"; done
 fi
 r_total="$(grep -cE '^(not )?ok|^test .*\.\.\. ' build/regress.log || true)"
 r_failed="$(grep -cE 'FAILED|^not ok' build/regress.log || true)"

@@ -94,13 +94,9 @@ LDP_FUNCTION(ldp_piecewise_mean_encode) {
 namespace {
 // A composite result (the function's OUT columns) from two datums.
 Datum pair_result(FunctionCallInfo fcinfo, Datum a, Datum b) {
-  TupleDesc desc;
-  if (get_call_result_type(fcinfo, nullptr, &desc) != TYPEFUNC_COMPOSITE)
-    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("composite result expected")));
-  desc = BlessTupleDesc(desc);
   Datum values[2] = {a, b};
   bool nulls[2] = {false, false};
-  return HeapTupleGetDatum(heap_form_tuple(desc, values, nulls));
+  return ldp_pg::composite_result(fcinfo, values, nulls, 2);
 }
 }  // namespace
 

@@ -1,5 +1,10 @@
 #include "glue.hpp"
 
+extern "C" {
+#include "access/htup_details.h"
+#include "funcapi.h"
+}
+
 #include <cstring>
 
 extern "C" {
@@ -67,6 +72,15 @@ TransSite* trans_site_init(FunctionCallInfo fcinfo, const char* fn) {
     if (!get_fn_expr_arg_stable(fcinfo->flinfo, arg)) site->params_stable = false;
   fcinfo->flinfo->fn_extra = site;
   return site;
+}
+
+Datum composite_result(FunctionCallInfo fcinfo, const Datum* values, const bool* nulls, int n) {
+  TupleDesc desc;
+  if (get_call_result_type(fcinfo, nullptr, &desc) != TYPEFUNC_COMPOSITE || desc->natts != n)
+    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("a composite result of %d columns was expected", n)));
+  desc = BlessTupleDesc(desc);
+  return HeapTupleGetDatum(heap_form_tuple(desc, const_cast<Datum*>(values), const_cast<bool*>(nulls)));
 }
 
 }  // namespace ldp_pg

@@ -112,6 +112,9 @@ Var* combine_target(FunctionCallInfo fcinfo, Var* (*copy_arg)(FunctionCallInfo, 
   return copy_arg(fcinfo, 0);
 }
 
+// A composite result (the function's OUT columns) from n datums.
+Datum composite_result(FunctionCallInfo fcinfo, const Datum* values, const bool* nulls, int n);
+
 }  // namespace ldp_pg
 
 // A float8 argument that must not be NULL (mechanism parameters).
