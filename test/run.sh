@@ -65,6 +65,11 @@ if [ -x build/cmake/ldp_integration_tests ]; then
   count_ctest build/integration.log
 fi
 
+echo "== crash safety of the closes (kills and restarts the test cluster)"
+bash "$root/test/crash.sh" "$cluster" | tee build/crash.log || status=1
+passed=$((passed + $(grep -c '^crash: .* ok$' build/crash.log || true)))
+failed=$((failed + $(grep -c '^crash: .* FAILED' build/crash.log || true)))
+
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] || status=1
 exit "$status"
