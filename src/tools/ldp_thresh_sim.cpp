@@ -1,0 +1,192 @@
+// ldp_thresh_sim: drives simulated devices through a THRESH stream of the ldp
+// extension (or, with --local, through the core's rules in memory) and prints, per
+// epoch, the true mean, the published estimate, whether it updated, and the largest
+// privacy any user has spent, next to a 1BitMean re-collection at ε/T per epoch.
+#include <getopt.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "progress.hpp"
+#include "thresh_sim.hpp"
+#include "thresh_sim_pg.hpp"
+
+namespace {
+
+const char* kUsage = R"(Usage: ldp_thresh_sim --group SIZE:MEAN[@EPOCH:MEAN...] [--group ...] [options]
+
+Simulates n users (the sum of the group sizes) whose bits are Bernoulli(MEAN) in every
+round; a group's mean changes from the given epochs on. Each epoch every user votes
+(THRESH Algorithm 2), the server closes the votes, and after a global update every user
+sends an estimate (Algorithm 3) before the server closes the epoch.
+
+  --group G            SIZE:MEAN[@EPOCH:MEAN...], e.g. 40000:0.3@10:0.7 (repeatable)
+  --epochs T           number of epochs (default 32)
+  --rounds L           rounds per epoch, l (default 20000); each user's epoch mean is a
+                       Binomial(l, MEAN)/l draw
+  --min-group-size L   the L of Assumption 4.2 (default: the smallest group)
+  --epsilon E          total privacy of a user (default 8)
+  --delta D            failure probability (default 0.1)
+  --vote-noise A, --estimate-noise B, --threshold-unit Y
+                       override the derived a, b and y (tau_b = 2(b+1)y)
+  --seed S             reproducible run (default 1)
+  --batch N            reports per submission (default 10000)
+  --stream NAME        the stream's name (default thresh_sim)
+  --replace            drop a stream of that name first
+  --local              no server: the core's rules in memory
+  --no-baseline        skip the 1BitMean re-collection
+  --dsn DSN            libpq connection string (default: the PG* environment)
+  --help               this text
+
+Output: one line per epoch, then key=value lines: updates, changes, max_error,
+accuracy_bound, max_vote_spent, vote_cap (eps/4 + a), max_estimate_spent, estimate_cap
+(eps/4 + b), max_spent, worst_case_loss, baseline_max_error, baseline_mean_error.
+)";
+
+[[noreturn]] void usage_error(const std::string& msg) {
+  std::fprintf(stderr, "ldp_thresh_sim: %s\n(see ldp_thresh_sim --help)\n", msg.c_str());
+  std::exit(2);
+}
+
+double parse_double(const char* opt, const char* text) {
+  char* end = nullptr;
+  double v = std::strtod(text, &end);
+  if (end == text || *end != '\0' || !std::isfinite(v))
+    usage_error(std::string("--") + opt + " expects a finite number, got '" + text + "'");
+  return v;
+}
+
+int64_t parse_int(const char* opt, const char* text) {
+  char* end = nullptr;
+  long long v = std::strtoll(text, &end, 10);
+  if (end == text || *end != '\0' || v < 1)
+    usage_error(std::string("--") + opt + " expects a positive integer, got '" + text + "'");
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace ldp::tools;
+  ThreshSimSpec spec;
+  spec.config.epochs = 32;
+  spec.config.epoch_rounds = 20000;
+  spec.config.epsilon = 8;
+  spec.config.delta = 0.1;
+  std::string stream = "thresh_sim", dsn;
+  bool replace = false, local = false;
+
+  enum { kGroup = 1, kEpochs, kRounds, kMinGroup, kEpsilon, kDelta, kVoteNoise, kEstimateNoise,
+         kThresholdUnit, kSeed, kBatch, kStream, kReplace, kLocal, kNoBaseline, kDsn, kHelp };
+  static const option options[] = {
+      {"group", required_argument, nullptr, kGroup},
+      {"epochs", required_argument, nullptr, kEpochs},
+      {"rounds", required_argument, nullptr, kRounds},
+      {"min-group-size", required_argument, nullptr, kMinGroup},
+      {"epsilon", required_argument, nullptr, kEpsilon},
+      {"delta", required_argument, nullptr, kDelta},
+      {"vote-noise", required_argument, nullptr, kVoteNoise},
+      {"estimate-noise", required_argument, nullptr, kEstimateNoise},
+      {"threshold-unit", required_argument, nullptr, kThresholdUnit},
+      {"seed", required_argument, nullptr, kSeed},
+      {"batch", required_argument, nullptr, kBatch},
+      {"stream", required_argument, nullptr, kStream},
+      {"replace", no_argument, nullptr, kReplace},
+      {"local", no_argument, nullptr, kLocal},
+      {"no-baseline", no_argument, nullptr, kNoBaseline},
+      {"dsn", required_argument, nullptr, kDsn},
+      {"help", no_argument, nullptr, kHelp},
+      {nullptr, 0, nullptr, 0}};
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "", options, nullptr)) != -1) {
+    try {
+      switch (c) {
+        case kGroup: parse_thresh_group(optarg, &spec.scenario); break;
+        case kEpochs: {
+          int64_t t = parse_int("epochs", optarg);
+          if (t > 1000000) usage_error("--epochs is too large");
+          spec.config.epochs = static_cast<int32_t>(t);
+          break;
+        }
+        case kRounds: spec.config.epoch_rounds = parse_int("rounds", optarg); break;
+        case kMinGroup: spec.config.min_group_size = parse_int("min-group-size", optarg); break;
+        case kEpsilon: spec.config.epsilon = parse_double("epsilon", optarg); break;
+        case kDelta: spec.config.delta = parse_double("delta", optarg); break;
+        case kVoteNoise: spec.config.vote_noise = parse_double("vote-noise", optarg); break;
+        case kEstimateNoise: spec.config.estimate_noise = parse_double("estimate-noise", optarg); break;
+        case kThresholdUnit: spec.config.threshold_unit = parse_double("threshold-unit", optarg); break;
+        case kSeed: spec.seed = static_cast<uint64_t>(parse_int("seed", optarg)); break;
+        case kBatch: spec.batch = parse_int("batch", optarg); break;
+        case kStream: stream = optarg; break;
+        case kReplace: replace = true; break;
+        case kLocal: local = true; break;
+        case kNoBaseline: spec.baseline = false; break;
+        case kDsn: dsn = optarg; break;
+        case kHelp: std::fputs(kUsage, stdout); return 0;
+        case ':': usage_error(std::string(argv[optind - 1]) + " needs a value");
+        default: usage_error(std::string("unknown option ") + argv[optind - 1]);
+      }
+    } catch (const std::exception& e) {
+      usage_error(e.what());
+    }
+  }
+  if (optind < argc) usage_error(std::string("unexpected argument '") + argv[optind] + "'");
+  if (spec.scenario.group_sizes.empty()) usage_error("at least one --group is required");
+
+  try {
+    std::unique_ptr<pqxx::connection> conn;
+    std::unique_ptr<ThreshServer> server;
+    if (local) {
+      server = std::make_unique<LocalThreshServer>();
+    } else {
+      conn = std::make_unique<pqxx::connection>(dsn);
+      server = std::make_unique<PgThreshServer>(*conn, stream, replace);
+    }
+    ldp::thresh::validate_scenario(spec.scenario);
+    int64_t reports = 2 * ldp::thresh::population_size(spec.scenario) * spec.config.epochs;
+    Progress bar("thresh " + std::string(local ? "(local)" : stream), reports, "reports");
+    ThreshSimResult r = simulate_thresh(spec, *server, [&](int64_t done, int64_t) { bar.update(done); });
+    bar.finish();
+    const auto& p = r.params;
+    std::printf("# n=%lld T=%d l=%lld L=%lld m=%d eps=%g delta=%g: a=%.6g b=%.6g vote_threshold=%.6g "
+                "tau_top=%.6g\n",
+                static_cast<long long>(p.config.users), p.config.epochs,
+                static_cast<long long>(p.config.epoch_rounds),
+                static_cast<long long>(p.config.min_group_size), p.config.groups, p.config.epsilon,
+                p.config.delta, p.vote_noise, p.estimate_noise, p.vote_threshold, p.thresholds.back());
+    std::printf("%5s %9s %10s %9s %7s %7s %9s %9s %8s %8s %8s %10s %9s\n", "epoch", "true", "published",
+                "error", "updated", "changed", "yes", "truthful", "max_cV", "max_cE", "max_c",
+                "1bit(e/T)", "1bit_err");
+    double max_error = 0, base_max = 0, base_sum = 0, mv = 0, me = 0, ms = 0;
+    for (const auto& e : r.epochs) {
+      double err = std::fabs(e.published - e.true_mean), berr = std::fabs(e.baseline - e.true_mean);
+      max_error = std::max(max_error, err);
+      base_max = std::max(base_max, berr);
+      base_sum += berr;
+      mv = std::max(mv, e.max_vote_spent);
+      me = std::max(me, e.max_estimate_spent);
+      ms = std::max(ms, e.max_spent);
+      std::printf("%5d %9.5f %10.5f %9.5f %7s %7s %9.5f %9lld %8.4f %8.4f %8.4f %10.5f %9.5f\n", e.epoch,
+                  e.true_mean, e.published, err, e.updated ? "yes" : "no", e.changed ? "yes" : "no",
+                  static_cast<double>(e.yes_votes) / static_cast<double>(p.config.users),
+                  static_cast<long long>(e.truthful_votes), e.max_vote_spent, e.max_estimate_spent,
+                  e.max_spent, spec.baseline ? e.baseline : NAN, spec.baseline ? berr : NAN);
+    }
+    std::printf("updates=%d\nchanges=%d\nmax_error=%.6g\naccuracy_bound=%.6g\n", r.updates(), r.changes(),
+                max_error, p.accuracy_bound());
+    std::printf("max_vote_spent=%.6g\nvote_cap=%.6g\nmax_estimate_spent=%.6g\nestimate_cap=%.6g\n", mv,
+                p.vote_cap() + p.vote_noise, me, p.estimate_cap() + p.estimate_noise);
+    std::printf("max_spent=%.6g\nworst_case_loss=%.6g\n", ms, p.worst_case_loss());
+    if (spec.baseline)
+      std::printf("baseline_max_error=%.6g\nbaseline_mean_error=%.6g\n", base_max,
+                  base_sum / static_cast<double>(r.epochs.size()));
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ldp_thresh_sim: %s\n", e.what());
+    return 1;
+  }
+}
