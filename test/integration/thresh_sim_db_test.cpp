@@ -77,7 +77,9 @@ TEST(ThreshSimDb, GuaranteesHoldAndTheServerAgreesWithTheCore) {
   EXPECT_GT(small_update, 0) << "the change at epoch 19 was not picked up by epoch 26";
   // once updated, the estimate is as close as randomized response allows (a few SE)
   for (int t : {1, 10, small_update}) {
-    if (t > 0) EXPECT_LT(std::fabs(r.epochs[t - 1].published - r.epochs[t - 1].true_mean), 0.02) << t;
+    if (t > 0) {
+      EXPECT_LT(std::fabs(r.epochs[t - 1].published - r.epochs[t - 1].true_mean), 0.02) << t;
+    }
   }
   std::printf("[ THRESH   ] updates %d (changes %d), max |p~ - p| %.4f vs bound %.4f, small change "
               "updated at epoch %d\n",
