@@ -369,15 +369,19 @@ CREATE FUNCTION @extschema@.collection_source(c @extschema@.collections) RETURNS
 COMMENT ON FUNCTION @extschema@.collection_source(@extschema@.collections) IS 'Internal: the schema-qualified, quoted name of a collection''s source table.';
 
 -- A query over the source rows with time in [$1, $2), grouped by epoch start:
--- (bin timestamptz, n bigint[, s summary]).
-CREATE FUNCTION @extschema@.collection_scan(c @extschema@.collections, with_summary boolean) RETURNS text
+-- (bin timestamptz, n bigint[, s summary]). Ungrouped (one epoch: [$1, $2) is it),
+-- bin is $1 and no row is binned.
+CREATE FUNCTION @extschema@.collection_scan(c @extschema@.collections, with_summary boolean,
+                                            grouped boolean DEFAULT true) RETURNS text
   LANGUAGE sql STABLE STRICT AS $$
-  SELECT format('SELECT pg_catalog.date_bin(%L::interval, %I, %L::timestamptz) AS bin, count(*) AS n%s'
-                ' FROM %s WHERE %I >= $1 AND %I < $2 GROUP BY 1',
-                c.epoch_length, c.time_column, c.starts_at,
+  SELECT format('SELECT %s AS bin, count(*) AS n%s FROM %s WHERE %I >= $1 AND %I < $2%s',
+                CASE WHEN grouped THEN format('pg_catalog.date_bin(%L::interval, %I, %L::timestamptz)',
+                                              c.epoch_length, c.time_column, c.starts_at)
+                     ELSE '$1::timestamptz' END,
                 CASE WHEN with_summary THEN format(', (%s' || chr(10) || ') AS s', c.summary) ELSE '' END,
-                @extschema@.collection_source(c), c.time_column, c.time_column) $$;
-COMMENT ON FUNCTION @extschema@.collection_scan(@extschema@.collections, boolean) IS 'Internal: the query that counts (and summarizes) a collection''s source rows per epoch between two instants.';
+                @extschema@.collection_source(c), c.time_column, c.time_column,
+                CASE WHEN grouped THEN ' GROUP BY 1' ELSE '' END) $$;
+COMMENT ON FUNCTION @extschema@.collection_scan(@extschema@.collections, boolean, boolean) IS 'Internal: the query that counts (and summarizes) a collection''s source rows per epoch between two instants.';
 
 CREATE FUNCTION @extschema@.create_collection(name text, source regclass, time_column text,
     epoch_length interval, summary text, starts_at timestamptz DEFAULT NULL)
@@ -454,13 +458,16 @@ DECLARE
   closed bigint;
   col text := CASE c.kind WHEN 'mean' THEN 'mean' ELSE 'freq' END;
 BEGIN
+  -- MATERIALIZED: the join condition must not be pushed into the scan (it would
+  -- compute the epoch of every row twice)
   EXECUTE format(
-    'INSERT INTO @extschema@.collection_epochs AS ce (collection, epoch, epoch_start, reports, %I)'
+    'WITH r AS MATERIALIZED (%s)'
+    ' INSERT INTO @extschema@.collection_epochs AS ce (collection, epoch, epoch_start, reports, %I)'
     ' SELECT $3, g.e, @extschema@.collection_epoch_start($4, g.e), coalesce(r.n, 0), r.s'
-    ' FROM pg_catalog.generate_series($5, $6) AS g(e) LEFT JOIN (%s) AS r'
+    ' FROM pg_catalog.generate_series($5, $6) AS g(e) LEFT JOIN r'
     '   ON r.bin = @extschema@.collection_epoch_start($4, g.e)'
     ' ON CONFLICT (collection, epoch) DO %s',
-    col, @extschema@.collection_scan(c, true),
+    @extschema@.collection_scan(c, true, lo < hi), col,
     CASE WHEN refresh THEN format('UPDATE SET reports = excluded.reports, %I = excluded.%I, closed_at = excluded.closed_at', col, col)
          ELSE 'NOTHING' END)
   USING @extschema@.collection_epoch_start(c, lo), @extschema@.collection_epoch_start(c, hi + 1),
