@@ -362,10 +362,19 @@ COMMENT ON FUNCTION @extschema@.epoch_start(text, bigint) IS 'The first instant 
 
 -- The source table, schema-qualified and quoted (never through search_path).
 CREATE FUNCTION @extschema@.collection_source(c @extschema@.collections) RETURNS text
-  LANGUAGE sql STABLE STRICT AS $$
-  SELECT format('%I.%I', n.nspname, r.relname)
+  LANGUAGE plpgsql STABLE STRICT AS $$
+DECLARE
+  qualified text;
+BEGIN
+  SELECT format('%I.%I', n.nspname, r.relname) INTO qualified
   FROM pg_catalog.pg_class r JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
-  WHERE r.oid = c.source $$;
+  WHERE r.oid = c.source;
+  IF qualified IS NULL THEN
+    RAISE EXCEPTION 'the source table of collection "%" no longer exists', c.name
+      USING ERRCODE = 'undefined_table', HINT = 'Drop the collection with ldp.drop_collection.';
+  END IF;
+  RETURN qualified;
+END $$;
 COMMENT ON FUNCTION @extschema@.collection_source(@extschema@.collections) IS 'Internal: the schema-qualified, quoted name of a collection''s source table.';
 
 -- A query over the source rows with time in [$1, $2), grouped by epoch start:

@@ -124,6 +124,12 @@ CREATE TABLE empty_source (t timestamptz, r boolean);
 SELECT ldp.create_collection('empty', 'empty_source', 't', '1 hour', 'ldp.rr_agg(r, 0.5)');
 CALL ldp.close_due_epochs('empty');
 SELECT count(*) FROM ldp.collection_epochs WHERE collection = 'empty';
+-- a source dropped under a collection: a clear error, and the collection can be dropped
+CREATE TABLE gone (t timestamptz, r boolean);
+SELECT ldp.create_collection('gone', 'gone', 't', '1 day', 'ldp.rr_agg(r, 1)');
+DROP TABLE gone;
+SELECT try_sql($$CALL ldp.close_due_epochs('gone')$$);
+SELECT ldp.drop_collection('gone');
 SELECT ldp.drop_collection('usage');
 SELECT count(*) FROM ldp.collection_epochs WHERE collection = 'usage';
 SELECT name FROM ldp.collections ORDER BY 1;

@@ -17,6 +17,10 @@ source "$here/../src/tools/pgenv.sh"
 dir=$(ldp_cluster_dir "${1:?usage: test/crash.sh CLUSTER_DIR}")
 [[ -f $dir/postmaster.pid ]] || { echo "crash.sh: no cluster running in $dir" >&2; exit 2; }
 
+# The test cluster runs with synchronous_commit = off (a throwaway cluster), which lets a
+# crash lose the last commits by design; these sessions commit durably, as production
+# servers do (fsync = off is harmless here: we kill processes, not the machine).
+export PGOPTIONS="${PGOPTIONS:-} -c synchronous_commit=on"
 psql() { command psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 failures=0
 check() {  # name expected actual
