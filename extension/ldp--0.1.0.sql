@@ -715,6 +715,13 @@ BEGIN
   END IF;
   p := @extschema@.thresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
                                  vote_noise, estimate_noise, threshold_unit);
+  IF p.worst_case_loss > epsilon THEN
+    RAISE WARNING 'THRESH stream "%": a user''s privacy loss can reach % > epsilon = %', name,
+      round(p.worst_case_loss::numeric, 4), epsilon
+      USING DETAIL = format('Truthful votes fall in data-dependent epochs: up to 2·a·ceil(eps/(4a)) + b·ceil(eps/(4b)) with a = %s, b = %s.',
+                            round(p.a::numeric, 4), round(p.b::numeric, 4)),
+            HINT = 'Smaller vote and estimate noises (larger groups, shorter epochs) or a larger epsilon restore eps-LDP.';
+  END IF;
   INSERT INTO @extschema@.thresh_streams (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon,
       delta, vote_noise, estimate_noise, threshold_unit, vote_threshold, thresholds)
   VALUES (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta, p.a, p.b,

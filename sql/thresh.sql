@@ -110,6 +110,10 @@ CALL ldp.thresh_close_epoch('small', 4);
 SELECT try_sql($$CALL ldp.thresh_close_votes('small')$$);
 SELECT try_sql($$CALL ldp.thresh_close_epoch('small')$$);
 SELECT try_sql($$SELECT ldp.thresh_submit_votes('small', 5, '{1}', '{t}')$$);
+-- a configuration whose worst-case privacy loss exceeds epsilon is created with a warning
+SELECT ldp.thresh_create('loose', 10, 4, 100, 1, 1, 1, 0.1, 1, 1);
+SELECT round(worst_case_loss::numeric, 4) FROM ldp.thresh_derive(10, 4, 100, 1, 1, 1, 0.1, 1, 1, NULL);
+SELECT ldp.thresh_drop('loose');
 -- more votes than users
 SELECT ldp.thresh_create('tiny', 3, 2, 100, 1, 1, 8, 0.1, 1, 1);
 SELECT try_sql($$SELECT ldp.thresh_submit_votes('tiny', 1, '{1,2,3,4}', '{t,t,t,t}')$$);
