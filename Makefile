@@ -3,9 +3,10 @@
 PG_CONFIG ?= pg_config
 
 MODULE_big = ldp
-EXTVERSION = 0.1.0
+EXTVERSION = 0.2.0
 MODULEDIR = extension
-DATA = extension/ldp.control extension/ldp--$(EXTVERSION).sql
+# 0.2.0 installs as 0.1.0 plus the update script (no duplicated full script)
+DATA = extension/ldp.control extension/ldp--0.1.0.sql extension/ldp--0.1.0--0.2.0.sql
 
 CORE_SRCS = $(wildcard src/core/*.cpp src/core/mechanisms/*.cpp)
 PG_SRCS = $(wildcard src/pg/*.cpp)
@@ -15,7 +16,7 @@ PG_CPPFLAGS = -Isrc/core -Isrc/pg
 PG_CXXFLAGS = -std=c++17 -O2 -fno-strict-aliasing -Wno-register -Wno-missing-field-initializers
 SHLIB_LINK = -lxxhash -lstdc++ -lm
 
-REGRESS = setup mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io window collections thresh
+REGRESS = setup upgrade mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io window collections thresh
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 ISOLATION = thresh_concurrency
 ISOLATION_OPTS = --inputdir=. --outputdir=build/isolation

@@ -90,7 +90,7 @@ LOADER=$BUILD/ldp_load
 step "starting PostgreSQL"
 ldp_cluster_start "$DEMO_DIR"
 psql() { command psql -X -q -v ON_ERROR_STOP=1 "$@"; }
-psql -c 'SET client_min_messages = warning' -c 'CREATE EXTENSION IF NOT EXISTS ldp'
+psql -c 'SET client_min_messages = warning' -c 'CREATE EXTENSION IF NOT EXISTS ldp' -c 'ALTER EXTENSION ldp UPDATE'
 echo "ldp $(psql -At -c "SELECT extversion FROM pg_extension WHERE extname = 'ldp'") is ready in database ${PGDATABASE:-} on ${PGHOST:-local}:${PGPORT:-5432}"
 
 # ---------------------------------------------------------------------------

@@ -23,6 +23,7 @@ class PgThreshServer final : public ThreshServer {
     pqxx::work w(conn_);
     w.exec0("SET LOCAL client_min_messages = warning");
     w.exec0("CREATE EXTENSION IF NOT EXISTS ldp");
+    w.exec0("ALTER EXTENSION ldp UPDATE");  // a server that still has 0.1.0
     if (replace_)
       w.exec("SELECT ldp.thresh_drop(name) FROM ldp.thresh_streams WHERE name = " + w.quote(stream_));
     auto opt = [&](const std::optional<double>& v) { return v ? w.quote(*v) : std::string("NULL"); };
