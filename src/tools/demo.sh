@@ -208,6 +208,7 @@ and try:
   SET search_path = public, ldp;
   SELECT round(estimate(s)) AS seconds, round(ci_lower(s, 0.95)) AS lo, round(ci_upper(s, 0.95)) AS hi
   FROM (SELECT onebit_mean_agg(report, 1.0, 86400, 0.2) AS s FROM demo_onebit) q;
+  SELECT * FROM collection_estimates('demo_daily');   -- closed daily by pg_cron at 00:05 UTC
 Stop it with:
   $ROOT/src/tools/demo.sh stop
 EOF
