@@ -10,6 +10,7 @@
 
 #include "freq_encoders.hpp"
 #include "freq_summary.hpp"
+#include "mean_encoders.hpp"
 #include "mean_summary.hpp"
 #include "random.hpp"
 
@@ -104,20 +105,47 @@ BENCHMARK(BM_OlhHash);
 
 }  // namespace
 
-// One Laplace report into a mean summary: range check, two exact additions.
-static void BM_MeanAddReal(benchmark::State& state) {
+// One real-valued report into a mean summary: range check, division, square, and
+// the two exact additions (ExactSum::add_hot behind one comparison, or ExactSum::add).
+static void mean_add_real_bench(benchmark::State& state, ldp::MeanMechanism id,
+                                const std::vector<double>& ys) {
   alignas(8) static char buf[ldp::kMaxMeanSummarySize];
   auto* s = reinterpret_cast<ldp::MeanSummary*>(buf);
-  ldp::mean_summary_init(s, ldp::MeanMechanism::Laplace, {1.0, 100.0, 0.0});
-  ldp::SeededRandom rng(1);
-  std::vector<double> ys(1 << 16);
-  for (double& y : ys) y = 50 + rng.laplace(100);
+  ldp::mean_summary_init(s, id, {1.0, 100.0, 0.0});
   size_t i = 0;
   for (auto _ : state) {
     ldp::mean_add_real(s, ys[i++ & (ys.size() - 1)]);
   }
   benchmark::DoNotOptimize(s->n);
+  state.SetItemsProcessed(state.iterations());
+}
+
+// Laplace reports (epsilon 1, max_value 100), nearly all on the fast path.
+static void BM_MeanAddReal(benchmark::State& state) {
+  ldp::SeededRandom rng(1);
+  std::vector<double> ys(1 << 16);
+  for (double& y : ys) y = 50 + rng.laplace(100);
+  mean_add_real_bench(state, ldp::MeanMechanism::Laplace, ys);
 }
 BENCHMARK(BM_MeanAddReal);
+
+// Piecewise reports (epsilon 1, max_value 100) from the encoder.
+static void BM_MeanAddRealPiecewise(benchmark::State& state) {
+  ldp::SeededRandom rng(1);
+  std::vector<double> ys(1 << 16);
+  for (double& y : ys) y = ldp::piecewise_mean_encode(rng.uniform() * 100, 1.0, 100, rng);
+  mean_add_real_bench(state, ldp::MeanMechanism::Piecewise, ys);
+}
+BENCHMARK(BM_MeanAddRealPiecewise);
+
+// The worst case: Laplace reports so close to 0 (|y| < 0.01) that every one takes
+// the general path (two ExactSum::add).
+static void BM_MeanAddRealExactPath(benchmark::State& state) {
+  ldp::SeededRandom rng(1);
+  std::vector<double> ys(1 << 16);
+  for (double& y : ys) y = (rng.uniform() - 0.5) * 0.02;
+  mean_add_real_bench(state, ldp::MeanMechanism::Laplace, ys);
+}
+BENCHMARK(BM_MeanAddRealExactPath);
 
 BENCHMARK_MAIN();

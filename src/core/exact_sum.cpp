@@ -7,7 +7,17 @@
 
 namespace ldp {
 
+void ExactSum::flush_hot() {
+  // Zeroed before the additions: add() may normalize, which flushes again.
+  double hi = hot_hi, lo = hot_lo;
+  hot_hi = 0;
+  hot_lo = 0;
+  add(hi);
+  add(lo);
+}
+
 void ExactSum::normalize() {
+  flush_hot();
   int64_t carry = 0;
   for (int i = 0; i < kLimbs - 1; ++i) {
     int64_t v = limb[i] + carry;

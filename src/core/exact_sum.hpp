@@ -7,12 +7,28 @@
 // serial result bit for bit.
 //
 // The struct is flat and trivially copyable: it lives inside aggregate states.
+//
+// Besides the limbs it holds two "hot" partial sums, plain doubles fed by
+// add_hot(): a caller that knows the magnitude of its values can add them with a
+// few floating-point operations that are exact by construction (see add_hot).
+// The value of the sum is limbs + hot_hi + hot_lo; every reader (normalize, merge,
+// the text and binary forms, to_long_double) folds the hot sums into the limbs
+// first, so nothing observable depends on which path an addition took.
 #pragma once
 
+#include <cfloat>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
+
+// add_hot relies on IEEE binary64 operations rounded one at a time: no
+// reassociation (-ffast-math), no excess precision (x87), and no contraction
+// of a multiply feeding an add into an FMA (the builds pass -ffp-contract=off).
+#if defined(__FAST_MATH__)
+#error "ldp's exact sums need IEEE arithmetic: do not build with -ffast-math"
+#endif
 
 namespace ldp {
 
@@ -23,6 +39,9 @@ struct ExactSum {
 
   int64_t limb[kLimbs];
   int64_t pending;  // additions since the last carry propagation
+  // Hot partial sums of add_hot(); their exact values are part of the sum.
+  double hot_hi;
+  double hot_lo;
 
   void clear() { std::memset(this, 0, sizeof *this); }
 
@@ -56,13 +75,47 @@ struct ExactSum {
     if (++pending >= kNormalizeEvery) normalize();
   }
 
-  // Propagate carries: afterwards every limb but the top is in [0, 2^32) and
-  // the top limb is 0 or -1 (the sign). This is the canonical form.
+  // ---- Hot path ----
+  // add_hot(x, split) adds x exactly with four floating-point operations when
+  //   - split == hot_split(top, run_log2) for one (top, run_log2), 2 <= run_log2
+  //     <= 16, the same for every add_hot since the hot sums were last flushed;
+  //   - 2^(top - hot_width(run_log2)) <= |x| < 2^top;
+  //   - at most 2^run_log2 add_hot calls happen between flushes (flush_hot,
+  //     normalize, merge, clear, from_text, from_bytes);
+  //   - hot_top_ok(top, run_log2) and hot_path_available.
+  // Why it is exact (in any rounding mode): with K = 2^run_log2, p = top +
+  // run_log2 - 52 and split = 1.5 * 2^(p + 52), x + split lies in the binade of
+  // split, whose spacing is 2^p, so xh = (x + split) - split is x rounded to a
+  // multiple of 2^p (|xh| <= |x| + 2^p), computed exactly, and xl = x - xh
+  // (|xl| <= 2^p, a multiple of the lowest bit of x) is exact too. hot_hi is a
+  // multiple of 2^p of magnitude <= K (2^top + 2^p) <= 2^(p + 53); hot_lo is a
+  // multiple of 2^(top - width - 52) of magnitude <= K 2^p = 2^(top - width + 1)
+  // with width = 53 - 2 run_log2. Both are therefore doubles at every step and
+  // each addition is exact.
+  static constexpr bool hot_path_available = FLT_EVAL_METHOD == 0;
+  static constexpr int hot_width(int run_log2) { return 53 - 2 * run_log2; }
+  static double hot_split(int top, int run_log2) { return std::ldexp(1.5, top + run_log2); }
+  // Keeps every quantity far from overflow and from the subnormal range.
+  static constexpr bool hot_top_ok(int top, int run_log2) {
+    return run_log2 >= 2 && run_log2 <= 16 && top - hot_width(run_log2) >= -960 &&
+           top + run_log2 <= 960;
+  }
+  inline void add_hot(double x, double split) {
+    double xh = (x + split) - split;
+    hot_hi += xh;
+    hot_lo += x - xh;
+  }
+  // Moves the hot sums into the limbs (exact additions of two doubles).
+  void flush_hot();
+
+  // Flush the hot sums and propagate carries: afterwards the hot sums are 0,
+  // every limb but the top is in [0, 2^32) and the top limb is 0 or -1 (the
+  // sign). This is the canonical form.
   void normalize();
   void merge(const ExactSum& other);
 
-  bool is_negative() const;  // requires normalized form
-  bool is_zero() const;      // requires normalized form
+  bool is_negative() const;  // requires normalized form (hot sums flushed)
+  bool is_zero() const;      // requires normalized form (hot sums flushed)
   // Nearest-below long double of the exact value (deterministic: depends only
   // on the exact value). Works on a normalized copy.
   long double to_long_double() const;

@@ -3,11 +3,13 @@
 #include <charconv>
 #include <cerrno>
 #include <cinttypes>
+#include <cstddef>
 #include <cstdarg>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -65,10 +67,46 @@ void validate_mean_params(MeanMechanism id, const MeanParams& p) {
 }
 
 namespace {
+// The fast path of mean_add_real (see MeanSums and ExactSum::add_hot). With
+// R = max(-report_lo, report_hi), every accepted report has |y| <= R < 2^top_sum
+// and, rounding being monotone and symmetric, its rounded square
+// h = fl(fl(y/m)^2) <= fl(fl(R/m)^2) < 2^(top_sq - 1). A report takes the fast
+// path when h >= min_sq = 2^(top_sq - width): then h is in its window
+// [2^(top_sq - width), 2^top_sq), and y in [2^(top_sum - width), 2^top_sum)
+// because any |y| below that has h <= fl(fl(2^(top_sum - width + 1)/m)^2),
+// which is checked to be < min_sq. The bounds carry a factor 2 of margin.
+void set_hot_windows(MeanSummary* s) {
+  MeanSums* m = s->sums();
+  m->hot_split_sum = 0;
+  m->hot_split_sq = 0;
+  m->hot_min_sq = std::numeric_limits<double>::quiet_NaN();  // fast path off
+  if (!ExactSum::hot_path_available) return;
+  const double max_value = s->max_value;
+  auto square = [max_value](double y) {  // as mean_add_real computes it
+    double u = y / max_value;
+    return u * u;
+  };
+  const int run = kHotRunLog2, width = ExactSum::hot_width(kHotRunLog2);
+  double r = std::fmax(-s->report_lo, s->report_hi);
+  double hmax = square(r);
+  if (!(r > 0 && std::isfinite(r) && hmax > 0 && std::isfinite(hmax))) return;
+  int top_sum = std::ilogb(r) + 1;
+  int top_sq = std::ilogb(hmax) + 2;
+  if (!ExactSum::hot_top_ok(top_sum, run) || !ExactSum::hot_top_ok(top_sq, run)) return;
+  double min_sq = std::ldexp(1.0, top_sq - width);
+  if (!(square(std::ldexp(1.0, top_sum - width + 1)) < min_sq)) return;
+  m->hot_split_sum = ExactSum::hot_split(top_sum, run);
+  m->hot_split_sq = ExactSum::hot_split(top_sq, run);
+  m->hot_min_sq = min_sq;
+}
+
 // The fields derived from the parameters (not part of the text or binary forms).
 void set_derived(MeanSummary* s) {
   const MeanMechanismInfo& m = mean_mechanism(s->mech());
-  if (m.real_valued) m.report_range(s->params(), &s->report_lo, &s->report_hi);
+  if (m.real_valued) {
+    m.report_range(s->params(), &s->report_lo, &s->report_hi);
+    set_hot_windows(s);
+  }
 }
 }  // namespace
 
@@ -112,6 +150,17 @@ void throw_impossible_report(const MeanSummary& s, double y) {
 
 void throw_square_overflow(double y) {
   throw_error(ErrorKind::OutOfRange, "report %.15g is too large to accumulate exactly", y);
+}
+
+void mean_add_real_exact(MeanSummary* s, double y, double h) {
+  if (!std::isfinite(h)) throw_square_overflow(y);
+  s->sums()->sum.add(y);
+  s->sums()->sumsq_unit.add(h);
+}
+
+void mean_flush_hot(MeanSummary* s) {
+  s->sums()->sum.flush_hot();
+  s->sums()->sumsq_unit.flush_hot();
 }
 
 void mean_summary_merge(MeanSummary* into, const MeanSummary& from) {
@@ -165,6 +214,32 @@ void mean_summary_check(const MeanSummary& s, size_t size) {
   if (m == nullptr || size != mean_summary_size(m->id))
     throw_error(ErrorKind::Internal, "corrupt mean_summary (mechanism %d, %zu bytes)",
                 s.mechanism, size);
+}
+
+bool mean_summary_is_legacy(const MeanSummary& s, size_t size) {
+  if (size != kLegacyRealSummarySize || s.version != kMeanSummaryVersion) return false;
+  for (const auto* c : kMechanisms)
+    if (static_cast<uint8_t>(c->id) == s.mechanism) return c->real_valued;
+  return false;
+}
+
+size_t mean_summary_upgrade_legacy(const MeanSummary& s, size_t size, void* out) {
+  if (!mean_summary_is_legacy(s, size))
+    throw_error(ErrorKind::Internal, "not a mean_summary of the earlier layout (%zu bytes)", size);
+  std::memset(out, 0, kMaxMeanSummarySize);
+  auto* u = static_cast<MeanSummary*>(out);
+  std::memcpy(u, &s, sizeof(MeanSummary));
+  // The earlier ExactSum: limbs then pending, nothing else.
+  constexpr size_t kOldExactSum = (ExactSum::kLimbs + 1) * sizeof(int64_t);
+  static_assert(offsetof(ExactSum, pending) + sizeof(int64_t) == kOldExactSum,
+                "the hot sums follow the earlier layout");
+  const auto* old_sums = reinterpret_cast<const unsigned char*>(&s + 1);
+  std::memcpy(&u->sums()->sum, old_sums, kOldExactSum);
+  std::memcpy(&u->sums()->sumsq_unit, old_sums + kOldExactSum, kOldExactSum);
+  set_derived(u);
+  size_t new_size = mean_summary_size(u->mech());
+  mean_summary_check(*u, new_size);
+  return new_size;
 }
 
 // ---------------------------------------------------------------------------

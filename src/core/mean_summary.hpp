@@ -74,7 +74,20 @@ struct MeanSums {
   // standard error uses it, and rounding each square before the exact sum keeps
   // it deterministic and order-independent.
   ExactSum sumsq_unit;
+  // Derived from the parameters (set by init and by the parsers, not part of the
+  // text or binary forms): the fast path of mean_add_real. A report whose rounded
+  // square h reaches hot_min_sq goes through ExactSum::add_hot of both sums with
+  // these splits; set_hot_windows checks that every such report and square lies
+  // in its window. NaN turns the fast path off.
+  double hot_split_sum;
+  double hot_split_sq;
+  double hot_min_sq;
 };
+
+// The hot sums are flushed every 2^kHotRunLog2 reports (when n becomes a multiple
+// of it), and by every merge and reader: at most that many add_hot calls between
+// flushes, as ExactSum::add_hot requires.
+constexpr int kHotRunLog2 = 8;
 
 static_assert(sizeof(MeanSummary) % 8 == 0, "MeanSums must stay 8-byte aligned");
 
@@ -114,15 +127,27 @@ inline void mean_add_bit(MeanSummary* s, bool bit) {
 [[noreturn]] void throw_impossible_report(const MeanSummary& s, double y);
 [[noreturn]] void throw_square_overflow(double y);
 
+// The general path of mean_add_real: h = fl((y/max_value)^2) must be finite,
+// then both exact additions. Out of line.
+void mean_add_real_exact(MeanSummary* s, double y, double h);
+// Moves the hot sums of both exact sums into their limbs. Out of line.
+void mean_flush_hot(MeanSummary* s);
+
 inline void mean_add_real(MeanSummary* s, double y) {
   if (!(y >= s->report_lo && y <= s->report_hi)) throw_impossible_report(*s, y);
   MeanSums* m = s->sums();
-  m->sum.add(y);
   double u = y / s->max_value;
   double h = u * u;
-  if (!std::isfinite(h)) throw_square_overflow(y);
-  m->sumsq_unit.add(h);
+  // One comparison selects the fast path: h >= hot_min_sq puts h and y in their
+  // windows (and h is then finite); see set_hot_windows in mean_summary.cpp.
+  if (h >= m->hot_min_sq) {
+    m->sum.add_hot(y, m->hot_split_sum);
+    m->sumsq_unit.add_hot(h, m->hot_split_sq);
+  } else {
+    mean_add_real_exact(s, y, h);
+  }
   s->n += 1;
+  if ((s->n & ((int64_t{1} << kHotRunLog2) - 1)) == 0) mean_flush_hot(s);
 }
 
 // into += from; both must have the same mechanism and parameters.
@@ -145,6 +170,17 @@ size_t mean_summary_from_binary(const uint8_t* p, size_t len, void* out);
 
 // Checks a summary held in memory (cheap: version and mechanism). Throws Internal.
 void mean_summary_check(const MeanSummary& s, size_t size);
+
+// Real-valued summaries in the memory layout of earlier builds (ExactSum without
+// the hot sums, MeanSums without the fast-path fields): PostgreSQL stores a
+// summary's memory image in tables, so such images can still be read.
+constexpr size_t kLegacyRealSummarySize =
+    sizeof(MeanSummary) + 2 * (ExactSum::kLimbs + 1) * sizeof(int64_t);
+// True when (s, size) has that layout (version 1, a real-valued mechanism).
+bool mean_summary_is_legacy(const MeanSummary& s, size_t size);
+// Converts such an image into the current layout in out (kMaxMeanSummarySize
+// bytes, 8-byte aligned) and returns its size. Throws Internal.
+size_t mean_summary_upgrade_legacy(const MeanSummary& s, size_t size, void* out);
 
 // ---- helpers shared by the mechanism files ----
 // The estimator of every 1-bit mechanism: P(b=1) = 1/(e^eps+1) + (x/m)(e^eps-1)/(e^eps+1),

@@ -106,8 +106,9 @@ Var* combine_target(FunctionCallInfo fcinfo, Var* (*copy_arg)(FunctionCallInfo, 
                     const Var* (*checked_arg)(FunctionCallInfo, int)) {
   auto* raw = reinterpret_cast<struct varlena*>(DatumGetPointer(PG_GETARG_DATUM(0)));
   if (AggCheckCallContext(fcinfo, nullptr) && !VARATT_IS_EXTENDED(raw)) {
-    checked_arg(fcinfo, 0);  // validates without copying
-    return reinterpret_cast<Var*>(raw);
+    // Validates without copying: the state itself, unless checked_arg had to
+    // convert a summary stored in an earlier memory layout (then a fresh copy).
+    return const_cast<Var*>(checked_arg(fcinfo, 0));
   }
   return copy_arg(fcinfo, 0);
 }

@@ -24,7 +24,17 @@ MeanVar* mean_var_new(ldp::MeanMechanism id, const ldp::MeanParams& p) {
 }
 
 const MeanVar* mean_var_arg(FunctionCallInfo fcinfo, int argno) {
-  return ldp_pg::summary_arg<MeanVar>(fcinfo, argno, ldp::mean_summary_check);
+  auto* v = reinterpret_cast<const MeanVar*>(PG_DETOAST_DATUM(PG_GETARG_DATUM(argno)));
+  size_t size = VARSIZE(v) >= offsetof(MeanVar, s) ? VARSIZE(v) - offsetof(MeanVar, s) : 0;
+  bool legacy = false;
+  LDP_CORE(legacy = ldp::mean_summary_is_legacy(v->s, size));
+  if (unlikely(legacy)) {  // stored by an earlier build: a converted copy
+    alignas(8) char buf[ldp::kMaxMeanSummarySize];
+    LDP_CORE(size = ldp::mean_summary_upgrade_legacy(v->s, size, buf));
+    return mean_var_from_core(buf, size);
+  }
+  LDP_CORE(ldp::mean_summary_check(v->s, size));
+  return v;
 }
 
 MeanVar* mean_var_arg_copy(FunctionCallInfo fcinfo, int argno) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cfenv>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -290,6 +291,173 @@ TEST(ExactSum, OrderAndSplitIndependent) {
     EXPECT_EQ(bytes_of(partials[0]), want_bytes);
     EXPECT_EQ(partials[0].to_double(), serial.to_double());
   }
+}
+
+// ---------------------------------------------------------------------------
+// The hot path: add_hot within its window gives exactly what add gives.
+
+// A double of random sign in the window [2^(top - width), 2^top) of add_hot with
+// 2^run additions: mostly 53 random mantissa bits; one in four is an edge of the
+// window, has an all-ones mantissa or lies halfway between multiples of the
+// split's spacing 2^p (a tie).
+double random_in_window(std::mt19937_64& g, int top, int run) {
+  const int width = ExactSum::hot_width(run), p = top + run - 52;
+  double x;
+  switch (g() % 16) {
+    case 0:
+      x = std::ldexp(1.0, top - width);  // the bottom edge
+      break;
+    case 1:
+      x = std::nextafter(std::ldexp(1.0, top), 0.0);  // just below the top
+      break;
+    case 2:  // all-ones mantissa, in a random binade of the window
+      x = std::ldexp(static_cast<double>((uint64_t{1} << 53) - 1),
+                     top - 53 - static_cast<int>(g() % width));
+      break;
+    case 3: {  // (2j + 1) 2^(p-1): a tie of the rounding to multiples of 2^p
+      uint64_t j = g() % (uint64_t{1} << 40);
+      x = std::ldexp(static_cast<double>(2 * j + 1), p - 1);
+      if (!(x >= std::ldexp(1.0, top - width) && x < std::ldexp(1.0, top)))
+        x = std::ldexp(1.0, top - 2);
+      break;
+    }
+    default: {
+      int e = top - 1 - static_cast<int>(g() % width);
+      x = std::ldexp(static_cast<double>((g() >> 11) | (uint64_t{1} << 52)), e - 52);
+    }
+  }
+  return (g() & 1) ? -x : x;
+}
+
+// Adds xs through add_hot (flushing every 2^run additions, as the precondition
+// requires) and through add; both must give the same canonical text.
+void expect_hot_equals_add(const std::vector<double>& xs, int top, int run) {
+  const double split = ExactSum::hot_split(top, run);
+  ExactSum hot = zero(), plain = zero();
+  for (size_t i = 0; i < xs.size(); ++i) {
+    hot.add_hot(xs[i], split);
+    plain.add(xs[i]);
+    if ((i + 1) % (size_t{1} << run) == 0) hot.flush_hot();
+  }
+  ASSERT_EQ(hot.to_text(), plain.to_text()) << "top " << top << ", run 2^" << run;
+  ASSERT_EQ(bytes_of(hot), bytes_of(plain));
+}
+
+TEST(ExactSumHot, EqualsAddOnRandomWindows) {
+  ASSERT_TRUE(ExactSum::hot_path_available);
+  std::mt19937_64 g(31337);
+  for (int run : {2, 4, 8, 12, 16}) {
+    const int width = ExactSum::hot_width(run);
+    for (int top : {-960 + width, -300, -20, 0, 1, 17, 52, 53, 200, 960 - run}) {
+      ASSERT_TRUE(ExactSum::hot_top_ok(top, run)) << top << " " << run;
+      std::vector<double> xs;
+      for (int i = 0; i < 3 * (1 << run) + 5; ++i) xs.push_back(random_in_window(g, top, run));
+      expect_hot_equals_add(xs, top, run);
+    }
+  }
+  EXPECT_FALSE(ExactSum::hot_top_ok(-961 + ExactSum::hot_width(8), 8));
+  EXPECT_FALSE(ExactSum::hot_top_ok(953, 8));
+  EXPECT_FALSE(ExactSum::hot_top_ok(0, 1));
+  EXPECT_FALSE(ExactSum::hot_top_ok(0, 17));
+}
+
+// The worst cases of the bounds on the hot sums: 2^run values of one sign just
+// below the top of the window (each rounding up to the next multiple of the
+// spacing 2^p), and 2^run values of one sign whose low parts x - xh all have the
+// largest magnitude 2^(p-1) - (lowest bit of the window).
+TEST(ExactSumHot, ExtremeRunsStayExact) {
+  for (int run : {2, 8, 16}) {
+    const int width = ExactSum::hot_width(run), top = 10, p = top + run - 52;
+    const int n = 1 << run;
+    const double below_top = std::nextafter(std::ldexp(1.0, top), 0.0);
+    expect_hot_equals_add(std::vector<double>(n, below_top), top, run);
+    expect_hot_equals_add(std::vector<double>(n, -below_top), top, run);
+    // in the lowest binade of the window, whose lowest bit is 2^(top - width - 52)
+    const double low_heavy = std::ldexp(std::ldexp(1.0, run - 1) + 1.5, p) -
+                             std::ldexp(1.0, top - width - 52);
+    ASSERT_GE(low_heavy, std::ldexp(1.0, top - width));
+    ASSERT_LT(low_heavy, std::ldexp(1.0, top - width + 1));
+    expect_hot_equals_add(std::vector<double>(n, low_heavy), top, run);
+    expect_hot_equals_add(std::vector<double>(n, -low_heavy), top, run);
+    expect_hot_equals_add(std::vector<double>(n, std::ldexp(1.0, top - width)), top, run);
+  }
+}
+
+// The split is exact in every rounding mode, not only to nearest.
+TEST(ExactSumHot, ExactInEveryRoundingMode) {
+  std::mt19937_64 g(8);
+  const int run = 8, top = 5;
+  std::vector<double> xs;
+  for (int i = 0; i < 4 * (1 << run); ++i) xs.push_back(random_in_window(g, top, run));
+  const std::string want = sum_of(xs).to_text();
+  const double split = ExactSum::hot_split(top, run);
+  volatile double one = 1.0, tiny = 0x1p-60;
+  for (int mode : {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO}) {
+    ExactSum hot = zero();
+    ASSERT_EQ(std::fesetround(mode), 0);
+    const bool rounds_up = one + tiny != 1.0;  // the mode is in effect
+    for (size_t i = 0; i < xs.size(); ++i) {
+      hot.add_hot(xs[i], split);
+      if ((i + 1) % (1 << run) == 0) hot.flush_hot();
+    }
+    std::fesetround(FE_TONEAREST);
+    EXPECT_EQ(rounds_up, mode == FE_UPWARD);
+    EXPECT_EQ(hot.to_text(), want) << "rounding mode " << mode;
+  }
+}
+
+// Every reader sees the hot sums without an explicit flush: text, bytes, double,
+// normalize (then is_zero / is_negative), and merge on either side.
+TEST(ExactSumHot, EveryReaderFoldsTheHotSums) {
+  std::mt19937_64 g(99);
+  const int run = 8, top = 3;
+  const double split = ExactSum::hot_split(top, run);
+  std::vector<double> xs;
+  for (int i = 0; i < 100; ++i) xs.push_back(random_in_window(g, top, run));
+  ExactSum hot = zero();
+  for (double x : xs) hot.add_hot(x, split);
+  ASSERT_TRUE(hot.hot_hi != 0 || hot.hot_lo != 0);  // not vacuous
+  const ExactSum plain = sum_of(xs);
+  EXPECT_EQ(hot.to_text(), plain.to_text());
+  EXPECT_EQ(bytes_of(hot), bytes_of(plain));
+  EXPECT_EQ(hot.to_double(), plain.to_double());
+  EXPECT_EQ(hot.to_long_double(), plain.to_long_double());
+  ExactSum a = zero(), b = hot;
+  a.add(0.5);
+  a.merge(hot);            // hot as the argument
+  b.merge(sum_of({0.5}));  // hot as the target
+  ExactSum c = plain;
+  c.add(0.5);
+  EXPECT_EQ(a.to_text(), c.to_text());
+  EXPECT_EQ(b.to_text(), c.to_text());
+  // cancellation to zero and to a negative value through the hot sums
+  ExactSum z = hot;
+  for (double x : xs) z.add(-x);
+  z.normalize();
+  EXPECT_EQ(z.hot_hi, 0.0);
+  EXPECT_EQ(z.hot_lo, 0.0);
+  EXPECT_TRUE(z.is_zero());
+  EXPECT_EQ(z.to_text(), "0");
+  ExactSum neg = zero();
+  for (double x : xs) neg.add_hot(-std::fabs(x), split);
+  neg.normalize();
+  EXPECT_TRUE(neg.is_negative());
+  // parsing overwrites the hot sums too
+  ExactSum parsed = hot;
+  ASSERT_TRUE(parse("0x1p0", &parsed));
+  EXPECT_EQ(parsed.to_text(), "0x1p0");
+}
+
+// flush_hot may trigger the periodic normalization (through add): the value stays.
+TEST(ExactSumHot, FlushAtTheNormalizationThreshold) {
+  const double split = ExactSum::hot_split(4, 8);
+  ExactSum s = zero();
+  s.pending = ExactSum::kNormalizeEvery - 1;
+  s.add_hot(3.25, split);
+  s.add_hot(-0x1.23456789abcdep-20, split);
+  s.flush_hot();
+  EXPECT_LT(s.pending, 3);
+  EXPECT_EQ(s.to_text(), sum_of({3.25, -0x1.23456789abcdep-20}).to_text());
 }
 
 // ---------------------------------------------------------------------------
