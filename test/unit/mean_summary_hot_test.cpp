@@ -268,7 +268,9 @@ TEST(LegacyLayout, IsUpgraded) {
     EXPECT_EQ(up.text(), s.text()) << c.name;
     // the derived fields are set
     EXPECT_EQ(std::isnan(up->sums()->hot_min_sq), !c.fast);
-    if (c.fast) EXPECT_EQ(up->sums()->hot_min_sq, s->sums()->hot_min_sq);
+    if (c.fast) {
+      EXPECT_EQ(up->sums()->hot_min_sq, s->sums()->hot_min_sq);
+    }
     EXPECT_EQ(up->sums()->hot_split_sum, s->sums()->hot_split_sum);
     for (size_t i = 500; i < ys.size(); ++i) {
       up.add_real(ys[i]);
