@@ -31,6 +31,13 @@ SELECT i::int4 AS v,
        ldp.piecewise_mean_encode((i % 1000) / 10.0, 1.0, 100, i) AS pw
 FROM generate_series(1, $rows) i;
 VACUUM (FREEZE, ANALYZE) bench_reports;
+-- one table per report column, (v int4, report): sum(v) and the aggregate then read
+-- the same two-column rows, as in a table that holds one mechanism's reports
+DROP TABLE IF EXISTS bench_bit, bench_lap, bench_pw;
+CREATE TABLE bench_bit AS SELECT v, bit FROM bench_reports;
+CREATE TABLE bench_lap AS SELECT v, lap FROM bench_reports;
+CREATE TABLE bench_pw AS SELECT v, pw FROM bench_reports;
+VACUUM (FREEZE, ANALYZE) bench_bit, bench_lap, bench_pw;
 SQL
 
 # median wall time (ms) of a query, over $repeats runs after one warm-up
@@ -66,4 +73,20 @@ echo "|---|---:|---:|---:|---:|---:|"
 for k in "${order[@]}"; do
   awk -v n="${label[$k]}" -v s="${ts[$k]}" -v p="${tp[$k]}" -v s0="${ts[sum]}" -v p0="${tp[sum]}" \
     'BEGIN {printf "| `%s` | %.0f | %.2f | %.0f | %.2f | %.2f |\n", n, s, s/s0, p, p/p0, s/p}'
+done
+
+# The same aggregates, each on its own two-column table against sum(v) of that table.
+declare -A own=([rr]=bench_bit [onebit]=bench_bit [onebit_gamma]=bench_bit [laplace]=bench_lap
+                [piecewise]=bench_pw)
+echo
+echo "Per-mechanism tables (v int4, report), serial, same run: the aggregate against sum(v) of its table"
+echo
+echo "| aggregate | table | sum(v) ms | aggregate ms | aggregate / sum(int4) |"
+echo "|---|---|---:|---:|---:|"
+for k in rr onebit onebit_gamma laplace piecewise; do
+  t=${own[$k]}
+  s0="$(time_query "$serial" "SELECT sum(v) FROM $t")"
+  s1="$(time_query "$serial" "SELECT ${label[$k]} FROM $t")"
+  awk -v n="${label[$k]}" -v t="$t" -v s0="$s0" -v s1="$s1" \
+    'BEGIN {printf "| `%s` | %s | %.0f | %.0f | %.2f |\n", n, t, s0, s1, s1/s0}'
 done

@@ -10,7 +10,8 @@ namespace {
 // aggregate's own state (modified in place: the call site is an aggregate's, so
 // the state is a temporary of this aggregate). The SQL signatures fix the
 // argument layout: (state, report, epsilon [, max_value [, gamma]]).
-inline MeanVar* mean_state(FunctionCallInfo fcinfo, MeanMechanism id, const char* fn) {
+__attribute__((always_inline)) inline MeanVar* mean_state(FunctionCallInfo fcinfo, MeanMechanism id,
+                                                        const char* fn) {
   ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, fn);
   if (unlikely(PG_ARGISNULL(0))) return mean_var_new(id, mean_params_args(fcinfo, id, 2));
   auto* st = reinterpret_cast<MeanVar*>(PG_GETARG_POINTER(0));
