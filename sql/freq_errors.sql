@@ -17,6 +17,28 @@ SELECT try_sql($$SELECT dbitflip_agg('{1,1}', '{t,f}', 1, 4)$$);
 SELECT try_sql($$SELECT dbitflip_agg('{0,4}', '{t,f}', 1, 4)$$);
 SELECT try_sql($$SELECT dbitflip_agg(b, v, 1, 4) FROM (VALUES ('{0,1}'::int[], '{t,f}'::boolean[]), ('{0,1,2}', '{t,f,f}')) x(b, v)$$);
 SELECT try_sql($$SELECT dbitflip_agg('{0,NULL}', '{t,f}', 1, 4)$$);
+-- the same reports read from a table, where small arrays are stored packed (1-byte
+-- header, unaligned elements) and read in place
+CREATE TABLE dbf_stored (id int, b int[], v boolean[]);
+INSERT INTO dbf_stored VALUES (1, '{0,1}', '{t,f}'), (2, '{2,3}', '{f,t}'), (3, '{3,0}', '{t,t}');
+SELECT dbitflip_agg(b, v, 1, 4)::text FROM dbf_stored;
+SELECT dbitflip_agg(b, v, 1, 4)::text = dbitflip_agg(b::text::int[], v::text::boolean[], 1, 4)::text AS same_as_unpacked FROM dbf_stored;
+INSERT INTO dbf_stored VALUES (4, '{0,1}', '{t}');
+SELECT try_sql($$SELECT dbitflip_agg(b, v, 1, 4) FROM dbf_stored$$);
+UPDATE dbf_stored SET b = '{1,1}', v = '{t,f}' WHERE id = 4;
+SELECT try_sql($$SELECT dbitflip_agg(b, v, 1, 4) FROM dbf_stored$$);
+UPDATE dbf_stored SET b = '{0,NULL}', v = '{t,f}' WHERE id = 4;
+SELECT try_sql($$SELECT dbitflip_agg(b, v, 1, 4) FROM dbf_stored$$);
+UPDATE dbf_stored SET b = '{{0,1}}', v = '{{t,f}}' WHERE id = 4;
+SELECT try_sql($$SELECT dbitflip_agg(b, v, 1, 4) FROM dbf_stored$$);
+UPDATE dbf_stored SET b = '{0,9}', v = '{t,f}' WHERE id = 4;
+SELECT try_sql($$SELECT dbitflip_agg(b, v, 1, 4) FROM dbf_stored$$);
+UPDATE dbf_stored SET b = '{}', v = '{}' WHERE id = 4;
+SELECT try_sql($$SELECT dbitflip_agg(b, v, 1, 4) FROM dbf_stored$$);
+-- a large d goes through the general path
+SELECT dbitflip_agg(b, v, 1, 40)::text = dbitflip_agg(b::text::int[], v::text::boolean[], 1, 40)::text AS large_d_same
+FROM (SELECT array_agg(i) AS b, array_agg(i % 3 = 0) AS v FROM generate_series(0, 19) i) x;
+DROP TABLE dbf_stored;
 SELECT try_sql('SELECT olh_agg(5, 100, 1, 4)');
 SELECT try_sql('SELECT olh_agg(NULL, 1, 1, 4)');
 SELECT try_sql('SELECT hadamard_agg(4, true, 1, 3)');

@@ -87,7 +87,29 @@ inline void freq_add_item(FreqSummary* s, int64_t y) {
 // bit of bytes[0] (PostgreSQL's varbit layout). nbits must equal k.
 void freq_add_bits(FreqSummary* s, const uint8_t* bytes, int64_t nbits);
 // dBitFlip: d distinct buckets in [0, k) and their bits.
-void freq_add_dbitflip(FreqSummary* s, const int32_t* buckets, const bool* bits, int64_t d);
+// Every case, with the errors; freq_add_dbitflip takes the common one inline.
+void freq_add_dbitflip_general(FreqSummary* s, const int32_t* buckets, const bool* bits, int64_t d);
+inline void freq_add_dbitflip(FreqSummary* s, const int32_t* buckets, const bool* bits, int64_t d) {
+  // A valid report of a small d (seed 004 uses d = 1..4): all checks in one pass.
+  if (d <= 8 && d == s->d && s->mechanism == static_cast<uint8_t>(FreqMechanism::DBitFlip)) {
+    bool ok = true;
+    for (int64_t i = 0; i < d; ++i) {
+      ok &= buckets[i] >= 0 && buckets[i] < s->k;
+      for (int64_t j = 0; j < i; ++j) ok &= buckets[i] != buckets[j];
+    }
+    if (ok) {
+      int64_t* holders = s->counters();
+      int64_t* ones = holders + s->k;
+      for (int64_t i = 0; i < d; ++i) {
+        holders[buckets[i]] += 1;
+        ones[buckets[i]] += bits[i] ? 1 : 0;
+      }
+      s->n += 1;
+      return;
+    }
+  }
+  freq_add_dbitflip_general(s, buckets, bits, d);
+}
 // OLH: the device's seed (its low 32 bits seed XXH32) and y in [0, g).
 void freq_add_olh(FreqSummary* s, uint64_t seed, int64_t y);
 // Hadamard response: a row in [0, K) and the report (true = +1, false = -1).

@@ -8,6 +8,9 @@ extern "C" {
 #include "utils/varbit.h"
 }
 
+#include <cstddef>
+#include <cstring>
+
 #include "freq_glue.hpp"
 
 using ldp::FreqMechanism;
@@ -29,7 +32,8 @@ int64 param_int(FunctionCallInfo fcinfo, int argno, const char* name) {
 // The state for this row: a new summary on the first report, else the
 // aggregate's own (updated in place). k_arg < 0: k comes from the report
 // (bit length), passed as row_k; d likewise comes from the report (dBitFlip).
-FreqVar* freq_state(FunctionCallInfo fcinfo, FreqMechanism id, const char* fn, int eps_arg,
+__attribute__((always_inline)) inline FreqVar* freq_state(FunctionCallInfo fcinfo, FreqMechanism id,
+                                                         const char* fn, int eps_arg,
                     int k_arg, int64 row_k, int64 row_d) {
   ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, fn);
   if (unlikely(PG_ARGISNULL(0))) {
@@ -83,25 +87,63 @@ static Datum unary_trans(FunctionCallInfo fcinfo, FreqMechanism id, const char* 
 LDP_FUNCTION(ldp_sue_trans) { return unary_trans(fcinfo, FreqMechanism::SUE, "sue_trans"); }
 LDP_FUNCTION(ldp_oue_trans) { return unary_trans(fcinfo, FreqMechanism::OUE, "oue_trans"); }
 
+namespace {
+
+// A one-dimensional array argument read where it lies: a short-header (packed)
+// or plain varlena is not copied; only a compressed or external one is detoasted.
+// The fields of ArrayType follow the length word at the same offsets whatever the
+// header's size, so they and the elements are read with memcpy (a packed array is
+// not aligned).
+struct ArrayView {
+  int32 ndim;
+  int32 n;
+  bool hasnull;
+  const char* data;
+};
+
+__attribute__((always_inline)) inline ArrayView array_view(FunctionCallInfo fcinfo, int argno) {
+  auto* p = reinterpret_cast<struct varlena*>(DatumGetPointer(PG_GETARG_DATUM(argno)));
+  if (VARATT_IS_EXTERNAL(p) || VARATT_IS_COMPRESSED(p)) p = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+  const char* body = VARDATA_ANY(p);  // = (char*) ArrayType + VARHDRSZ, unaligned if packed
+  auto field = [body](size_t offset) {
+    int32 v;
+    std::memcpy(&v, body + offset - VARHDRSZ, sizeof v);
+    return v;
+  };
+  ArrayView a;
+  a.ndim = field(offsetof(ArrayType, ndim));
+  int32 dataoffset = field(offsetof(ArrayType, dataoffset));
+  a.hasnull = dataoffset != 0;
+  a.n = a.ndim == 0 ? 0 : field(sizeof(ArrayType));  // dims[0]
+  a.data = body + (a.hasnull ? dataoffset : ARR_OVERHEAD_NONULLS(a.ndim)) - VARHDRSZ;
+  return a;
+}
+
+}  // namespace
+
 // dbitflip_agg(buckets int[], bits boolean[], epsilon, k): d is the array length
 LDP_FUNCTION(ldp_dbitflip_trans) {
   FREQ_SKIP_NULL_REPORT(1, 2);
-  ArrayType* buckets = PG_GETARG_ARRAYTYPE_P(1);
-  ArrayType* bits = PG_GETARG_ARRAYTYPE_P(2);
-  if (ARR_NDIM(buckets) > 1 || ARR_NDIM(bits) > 1 || ARR_HASNULL(buckets) || ARR_HASNULL(bits)) {
-    if (ARR_HASNULL(buckets) || ARR_HASNULL(bits))
-      partial_null_report("buckets and bits must not contain NULL");
+  ArrayView buckets = array_view(fcinfo, 1), bits = array_view(fcinfo, 2);
+  if (buckets.ndim > 1 || bits.ndim > 1 || buckets.hasnull || bits.hasnull) {
+    if (buckets.hasnull || bits.hasnull) partial_null_report("buckets and bits must not contain NULL");
     ereport(ERROR, (errcode(ERRCODE_DATA_EXCEPTION),
                     errmsg("buckets and bits must be one-dimensional arrays")));
   }
-  int nb = ArrayGetNItems(ARR_NDIM(buckets), ARR_DIMS(buckets));
-  int nv = ArrayGetNItems(ARR_NDIM(bits), ARR_DIMS(bits));
+  int nb = buckets.n, nv = bits.n;
   if (nb != nv)
     ereport(ERROR, (errcode(ERRCODE_DATA_EXCEPTION),
                     errmsg("buckets and bits must have the same length, got %d and %d", nb, nv)));
   FreqVar* st = freq_state(fcinfo, FreqMechanism::DBitFlip, "dbitflip_trans", 3, 4, 0, nb);
-  const auto* b = reinterpret_cast<const int32_t*>(ARR_DATA_PTR(buckets));
-  const auto* v = reinterpret_cast<const bool*>(ARR_DATA_PTR(bits));
+  int32_t local[64];
+  const int32_t* b = reinterpret_cast<const int32_t*>(buckets.data);
+  if (reinterpret_cast<uintptr_t>(b) % alignof(int32_t) != 0) {  // a packed array
+    auto* copy = nb <= 64 ? local : static_cast<int32_t*>(palloc(sizeof(int32_t) * nb));
+    std::memcpy(copy, buckets.data, sizeof(int32_t) * nb);
+    b = copy;
+  }
+  static_assert(sizeof(bool) == 1, "boolean[] elements are one byte");
+  const auto* v = reinterpret_cast<const bool*>(bits.data);
   LDP_CORE(ldp::freq_add_dbitflip(&st->s, b, v, nb));
   PG_RETURN_POINTER(st);
 }

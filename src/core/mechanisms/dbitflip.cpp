@@ -133,7 +133,8 @@ void DBitFlipClient::report(int64_t value, RandomSource& rng, int32_t* buckets, 
   }
 }
 
-void freq_add_dbitflip(FreqSummary* s, const int32_t* buckets, const bool* bits, int64_t d) {
+void freq_add_dbitflip_general(FreqSummary* s, const int32_t* buckets, const bool* bits,
+                               int64_t d) {
   check_summary_mechanism(*s, FreqMechanism::DBitFlip);
   if (d != s->d)
     throw_error(ErrorKind::ImpossibleReport,
