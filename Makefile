@@ -18,7 +18,7 @@ PG_CPPFLAGS = -Isrc/core -Isrc/pg
 PG_CXXFLAGS = -std=c++17 -O2 -fno-strict-aliasing -ffp-contract=off -Wno-register -Wno-missing-field-initializers
 SHLIB_LINK = -lxxhash -lstdc++ -lm
 
-REGRESS = setup upgrade mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io window collections thresh
+REGRESS = setup upgrade mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io freq_pending window collections thresh
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 ISOLATION = thresh_concurrency
 ISOLATION_OPTS = --inputdir=. --outputdir=build/isolation

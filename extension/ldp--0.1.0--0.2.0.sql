@@ -3,6 +3,20 @@
 \echo Use "ALTER EXTENSION ldp UPDATE" (or CREATE EXTENSION ldp) to load this file. \quit
 
 ------------------------------------------------------------------------------
+-- SUE and OUE count reports in a byte-wide pending area of their state; a final
+-- function returns the summary without it.
+------------------------------------------------------------------------------
+CREATE FUNCTION @extschema@.freq_final(@extschema@.freq_summary) RETURNS @extschema@.freq_summary
+  AS 'MODULE_PATHNAME', 'ldp_freq_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.freq_final(@extschema@.freq_summary) IS 'Final function of ldp.sue_agg and ldp.oue_agg: the summary with its pending counts added.';
+CREATE OR REPLACE AGGREGATE @extschema@.sue_agg(report varbit, epsilon float8) (
+  SFUNC = @extschema@.sue_trans, STYPE = @extschema@.freq_summary,
+  FINALFUNC = @extschema@.freq_final, COMBINEFUNC = @extschema@.freq_combine, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE @extschema@.oue_agg(report varbit, epsilon float8) (
+  SFUNC = @extschema@.oue_trans, STYPE = @extschema@.freq_summary,
+  FINALFUNC = @extschema@.freq_final, COMBINEFUNC = @extschema@.freq_combine, PARALLEL = SAFE);
+
+------------------------------------------------------------------------------
 -- Collections and epochs: a source table of reports cut into epochs of equal
 -- length, each closed once into a stored summary (by hand or by pg_cron).
 -- Epoch e covers [starts_at + e·epoch_length, starts_at + (e+1)·epoch_length);

@@ -122,7 +122,10 @@ void freq_summary_check(const FreqSummary& s, size_t size) {
     throw Error(ErrorKind::Internal, std::string("corrupt freq_summary: ") + e.what());
   }
   if (s.g != g || s.width != m->width(s.k, g) || s.n < 0 ||
-      size != sizeof(FreqSummary) + sizeof(int64_t) * static_cast<size_t>(s.width))
+      (s.pending_bytes != 0 && (s.pending_bytes != freq_pending_bytes(s.mech(), s.k) ||
+                                s.pending >= kFreqPendingRows)) ||
+      (s.pending_bytes == 0 && s.pending != 0) ||
+      size != freq_summary_canonical_size(s) + s.pending_bytes)
     throw_error(ErrorKind::Internal,
                 "corrupt freq_summary (%s, k %" PRId64 ", g %" PRId64 ", width %" PRId64
                 ", %zu bytes)",
@@ -130,9 +133,48 @@ void freq_summary_check(const FreqSummary& s, size_t size) {
 }
 
 // ---------------------------------------------------------------------------
+// The pending area (SUE/OUE aggregation states)
+
+size_t freq_pending_bytes(FreqMechanism id, int64_t k) {
+  if (id != FreqMechanism::SUE && id != FreqMechanism::OUE) return 0;
+  return static_cast<size_t>((k + 7) / 8 * 8);
+}
+
+void freq_summary_add_pending_area(FreqSummary* s) {
+  size_t bytes = freq_pending_bytes(s->mech(), s->k);
+  if (bytes == 0) throw_error(ErrorKind::Internal, "%s summaries have no pending area",
+                              freq_mechanism(s->mech()).name);
+  s->pending_bytes = static_cast<uint32_t>(bytes);
+  s->pending = 0;
+  std::memset(s->counters() + s->width, 0, bytes);
+}
+
+void freq_flush_pending(FreqSummary* s) {
+  if (s->pending_bytes == 0) return;
+  int64_t* c = s->counters();
+  uint8_t* p = reinterpret_cast<uint8_t*>(c + s->width);
+  for (int64_t v = 0; v < s->k; ++v) c[v] += p[v];
+  std::memset(p, 0, s->pending_bytes);
+  s->pending = 0;
+}
+
+void freq_summary_flushed_copy(const FreqSummary& s, FreqSummary* out) {
+  std::memcpy(static_cast<void*>(out), &s, freq_summary_canonical_size(s));
+  out->pending = 0;
+  out->pending_bytes = 0;
+  if (s.pending_bytes == 0) return;
+  const uint8_t* p = reinterpret_cast<const uint8_t*>(s.counters() + s.width);
+  int64_t* c = out->counters();
+  for (int64_t v = 0; v < s.k; ++v) c[v] += p[v];
+}
+
+// ---------------------------------------------------------------------------
 // Merge
 
 void freq_summary_merge(FreqSummary* into, const FreqSummary& from) {
+  if (from.pending != 0)
+    throw_error(ErrorKind::Internal, "cannot merge a summary with pending counts");
+  freq_flush_pending(into);
   const char* name = freq_mechanism(into->mech()).name;
   if (into->mechanism != from.mechanism)
     throw_error(ErrorKind::InvalidParameter,

@@ -38,8 +38,12 @@ struct FreqParams {
 struct FreqSummary {
   uint8_t version;
   uint8_t mechanism;
-  uint16_t reserved16;
-  uint32_t reserved32;
+  // SUE/OUE aggregation states only (never in the text or binary forms): reports
+  // counted in a byte-wide pending area that follows the counters, pending_bytes
+  // long (0: no pending area). Readers see the counters with the pending counts
+  // added (freq_summary_flushed_copy); the glue never hands them anything else.
+  uint16_t pending;
+  uint32_t pending_bytes;
   double epsilon;
   int64_t k;      // domain size
   int64_t d;      // dBitFlip: buckets per report; 0 elsewhere
@@ -73,6 +77,24 @@ inline bool same_freq_params(const FreqSummary& s, double epsilon, int64_t k, in
 }
 [[noreturn]] void throw_freq_params_changed(const FreqSummary& s, double epsilon, int64_t k,
                                             int64_t d);
+
+// ---- the pending area of SUE/OUE aggregation states ----
+// Bytes of the pending area for a mechanism and k (SUE, OUE: k rounded up to 8; 0 for
+// the others, which have none).
+size_t freq_pending_bytes(FreqMechanism id, int64_t k);
+// Adds a pending area to a summary just initialized in memory of
+// freq_summary_size + freq_pending_bytes bytes.
+void freq_summary_add_pending_area(FreqSummary* s);
+// Moves the pending counts into the counters (the area stays, empty).
+void freq_flush_pending(FreqSummary* s);
+// The summary without its pending area, pending counts added, into out (of
+// freq_summary_size bytes): what every reader must see.
+void freq_summary_flushed_copy(const FreqSummary& s, FreqSummary* out);
+// Size of a summary without its pending area.
+inline size_t freq_summary_canonical_size(const FreqSummary& s) {
+  return sizeof(FreqSummary) + sizeof(int64_t) * static_cast<size_t>(s.width);
+}
+constexpr int kFreqPendingRows = 255;  // a pending byte never overflows
 
 // ---- adding reports (each validates the report: ImpossibleReport otherwise) ----
 // GRR: an item y in [0, k). Inline: it is the whole per-row work of grr_agg.

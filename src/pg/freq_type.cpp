@@ -19,16 +19,31 @@ FreqVar* freq_var_alloc(size_t core_size) {
 }  // namespace
 
 FreqVar* freq_var_new(ldp::FreqMechanism id, const ldp::FreqParams& p) {
-  size_t size = 0;
-  LDP_CORE(size = ldp::freq_summary_size(id, p));
-  FreqVar* v = freq_var_alloc(size);
-  LDP_CORE(ldp::freq_summary_init(&v->s, id, p));
+  size_t size = 0, pending = 0;
+  LDP_CORE({
+    size = ldp::freq_summary_size(id, p);
+    pending = ldp::freq_pending_bytes(id, p.k);
+  });
+  FreqVar* v = freq_var_alloc(size + pending);
+  LDP_CORE({
+    ldp::freq_summary_init(&v->s, id, p);
+    if (pending != 0) ldp::freq_summary_add_pending_area(&v->s);
+  });
   return v;
 }
 
+// Readers get the summary as its text and binary forms describe it: an aggregation
+// state with pending counts (SUE/OUE, see freq_summary.hpp) becomes a flushed copy.
 const FreqVar* freq_var_arg(FunctionCallInfo fcinfo, int argno) {
-  return ldp_pg::summary_arg<FreqVar>(fcinfo, argno, ldp::freq_summary_check);
+  const FreqVar* v = ldp_pg::summary_arg<FreqVar>(fcinfo, argno, ldp::freq_summary_check);
+  if (likely(v->s.pending_bytes == 0)) return v;
+  FreqVar* flushed = freq_var_alloc(ldp::freq_summary_canonical_size(v->s));
+  LDP_CORE(ldp::freq_summary_flushed_copy(v->s, &flushed->s));
+  return flushed;
 }
+
+// The final function of sue_agg and oue_agg: the result without its pending area.
+LDP_FUNCTION(ldp_freq_final) { PG_RETURN_POINTER(freq_var_arg(fcinfo, 0)); }
 
 FreqVar* freq_var_arg_copy(FunctionCallInfo fcinfo, int argno) {
   return ldp_pg::summary_arg_copy(fcinfo, argno, freq_var_arg(fcinfo, argno));
