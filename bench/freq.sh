@@ -22,9 +22,7 @@
 # (LDP_BENCH_RELOAD=1 forces it). Parallel runs use LDP_BENCH_WORKERS workers (1).
 # Uses the private cluster .pg/bench (or the server named by PG* variables).
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-source "$here/../src/tools/pgenv.sh"
-root="$(ldp_root)"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 rows="${1:-10000000}"
 repeats="${2:-5}"
 rows_unary="${ROWS_UNARY:-2000000}"
@@ -51,18 +49,11 @@ eps=1.0
 # d = 4 is the most accurate of the three (variance ~ k/d) and the most work per row for
 # the aggregate (4-element arrays), so it is the conservative choice for a benchmark.
 d=4
-export PG_CONFIG="${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}"
-
-ldp_install_deps
-make -C "$root" -j "$(nproc)" PG_CONFIG="$PG_CONFIG" >/dev/null
-make -C "$root" install PG_CONFIG="$PG_CONFIG" >/dev/null
+bench_setup
 cmake -S "$root" -B "$root/build/cmake" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$root/build/cmake" -j "$(nproc)" --target ldp_load >/dev/null
 ldp_load="$root/build/cmake/ldp_load"
-cluster="$root/.pg/bench"
-ldp_cluster_start "$cluster" "shared_buffers = 2GB" "max_parallel_workers_per_gather = 2" \
-  "max_parallel_workers = 8" "jit = off"
-trap 'ldp_cluster_stop "$cluster" || true' EXIT
+bench_cluster
 
 psql -qX -v ON_ERROR_STOP=1 -c "CREATE EXTENSION IF NOT EXISTS ldp"
 log="$(mktemp "${TMPDIR:-/tmp}/ldp-freq-bench.XXXXXX")"
@@ -112,13 +103,6 @@ done
 # ---------------------------------------------------------------------------
 # Queries
 
-# median wall time (ms) of a query, over $repeats runs after one warm-up
-time_query() {  # $1 = settings, $2 = query
-  local args=(-qX -v ON_ERROR_STOP=1 -c "$1" -c '\timing on' -c "$2") i
-  for ((i = 0; i < repeats; i++)); do args+=(-c "$2"); done
-  psql "${args[@]}" | grep -oE '^Time: [0-9.]+' | awk '{print $2}' | tail -n "$repeats" |
-    sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
 
 serial="SET max_parallel_workers_per_gather = 0;"
 # min_parallel_table_scan_size = 0: the OLH table (and small runs) is under the 8 MB default

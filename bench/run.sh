@@ -5,20 +5,11 @@
 #   bench/run.sh [ROWS] [REPEATS]        (defaults: 10000000 rows, 5 repeats)
 # Uses the private cluster .pg/bench (or the server named by PG* variables).
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-source "$here/../src/tools/pgenv.sh"
-root="$(ldp_root)"
 rows="${1:-10000000}"
 repeats="${2:-5}"
-export PG_CONFIG="${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}"
-
-ldp_install_deps
-make -C "$root" -j "$(nproc)" PG_CONFIG="$PG_CONFIG" >/dev/null
-make -C "$root" install PG_CONFIG="$PG_CONFIG" >/dev/null
-cluster="$root/.pg/bench"
-ldp_cluster_start "$cluster" "shared_buffers = 2GB" "max_parallel_workers_per_gather = 2" \
-  "max_parallel_workers = 8" "jit = off"
-trap 'ldp_cluster_stop "$cluster" || true' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+bench_setup
+bench_cluster
 
 psql -qX -v ON_ERROR_STOP=1 <<SQL
 DROP EXTENSION IF EXISTS ldp CASCADE;
@@ -40,13 +31,6 @@ CREATE TABLE bench_pw AS SELECT v, pw FROM bench_reports;
 VACUUM (FREEZE, ANALYZE) bench_bit, bench_lap, bench_pw;
 SQL
 
-# median wall time (ms) of a query, over $repeats runs after one warm-up
-time_query() {  # $1 = settings, $2 = query
-  local args=(-qX -v ON_ERROR_STOP=1 -c "$1" -c '\timing on' -c "$2") i
-  for ((i = 0; i < repeats; i++)); do args+=(-c "$2"); done
-  psql "${args[@]}" | grep -oE '^Time: [0-9.]+' | awk '{print $2}' | tail -n "$repeats" |
-    sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
 
 serial="SET max_parallel_workers_per_gather = 0;"
 workers="${LDP_BENCH_WORKERS:-1}"  # leader + 1 worker = 2 processes on a 2-core machine

@@ -13,19 +13,11 @@
 # reports, against the aggregate it runs and sum(int4).
 # Uses the private cluster .pg/bench (or the server named by PG* variables).
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-source "$here/../src/tools/pgenv.sh"
-root="$(ldp_root)"
 rows="${1:-1000000}"
 repeats="${2:-5}"
-export PG_CONFIG="${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}"
-
-ldp_install_deps
-make -C "$root" -j "$(nproc)" PG_CONFIG="$PG_CONFIG" >/dev/null
-make -C "$root" install PG_CONFIG="$PG_CONFIG" >/dev/null
-cluster="$root/.pg/bench"
-ldp_cluster_start "$cluster" "shared_buffers = 2GB" "jit = off"
-trap 'ldp_cluster_stop "$cluster" || true' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+bench_setup
+bench_cluster
 
 psql() { command psql -qX -v ON_ERROR_STOP=1 "$@"; }
 psql <<SQL
@@ -48,7 +40,6 @@ SQL
 ms() {  # runs psql with \timing on the given commands; prints the last Time in ms
   psql -c '\timing on' "$@" | grep -oE '^Time: [0-9.]+' | awk '{print $2}' | tail -n 1
 }
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 batch=100000
 submit_sql() {  # kind epoch → statements submitting $rows reports in batches
   local fn=$1 e=$2 b
