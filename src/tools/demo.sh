@@ -176,16 +176,17 @@ cron_ready=$(psql -At -c "SELECT current_setting('shared_preload_libraries') LIK
                                  AND current_setting('cron.database_name', true) = current_database()")
 if [[ $cron_ready == t ]]; then
   psql -c 'SET client_min_messages = warning' -c 'CREATE EXTENSION IF NOT EXISTS pg_cron'
+  last_run=$(psql -At -c "SELECT coalesce(max(runid), 0) FROM cron.job_run_details")
   job=$(psql -At -c "SELECT cron.schedule('ldp-demo_daily', '* * * * *', \$\$CALL ldp.close_due_epochs('demo_daily')\$\$)")
   printf 'scheduled with pg_cron (job %s, every minute): CALL ldp.close_due_epochs(%s)\n' "$job" "'demo_daily'"
   for i in $(seq 1 75); do
-    n=$(psql -At -c "SELECT count(*) FROM cron.job_run_details WHERE jobid = $job AND status = 'succeeded'")
+    n=$(psql -At -c "SELECT count(*) FROM cron.job_run_details WHERE jobid = $job AND runid > $last_run AND status = 'succeeded'")
     ((n > 0)) && break
     progress_line "waiting for pg_cron's first run" "$i" 75
     sleep 1
   done
   printf '\n'
-  psql -At -c "SELECT 'pg_cron ran it at ' || start_time || ': ' || status FROM cron.job_run_details WHERE jobid = $job ORDER BY runid LIMIT 1"
+  psql -At -c "SELECT 'pg_cron ran it at ' || start_time || ': ' || status FROM cron.job_run_details WHERE jobid = $job AND runid > $last_run ORDER BY runid LIMIT 1"
   # from now on once a day, five minutes after UTC midnight
   psql -At -c "SELECT cron.schedule('ldp-demo_daily', '5 0 * * *', \$\$CALL ldp.close_due_epochs('demo_daily')\$\$)" >/dev/null
   echo "rescheduled daily at 00:05 UTC (cron.job 'ldp-demo_daily')"
