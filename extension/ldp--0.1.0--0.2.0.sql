@@ -71,6 +71,22 @@ BEGIN
   END IF;
   RETURN c;
 END $$;
+-- A collection's row that must summarize `kind` ('mean' or 'frequency'), or 42809.
+CREATE FUNCTION @extschema@.collection_of_kind(collection text, kind text)
+  RETURNS @extschema@.collections LANGUAGE plpgsql AS $$
+DECLARE
+  c @extschema@.collections := @extschema@.collection_row(collection);
+BEGIN
+  IF c.kind <> kind THEN
+    RAISE EXCEPTION 'collection "%" summarizes %', collection,
+      CASE c.kind WHEN 'mean' THEN 'a mean' ELSE 'frequencies' END
+      USING ERRCODE = 'wrong_object_type',
+            HINT = CASE c.kind WHEN 'mean' THEN 'Use ldp.collection_estimates.'
+                               ELSE 'Use ldp.collection_frequencies.' END;
+  END IF;
+  RETURN c;
+END $$;
+COMMENT ON FUNCTION @extschema@.collection_of_kind(text, text) IS 'Internal: a collection''s row, or error 42809 unless it summarizes the given kind.';
 COMMENT ON FUNCTION @extschema@.collection_row(text, boolean) IS 'Internal: a collection''s row (locked FOR UPDATE when asked), or error 42704.';
 
 -- Epoch arithmetic in whole microseconds of UTC time.
@@ -289,12 +305,8 @@ CREATE FUNCTION @extschema@.collection_estimates(name text, confidence float8 DE
   RETURNS TABLE(epoch bigint, epoch_start timestamptz, reports bigint, estimate float8,
                 std_error float8, ci_lower float8, ci_upper float8) LANGUAGE plpgsql STABLE AS $$
 DECLARE
-  c @extschema@.collections := @extschema@.collection_row(name);
+  c @extschema@.collections := @extschema@.collection_of_kind(name, 'mean');
 BEGIN
-  IF c.kind <> 'mean' THEN
-    RAISE EXCEPTION 'collection "%" summarizes frequencies', name
-      USING ERRCODE = 'wrong_object_type', HINT = 'Use ldp.collection_frequencies.';
-  END IF;
   RETURN QUERY
     SELECT ce.epoch, ce.epoch_start, ce.reports, @extschema@.estimate(ce.mean), @extschema@.std_error(ce.mean),
            @extschema@.ci_lower(ce.mean, confidence), @extschema@.ci_upper(ce.mean, confidence)
@@ -306,12 +318,8 @@ CREATE FUNCTION @extschema@.collection_frequencies(name text, consistency text D
   RETURNS TABLE(epoch bigint, epoch_start timestamptz, item int, frequency float8,
                 std_error float8, ci_lower float8, ci_upper float8) LANGUAGE plpgsql STABLE AS $$
 DECLARE
-  c @extschema@.collections := @extschema@.collection_row(name);
+  c @extschema@.collections := @extschema@.collection_of_kind(name, 'frequency');
 BEGIN
-  IF c.kind <> 'frequency' THEN
-    RAISE EXCEPTION 'collection "%" summarizes a mean', name
-      USING ERRCODE = 'wrong_object_type', HINT = 'Use ldp.collection_estimates.';
-  END IF;
   RETURN QUERY
     SELECT ce.epoch, ce.epoch_start, f.item, f.frequency, f.std_error, f.ci_lower, f.ci_upper
     FROM @extschema@.collection_epochs ce

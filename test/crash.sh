@@ -56,6 +56,20 @@ background() {
   echo $!
 }
 
+# kill_while_blocked HOLDER VICTIM PATTERN: a session runs HOLDER (takes a lock and
+# sleeps), another runs VICTIM, which does part of its work and then waits for that
+# lock; once a statement matching PATTERN waits, the whole cluster is killed and
+# restarted.
+kill_while_blocked() {
+  local holder victim
+  holder=$(background "BEGIN; $1; SELECT pg_sleep(60); COMMIT;")
+  sleep 0.3
+  victim=$(background "$2")
+  wait_for_lock_wait "$3"
+  crash_and_restart
+  wait "$holder" "$victim" 2>/dev/null || true
+}
+
 # Waits until a backend running a statement matching $1 waits for a lock.
 wait_for_lock_wait() {
   local _
@@ -76,12 +90,8 @@ psql -c "SELECT ldp.thresh_submit_votes('crash', 1, array_agg(u), array_agg(u % 
 
 # 1. thresh_close_votes killed after it moved the phase on, before it wrote the history:
 #    a session holds the history table, the close updates the stream row and waits.
-holder=$(background "BEGIN; LOCK TABLE ldp.thresh_epochs IN EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT;")
-sleep 0.3
-closer=$(background "CALL ldp.thresh_close_votes('crash', 1)")
-wait_for_lock_wait "CALL ldp.thresh_close_votes%"
-crash_and_restart
-wait "$holder" "$closer" 2>/dev/null || true
+kill_while_blocked "LOCK TABLE ldp.thresh_epochs IN EXCLUSIVE MODE" \
+  "CALL ldp.thresh_close_votes('crash', 1)" "CALL ldp.thresh_close_votes%"
 check "close_votes killed midway: still voting" "1|voting|20000" \
   "$(psql -c "SELECT epoch, phase, votes FROM ldp.thresh_status('crash')")"
 check "close_votes killed midway: no decision stored" "0" \
@@ -92,13 +102,9 @@ check "close_votes after recovery" "1|estimating|20000|t" \
 
 # 2. a batch of estimates killed after its rows were written, before its tally: a
 #    session holds the stream's row, so the batch stores its rows and then waits.
-holder=$(background "BEGIN; SELECT 1 FROM ldp.thresh_streams WHERE name = 'crash' FOR UPDATE; SELECT pg_sleep(60); COMMIT;")
-sleep 0.3
-submitter=$(background "SELECT ldp.thresh_submit_estimates('crash', 1, array_agg(u), array_agg(u % 2 = 0))
-                        FROM generate_series(1, 20000) u")
-wait_for_lock_wait "SELECT ldp.thresh_submit_estimates%"
-crash_and_restart
-wait "$holder" "$submitter" 2>/dev/null || true
+kill_while_blocked "SELECT 1 FROM ldp.thresh_streams WHERE name = 'crash' FOR UPDATE" \
+  "SELECT ldp.thresh_submit_estimates('crash', 1, array_agg(u), array_agg(u % 2 = 0))
+   FROM generate_series(1, 20000) u" "SELECT ldp.thresh_submit_estimates%"
 check "estimate batch killed midway: nothing stored" "0|0" \
   "$(psql -c "SELECT s.estimate_reports, (SELECT count(*) FROM ldp.thresh_estimates e WHERE e.stream = s.id)
               FROM ldp.thresh_streams s WHERE s.name = 'crash'")"
@@ -106,12 +112,8 @@ check "estimate batch killed midway: nothing stored" "0|0" \
 # 3. thresh_close_epoch killed after it opened the next epoch, before it wrote the estimate.
 psql -c "SELECT ldp.thresh_submit_estimates('crash', 1, array_agg(u), array_agg(u % 2 = 0))
          FROM generate_series(1, 20000) u" >/dev/null
-holder=$(background "BEGIN; LOCK TABLE ldp.thresh_epochs IN EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT;")
-sleep 0.3
-closer=$(background "CALL ldp.thresh_close_epoch('crash', 1)")
-wait_for_lock_wait "CALL ldp.thresh_close_epoch%"
-crash_and_restart
-wait "$holder" "$closer" 2>/dev/null || true
+kill_while_blocked "LOCK TABLE ldp.thresh_epochs IN EXCLUSIVE MODE" \
+  "CALL ldp.thresh_close_epoch('crash', 1)" "CALL ldp.thresh_close_epoch%"
 check "close_epoch killed midway: still estimating epoch 1" "1|estimating|20000|" \
   "$(psql -c "SELECT epoch, phase, estimate_reports, estimate FROM ldp.thresh_status('crash')")"
 psql -c "CALL ldp.thresh_close_epoch('crash', 1)"
