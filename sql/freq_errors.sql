@@ -6,6 +6,9 @@ SELECT try_sql('SELECT grr_agg(0, 1, 1)');
 SELECT try_sql('SELECT grr_agg(0, 0, 4)');
 SELECT try_sql('SELECT grr_agg(0, 1, NULL)');
 SELECT try_sql('SELECT grr_agg(0, 1, k) FROM generate_series(2, 4) k');
+SELECT try_sql('SELECT grr_agg(0, e, 4 ORDER BY e) FROM generate_series(1, 3) e');
+SELECT try_sql($$SELECT dbitflip_agg(b, v, e, 4) FROM (VALUES ('{0,1}'::int[], '{t,f}'::boolean[], 1), ('{2,3}', '{f,t}', 2)) x(b, v, e)$$);
+SELECT try_sql($$SELECT hadamard_agg(r, b, 1, k) FROM (VALUES (0, true, 4), (1, false, 8)) x(r, b, k)$$);
 SELECT try_sql('SELECT olh_agg(1, 0, 30, 4)');
 SELECT try_sql($$SELECT sue_agg(B'1', 1)$$);
 -- reports the mechanism cannot produce

@@ -19,6 +19,17 @@ SELECT try_sql('SELECT rr_agg(true, i) FROM generate_series(1, 3) i');
 SELECT try_sql('SELECT onebit_mean_agg(true, 1, 10 * i) FROM generate_series(1, 3) i');
 SELECT try_sql('SELECT onebit_mean_agg(true, 1, 10, 0.1 * i) FROM generate_series(1, 3) i');
 SELECT try_sql('SELECT laplace_mean_agg(1, 1, 10 + i) FROM generate_series(1, 3) i');
+-- (also with ORDER BY in the aggregate, as a window aggregate, and in a prepared
+-- statement; constant parameters skip the per-row check, other expressions do not)
+SELECT try_sql('SELECT laplace_mean_agg(1, 1, 10 + i ORDER BY i) FROM generate_series(1, 3) i');
+SELECT try_sql('SELECT piecewise_mean_agg(1, i, 10 ORDER BY i DESC) FROM generate_series(1, 3) i');
+SELECT try_sql('SELECT rr_agg(true, i) OVER (ORDER BY i) FROM generate_series(1, 3) i');
+PREPARE changing_eps(float8) AS SELECT rr_agg(true, $1 * i) FROM generate_series(1, 3) i;
+SELECT try_sql('EXECUTE changing_eps(1)');
+DEALLOCATE changing_eps;
+-- parameters that are the same in every row without being constants are fine
+SELECT report_count(laplace_mean_agg(1, e, m ORDER BY i)) FROM (SELECT i, 1.0::float8 e, 10.0::float8 m FROM generate_series(1, 3) i OFFSET 0) t;
+SELECT report_count(rr_agg(true, e)) FROM (SELECT i, 0.5::float8 e FROM generate_series(1, 3) i OFFSET 0) t;
 -- merging summaries of different mechanisms or parameters: 22023
 SELECT try_sql($$SELECT rollup(s) FROM (VALUES ('v1:rr{epsilon=1,n=3,ones=1}'::mean_summary), ('v1:rr{epsilon=2,n=3,ones=1}')) v(s)$$);
 SELECT try_sql($$SELECT rollup(s) FROM (VALUES ('v1:rr{epsilon=1,n=3,ones=1}'::mean_summary), ('v1:onebit{epsilon=1,max_value=1,gamma=0,n=3,ones=1}')) v(s)$$);

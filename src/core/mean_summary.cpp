@@ -158,7 +158,7 @@ void mean_add_real_exact(MeanSummary* s, double y, double h) {
   s->sums()->sumsq_unit.add(h);
 }
 
-void mean_flush_hot(MeanSummary* s) {
+void mean_flush_hot(MeanSummary* s) noexcept {
   s->sums()->sum.flush_hot();
   s->sums()->sumsq_unit.flush_hot();
 }

@@ -131,21 +131,34 @@ inline void mean_add_bit(MeanSummary* s, bool bit) {
 // then both exact additions. Out of line.
 void mean_add_real_exact(MeanSummary* s, double y, double h);
 // Moves the hot sums of both exact sums into their limbs. Out of line.
-void mean_flush_hot(MeanSummary* s);
+void mean_flush_hot(MeanSummary* s) noexcept;
 
-inline void mean_add_real(MeanSummary* s, double y) {
-  if (!(y >= s->report_lo && y <= s->report_hi)) throw_impossible_report(*s, y);
+// The fast path of mean_add_real, which never throws: adds y and returns true
+// when y is a possible report whose square lies in the hot window (the common
+// case); returns false, having changed nothing, otherwise. Callers on a hot
+// loop try it first and call mean_add_real only when it returns false, so the
+// loop itself needs no exception handling.
+inline bool mean_try_add_real(MeanSummary* s, double y) noexcept {
   MeanSums* m = s->sums();
   double u = y / s->max_value;
   double h = u * u;
   // One comparison selects the fast path: h >= hot_min_sq puts h and y in their
   // windows (and h is then finite); see set_hot_windows in mean_summary.cpp.
-  if (h >= m->hot_min_sq) {
-    m->sum.add_hot(y, m->hot_split_sum);
-    m->sumsq_unit.add_hot(h, m->hot_split_sq);
-  } else {
-    mean_add_real_exact(s, y, h);
-  }
+  if (!(y >= s->report_lo && y <= s->report_hi && h >= m->hot_min_sq)) return false;
+  m->sum.add_hot(y, m->hot_split_sum);
+  m->sumsq_unit.add_hot(h, m->hot_split_sq);
+  s->n += 1;
+  if ((s->n & ((int64_t{1} << kHotRunLog2) - 1)) == 0) mean_flush_hot(s);
+  return true;
+}
+
+// Adds a report of a real-valued mechanism; throws ImpossibleReport for a value
+// the mechanism cannot produce.
+inline void mean_add_real(MeanSummary* s, double y) {
+  if (mean_try_add_real(s, y)) return;
+  if (!(y >= s->report_lo && y <= s->report_hi)) throw_impossible_report(*s, y);
+  double u = y / s->max_value;
+  mean_add_real_exact(s, y, u * u);
   s->n += 1;
   if ((s->n & ((int64_t{1} << kHotRunLog2) - 1)) == 0) mean_flush_hot(s);
 }

@@ -35,7 +35,7 @@ int64 param_int(FunctionCallInfo fcinfo, int argno, const char* name) {
 __attribute__((always_inline)) inline FreqVar* freq_state(FunctionCallInfo fcinfo, FreqMechanism id,
                                                          const char* fn, int eps_arg,
                     int k_arg, int64 row_k, int64 row_d) {
-  ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, fn);
+  ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, fn, eps_arg);
   if (unlikely(PG_ARGISNULL(0))) {
     ldp::FreqParams p;
     p.epsilon = ldp_param_float8(fcinfo, eps_arg, "epsilon");
@@ -48,7 +48,7 @@ __attribute__((always_inline)) inline FreqVar* freq_state(FunctionCallInfo fcinf
   double eps = ldp_param_float8(fcinfo, eps_arg, "epsilon");
   int64 k = k_arg >= 0 ? param_int(fcinfo, k_arg, "k") : st->s.k;
   if (unlikely(!ldp::same_freq_params(st->s, eps, k, st->s.d)))
-    LDP_CORE(ldp::throw_freq_params_changed(st->s, eps, k, st->s.d));
+    ldp_pg::core_raise([&] { ldp::throw_freq_params_changed(st->s, eps, k, st->s.d); });
   return st;
 }
 

@@ -3,6 +3,8 @@
 extern "C" {
 #include "access/htup_details.h"
 #include "funcapi.h"
+#include "nodes/pg_list.h"
+#include "nodes/primnodes.h"
 }
 
 #include <cstring>
@@ -61,15 +63,29 @@ void raise_core_error(const CoreError& err) {
   pg_unreachable();
 }
 
-TransSite* trans_site_init(FunctionCallInfo fcinfo, const char* fn) {
+TransSite* trans_site_init(FunctionCallInfo fcinfo, const char* fn, int first_param) {
   if (!AggCheckCallContext(fcinfo, nullptr))
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                     errmsg("%s called in non-aggregate context", fn)));
   auto* site =
       static_cast<TransSite*>(MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(TransSite)));
-  site->params_stable = true;
-  for (int arg = 2; arg < PG_NARGS(); ++arg)
-    if (!get_fn_expr_arg_stable(fcinfo->flinfo, arg)) site->params_stable = false;
+  // The aggregate's own arguments (the Aggref; NULL for a window aggregate):
+  // argument i of the aggregate is argument i + 1 of the transition function,
+  // after the state. ORDER BY expressions follow them as resjunk entries.
+  // (get_fn_expr_arg_stable cannot tell: the executor gives transition
+  // functions placeholder Params for their arguments.)
+  const Aggref* agg = AggGetAggref(fcinfo);
+  site->params_stable = agg != nullptr;
+  if (agg != nullptr) {
+    int transfn_arg = 1;
+    ListCell* lc;
+    foreach (lc, agg->args) {
+      const auto* tle = static_cast<const TargetEntry*>(lfirst(lc));
+      if (tle->resjunk) continue;
+      if (transfn_arg >= first_param && !IsA(tle->expr, Const)) site->params_stable = false;
+      ++transfn_arg;
+    }
+  }
   fcinfo->flinfo->fn_extra = site;
   return site;
 }

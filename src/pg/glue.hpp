@@ -45,16 +45,16 @@ inline bool core_try(CoreError* err, F&& f) noexcept {
 
 // What the first call of a transition function learns about its call site,
 // kept in fn_extra: the call is an aggregate's (so the state may be updated in
-// place), and whether the parameter arguments (from argument 2 on) are
-// constants of the query (then they cannot change between rows and need no
-// per-row check). Raises an error outside an aggregate.
+// place), and whether the parameter arguments (transition function arguments
+// first_param and after) are constants of the query, so that they cannot change
+// between rows and need no per-row check. Raises an error outside an aggregate.
 struct TransSite {
   bool params_stable;
 };
-TransSite* trans_site_init(FunctionCallInfo fcinfo, const char* fn);
-inline TransSite* trans_site(FunctionCallInfo fcinfo, const char* fn) {
+TransSite* trans_site_init(FunctionCallInfo fcinfo, const char* fn, int first_param);
+inline TransSite* trans_site(FunctionCallInfo fcinfo, const char* fn, int first_param) {
   auto* site = static_cast<TransSite*>(fcinfo->flinfo->fn_extra);
-  return likely(site != nullptr) ? site : trans_site_init(fcinfo, fn);
+  return likely(site != nullptr) ? site : trans_site_init(fcinfo, fn, first_param);
 }
 
 }  // namespace ldp_pg
@@ -65,6 +65,17 @@ inline TransSite* trans_site(FunctionCallInfo fcinfo, const char* fn) {
     if (!::ldp_pg::core_try(&ldp_core_error_, [&]() { __VA_ARGS__; })) \
       ::ldp_pg::raise_core_error(ldp_core_error_);                     \
   } while (0)
+
+namespace ldp_pg {
+// Raises the error that core code f() throws, out of line: for the error paths
+// of hot functions, whose own frames then hold no CoreError.
+template <class F>
+[[noreturn]] __attribute__((noinline, cold)) void core_raise(F&& f) {
+  LDP_CORE(f());
+  elog(ERROR, "ldp: an expected core error was not raised");
+  pg_unreachable();
+}
+}  // namespace ldp_pg
 
 // Declares a V1 function callable from SQL (C linkage).
 #define LDP_FUNCTION(name)             \

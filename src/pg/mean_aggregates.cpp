@@ -12,7 +12,7 @@ namespace {
 // argument layout: (state, report, epsilon [, max_value [, gamma]]).
 __attribute__((always_inline)) inline MeanVar* mean_state(FunctionCallInfo fcinfo, MeanMechanism id,
                                                         const char* fn) {
-  ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, fn);
+  ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, fn, 2);
   if (unlikely(PG_ARGISNULL(0))) return mean_var_new(id, mean_params_args(fcinfo, id, 2));
   auto* st = reinterpret_cast<MeanVar*>(PG_GETARG_POINTER(0));
   if (site->params_stable) return st;
@@ -21,7 +21,8 @@ __attribute__((always_inline)) inline MeanVar* mean_state(FunctionCallInfo fcinf
   p.epsilon = ldp_param_float8(fcinfo, 2, "epsilon");
   if (nargs > 3) p.max_value = ldp_param_float8(fcinfo, 3, "max_value");
   if (nargs > 4) p.gamma = ldp_param_float8(fcinfo, 4, "gamma");
-  if (unlikely(!ldp::same_params(st->s, p))) LDP_CORE(ldp::throw_params_changed(st->s, p));
+  if (unlikely(!ldp::same_params(st->s, p)))
+    ldp_pg::core_raise([&] { ldp::throw_params_changed(st->s, p); });
   return st;
 }
 
@@ -36,6 +37,12 @@ Datum bit_trans(FunctionCallInfo fcinfo, MeanMechanism id, const char* fn) {
   PG_RETURN_MEAN_VAR(st);
 }
 
+// The reports mean_try_add_real leaves (impossible ones, tiny squares): out of
+// line, so that the transition function itself needs no exception handling.
+__attribute__((noinline)) void real_add_general(MeanVar* st, double y) {
+  LDP_CORE(ldp::mean_add_real(&st->s, y));
+}
+
 // report float8: Laplace, piecewise
 Datum real_trans(FunctionCallInfo fcinfo, MeanMechanism id, const char* fn) {
   if (PG_ARGISNULL(1)) {
@@ -44,7 +51,7 @@ Datum real_trans(FunctionCallInfo fcinfo, MeanMechanism id, const char* fn) {
   }
   MeanVar* st = mean_state(fcinfo, id, fn);
   double y = PG_GETARG_FLOAT8(1);
-  LDP_CORE(ldp::mean_add_real(&st->s, y));
+  if (unlikely(!ldp::mean_try_add_real(&st->s, y))) real_add_general(st, y);
   PG_RETURN_MEAN_VAR(st);
 }
 

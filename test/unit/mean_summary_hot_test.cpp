@@ -210,6 +210,40 @@ INSTANTIATE_TEST_SUITE_P(Mechanisms, HotPath, ::testing::ValuesIn(kConfigs),
 
 // Squares that overflow turn the fast path off; reports still add exactly, and
 // a rejected report leaves the summary as it was.
+// mean_try_add_real (the transition function's inline step) takes exactly the
+// possible reports whose square is in the hot window, and leaves every other
+// report to mean_add_real without touching a byte of the summary.
+TEST_P(HotPath, TryAddTakesExactlyTheFastReports) {
+  const Config& c = GetParam();
+  Summary s(c.id, c.params);
+  std::vector<double> ys = reports(s, 20000, 23);
+  const double lo = s->report_lo, hi = s->report_hi;
+  ys.push_back(std::nextafter(hi, HUGE_VAL));
+  ys.push_back(std::nextafter(lo, -HUGE_VAL));
+  ys.push_back(std::numeric_limits<double>::quiet_NaN());
+  ys.push_back(HUGE_VAL);
+  size_t taken = 0, left = 0;
+  for (double y : ys) {
+    const bool fast = y >= lo && y <= hi && square_unit(*s, y) >= s->sums()->hot_min_sq;
+    Summary before = s;
+    const bool took = ldp::mean_try_add_real(s.get(), y);
+    ASSERT_EQ(took, fast) << y;
+    if (took) {
+      ++taken;
+      ASSERT_EQ(s->n, before->n + 1);
+    } else {
+      ++left;
+      ASSERT_EQ(std::memcmp(s.get(), before.get(), ldp::kMaxMeanSummarySize), 0) << y;
+      if (y >= lo && y <= hi) s.add_real(y);
+    }
+  }
+  EXPECT_GT(left, 4u);  // the four impossible ones and the tiny reports
+  if (c.fast) {
+    EXPECT_GT(taken, ys.size() / 2);
+  }
+  EXPECT_EQ(s.text(), summarize(c, ys, 0, ys.size() - 4).text());
+}
+
 TEST(HotPathOff, WhenSquaresOverflow) {
   Summary s(MeanMechanism::Laplace, {1e-200, 1, 0});
   EXPECT_TRUE(std::isnan(s->sums()->hot_min_sq));
