@@ -5,6 +5,10 @@
 #                      uses the server named by PG*), stops it on exit; sets $cluster
 #   time_query S Q     median wall time (ms) of query Q after settings S, over $repeats
 #                      runs after one warm-up
+#   time_queries S Q.. median wall times (ms, one line each) of queries Q.. after settings
+#                      S, run interleaved: one warm-up round, then $repeats rounds of
+#                      Q1 Q2 ..., so that a slow spell of the machine hits every query
+#                      alike and the ratios between them stay fair
 #   median             the median of the numbers on stdin
 bench_here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../src/tools/pgenv.sh
@@ -31,4 +35,18 @@ time_query() {  # $1 = settings, $2 = query
   local args=(-qX -v ON_ERROR_STOP=1 -c "$1" -c '\timing on' -c "$2") i
   for ((i = 0; i < repeats; i++)); do args+=(-c "$2"); done
   psql "${args[@]}" | grep -oE '^Time: [0-9.]+' | awk '{print $2}' | tail -n "$repeats" | median
+}
+
+time_queries() {  # $1 = settings, $2... = queries
+  local settings=$1 i q k
+  shift
+  local args=(-qX -v ON_ERROR_STOP=1 -c "$settings" -c '\timing on')
+  for ((i = 0; i <= repeats; i++)); do
+    for q in "$@"; do args+=(-c "$q"); done
+  done
+  local times
+  times=$(psql "${args[@]}" | grep -oE '^Time: [0-9.]+' | awk '{print $2}' | tail -n $((repeats * $#)))
+  for ((k = 0; k < $#; k++)); do
+    awk -v n=$# -v k=$k '(NR - 1) % n == k' <<<"$times" | median
+  done
 }
