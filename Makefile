@@ -3,10 +3,11 @@
 PG_CONFIG ?= pg_config
 
 MODULE_big = ldp
-EXTVERSION = 0.2.0
+EXTVERSION = 0.3.0
 MODULEDIR = extension
-# 0.2.0 installs as 0.1.0 plus the update script (no duplicated full script)
-DATA = extension/ldp.control extension/ldp--0.1.0.sql extension/ldp--0.1.0--0.2.0.sql
+# the current version installs as 0.1.0 plus the update scripts (no duplicated full script)
+DATA = extension/ldp.control extension/ldp--0.1.0.sql extension/ldp--0.1.0--0.2.0.sql \
+       extension/ldp--0.2.0--0.3.0.sql
 
 CORE_SRCS = $(wildcard src/core/*.cpp src/core/mechanisms/*.cpp)
 PG_SRCS = $(wildcard src/pg/*.cpp)

@@ -11,9 +11,30 @@ SELECT rr_agg(report, ln(3)) FROM rr_reports;
 SELECT estimate(s), std_error(s), sqrt(0.75 * 0.25 / 8) / 0.5 AS expected_std_error,
        report_count(s), epsilon(s), mechanism(s)
 FROM (SELECT rr_agg(report, ln(3)) s FROM rr_reports) q;
-SELECT ci_lower(s, 0.95), ci_upper(s, 0.95), ci_lower(s), ci_upper(s),
-       1 - 1.959963984540054 * sqrt(0.75 * 0.25 / 8) / 0.5 AS expected_lower
+SELECT ci_lower(s, 0.95), ci_upper(s, 0.95), ci_lower(s), ci_upper(s)
 FROM (SELECT rr_agg(report, ln(3)) s FROM rr_reports) q;
+-- The interval of a bit mechanism is Clopper-Pearson's for P(report = 1), mapped
+-- through the decoding (here estimate = 2 P - 1/2): at its ends the binomial tails
+-- of the 6 ones in 8 are exactly 2.5%, P(X >= 6 | P_lo) = P(X <= 6 | P_hi) = 0.025.
+WITH ends AS (
+  SELECT (ci_lower(s) + 0.5) / 2 AS p_lo, (ci_upper(s) + 0.5) / 2 AS p_hi
+  FROM (SELECT rr_agg(report, ln(3)) s FROM rr_reports) q)
+SELECT round(sum(CASE WHEN k >= 6 THEN choose * p_lo ^ k * (1 - p_lo) ^ (8 - k) END)::numeric, 12)
+         AS upper_tail_at_lower_end,
+       round(sum(CASE WHEN k <= 6 THEN choose * p_hi ^ k * (1 - p_hi) ^ (8 - k) END)::numeric, 12)
+         AS lower_tail_at_upper_end
+FROM ends, generate_series(0, 8) k,
+     LATERAL (SELECT (factorial(8) / (factorial(k) * factorial(8 - k)))::float8 AS choose) c;
+-- All 8 reports true: the Wald interval would be the point 1.5 (std_error 0); this
+-- one keeps a width, its upper end at P = 1 and P(X = 8 | P_lo) = 0.025.
+SELECT estimate(s), std_error(s), ci_upper(s),
+       round((((ci_lower(s) + 0.5) / 2) ^ 8)::numeric, 12) AS tail_at_lower_end
+FROM (SELECT rr_agg(true, ln(3)) s FROM generate_series(1, 8)) q;
+-- Real-valued mechanisms: estimate -+ t * std_error, Student's t on n - 1 = 2
+-- degrees of freedom (t = 4.302652729911275 at 95%)
+SELECT round(((ci_upper(s) - estimate(s)) / std_error(s))::numeric, 8) AS t_upper,
+       round(((estimate(s) - ci_lower(s)) / std_error(s))::numeric, 8) AS t_lower
+FROM (SELECT laplace_mean_agg(y, 1, 100) s FROM (VALUES (10.0), (30.0), (80.0)) v(y)) q;
 -- Hoeffding: (e^eps+1)/(e^eps-1) sqrt(ln(2/delta)/(2n)) = 2 sqrt(ln(40)/16)
 SELECT error_bound(s, 0.05), 2 * sqrt(ln(40) / 16) AS expected
 FROM (SELECT rr_agg(report, ln(3)) s FROM rr_reports) q;

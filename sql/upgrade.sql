@@ -1,4 +1,4 @@
--- 0.1.0 → 0.2.0: an installation of 0.1.0 updates in place, keeping its objects.
+-- 0.1.0 → 0.2.0 → 0.3.0: an installation of 0.1.0 updates in place, keeping its objects.
 DROP EXTENSION ldp;
 CREATE EXTENSION ldp VERSION '0.1.0';
 SELECT extversion FROM pg_extension WHERE extname = 'ldp';
@@ -9,6 +9,7 @@ ALTER EXTENSION ldp UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'ldp';
 SELECT ldp.report_count(s) FROM kept;
 SELECT to_regproc('ldp.thresh_create') IS NOT NULL AS thresh, to_regclass('ldp.collections') IS NOT NULL AS collections;
+SELECT obj_description('ldp.ci_lower(ldp.mean_summary, float8)'::regprocedure, 'pg_proc') LIKE '%Clopper-Pearson%' AS ci_comment_updated;
 DROP TABLE kept;
 DROP EXTENSION ldp;
 CREATE EXTENSION ldp;

@@ -197,6 +197,12 @@ void mean_summary_merge(MeanSummary* into, const MeanSummary& from) {
 
 Estimate mean_estimate(const MeanSummary& s) { return mean_mechanism(s.mech()).estimate(s); }
 
+bool mean_interval(const MeanSummary& s, double confidence, double* lo, double* hi) {
+  check_confidence(confidence);
+  if (s.n <= 0) return false;
+  return mean_mechanism(s.mech()).interval(s, confidence, lo, hi);
+}
+
 double mean_error_bound(const MeanSummary& s, double delta) {
   if (!(delta > 0 && delta < 1))
     throw_error(ErrorKind::InvalidParameter, "delta must be strictly between 0 and 1, got %g",
@@ -245,20 +251,38 @@ size_t mean_summary_upgrade_legacy(const MeanSummary& s, size_t size, void* out)
 // ---------------------------------------------------------------------------
 // Estimators shared by the mechanism files
 
+namespace {
+// The mean decoded from a proportion y of 1 reports.
+double bit_mean_decode(double y, double epsilon, double max_value, double gamma) {
+  // (e^eps+1)/(e^eps-1) = coth(eps/2)
+  double k = 1.0 / std::tanh(epsilon / 2.0);
+  double b = (y - gamma) / (1.0 - 2.0 * gamma);  // unbiased P(b = 1) before output perturbation
+  // m * (b (e^eps + 1) - 1) / (e^eps - 1) = m * (k * (2b - 1) + 1) / 2
+  return max_value * (k * (2.0 * b - 1.0) + 1.0) / 2.0;
+}
+}  // namespace
+
 Estimate bit_mean_estimate(int64_t n, int64_t ones, double epsilon, double max_value,
                            double gamma) {
   Estimate e;
   double nn = static_cast<double>(n);
   double ybar = static_cast<double>(ones) / nn;
-  // (e^eps+1)/(e^eps-1) = coth(eps/2)
   double k = 1.0 / std::tanh(epsilon / 2.0);
-  double scale = 1.0 - 2.0 * gamma;
-  double b = (ybar - gamma) / scale;  // unbiased P(b = 1) before output perturbation
-  // m * (b (e^eps + 1) - 1) / (e^eps - 1) = m * (k * (2b - 1) + 1) / 2
-  e.value = max_value * (k * (2.0 * b - 1.0) + 1.0) / 2.0;
-  e.std_error = max_value * k / scale * std::sqrt(ybar * (1.0 - ybar) / nn);
+  e.value = bit_mean_decode(ybar, epsilon, max_value, gamma);
+  e.std_error = max_value * k / (1.0 - 2.0 * gamma) * std::sqrt(ybar * (1.0 - ybar) / nn);
   e.has_std_error = true;
   return e;
+}
+
+bool bit_mean_interval(int64_t n, int64_t ones, double epsilon, double max_value, double gamma,
+                       double confidence, double* lo, double* hi) {
+  check_confidence(confidence);
+  if (n <= 0) return false;
+  double plo, phi;
+  clopper_pearson_interval(ones, n, confidence, &plo, &phi);
+  *lo = bit_mean_decode(plo, epsilon, max_value, gamma);
+  *hi = bit_mean_decode(phi, epsilon, max_value, gamma);
+  return true;
 }
 
 double hoeffding_bound(int64_t n, double width, double delta) {
@@ -291,6 +315,16 @@ Estimate real_mean_estimate(const MeanSummary& s) {
   e.std_error = static_cast<double>(s.max_value * std::sqrt(var_unit / n));
   e.has_std_error = true;
   return e;
+}
+
+bool real_mean_interval(const MeanSummary& s, double confidence, double* lo, double* hi) {
+  check_confidence(confidence);
+  if (s.n < 2) return false;
+  Estimate e = real_mean_estimate(s);
+  double t = student_t_critical_value(confidence, static_cast<double>(s.n - 1));
+  *lo = e.value - t * e.std_error;
+  *hi = e.value + t * e.std_error;
+  return true;
 }
 
 // ---------------------------------------------------------------------------

@@ -42,6 +42,9 @@ struct MeanMechanismInfo {
   // Worst-case bound on |estimate - truth| holding with probability >= 1 - delta;
   // NaN where the mechanism has none.
   double (*error_bound)(const MeanSummary&, double delta);
+  // Two-sided confidence interval for the mean at the given confidence (n > 0);
+  // false when the reports cannot support one.
+  bool (*interval)(const MeanSummary&, double confidence, double* lo, double* hi);
 };
 
 const MeanMechanismInfo& mean_mechanism(MeanMechanism id);  // throws on unknown id
@@ -168,6 +171,10 @@ void mean_summary_merge(MeanSummary* into, const MeanSummary& from);
 
 Estimate mean_estimate(const MeanSummary& s);  // requires n > 0
 double mean_error_bound(const MeanSummary& s, double delta);
+// The confidence interval of ci_lower / ci_upper (see the mechanisms' interval):
+// false when there is none (no reports; a real-valued summary of one report).
+// Throws InvalidParameter unless 0 < confidence < 1.
+bool mean_interval(const MeanSummary& s, double confidence, double* lo, double* hi);
 
 // Text form, e.g. v1:onebit{epsilon=1,max_value=86400,gamma=0.2,n=1000,ones=512}.
 // Writes a NUL-terminated string; returns its length.
@@ -199,9 +206,17 @@ size_t mean_summary_upgrade_legacy(const MeanSummary& s, size_t size, void* out)
 // The estimator of every 1-bit mechanism: P(b=1) = 1/(e^eps+1) + (x/m)(e^eps-1)/(e^eps+1),
 // each bit flipped afterwards with probability gamma.
 Estimate bit_mean_estimate(int64_t n, int64_t ones, double epsilon, double max_value, double gamma);
+// Its interval: the Clopper-Pearson interval for P(b=1), mapped through the
+// decoding (linear and increasing): coverage at least the confidence for every
+// n, and an interval of honest width for small samples and all-0 or all-1
+// reports, where estimate +- z SE would shrink to a point.
+bool bit_mean_interval(int64_t n, int64_t ones, double epsilon, double max_value, double gamma,
+                       double confidence, double* lo, double* hi);
 double bit_mean_error_bound(int64_t n, double epsilon, double max_value, double gamma, double delta);
 // Mean of real-valued reports with the standard error from their sample variance.
 Estimate real_mean_estimate(const MeanSummary& s);
+// Its interval: estimate +- t SE, Student's t on n - 1 degrees of freedom.
+bool real_mean_interval(const MeanSummary& s, double confidence, double* lo, double* hi);
 // Hoeffding: reports confined to an interval of the given width.
 double hoeffding_bound(int64_t n, double width, double delta);
 

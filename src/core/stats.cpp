@@ -1,18 +1,42 @@
 #include "stats.hpp"
 
 #include <boost/math/distributions/normal.hpp>
+#include <boost/math/distributions/students_t.hpp>
+#include <boost/math/special_functions/beta.hpp>
 #include <cmath>
 
 #include "error.hpp"
 
 namespace ldp {
 
-double normal_critical_value(double confidence) {
+void check_confidence(double confidence) {
   if (!(confidence > 0.0 && confidence < 1.0))
     throw_error(ErrorKind::InvalidParameter,
                 "confidence must be strictly between 0 and 1, got %g", confidence);
+}
+
+double normal_critical_value(double confidence) {
+  check_confidence(confidence);
   boost::math::normal_distribution<double> z;
   return boost::math::quantile(z, 0.5 + confidence / 2.0);
+}
+
+double student_t_critical_value(double confidence, double df) {
+  check_confidence(confidence);
+  if (!(df > 0)) throw_error(ErrorKind::Internal, "degrees of freedom must be > 0, got %g", df);
+  boost::math::students_t_distribution<double> t(df);
+  return boost::math::quantile(t, 0.5 + confidence / 2.0);
+}
+
+void clopper_pearson_interval(int64_t ones, int64_t n, double confidence, double* lo, double* hi) {
+  check_confidence(confidence);
+  if (!(n > 0 && ones >= 0 && ones <= n))
+    throw_error(ErrorKind::Internal, "binomial interval of %lld in %lld", static_cast<long long>(ones),
+                static_cast<long long>(n));
+  const double alpha = 1.0 - confidence, x = static_cast<double>(ones), nn = static_cast<double>(n);
+  // the alpha/2 quantile of Beta(x, n - x + 1) and the 1 - alpha/2 quantile of Beta(x + 1, n - x)
+  *lo = ones == 0 ? 0.0 : boost::math::ibeta_inv(x, nn - x + 1.0, alpha / 2.0);
+  *hi = ones == n ? 1.0 : boost::math::ibetac_inv(x + 1.0, nn - x, alpha / 2.0);
 }
 
 }  // namespace ldp

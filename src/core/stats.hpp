@@ -1,11 +1,27 @@
 // Small statistics helpers shared by every estimator.
 #pragma once
 
+#include <cstdint>
+
 namespace ldp {
+
+// Throws InvalidParameter unless 0 < confidence < 1.
+void check_confidence(double confidence);
 
 // Two-sided normal critical value: z with P(|Z| <= z) = confidence.
 // Throws InvalidParameter unless 0 < confidence < 1.
 double normal_critical_value(double confidence);
+
+// Two-sided Student t critical value on df > 0 degrees of freedom.
+// Throws InvalidParameter unless 0 < confidence < 1.
+double student_t_critical_value(double confidence, double df);
+
+// The Clopper-Pearson ("exact") interval for a binomial proportion: `ones`
+// successes in n > 0 trials. Its coverage is at least `confidence` for every n
+// and every true proportion (it is conservative for small n and agrees with the
+// normal interval for large n); with ones = 0 or n it still has a width of order
+// 1/n, where estimate +- z SE collapses to a point.
+void clopper_pearson_interval(int64_t ones, int64_t n, double confidence, double* lo, double* hi);
 
 // An estimate with its standard error; has_std_error is false when the data
 // cannot support one (for example a sample variance from a single report).

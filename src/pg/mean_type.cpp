@@ -99,14 +99,13 @@ bool mean_estimate_of(const MeanVar* v, ldp::Estimate* e) {
   return true;
 }
 
-Datum mean_interval_end(FunctionCallInfo fcinfo, double sign) {
+Datum mean_interval_end(FunctionCallInfo fcinfo, bool upper) {
   const MeanVar* v = mean_var_arg(fcinfo, 0);
-  double confidence = PG_GETARG_FLOAT8(1);
-  double z = 0;
-  LDP_CORE(z = ldp::normal_critical_value(confidence));
-  ldp::Estimate e;
-  if (!mean_estimate_of(v, &e) || !e.has_std_error) PG_RETURN_NULL();
-  PG_RETURN_FLOAT8(e.value + sign * z * e.std_error);
+  double confidence = PG_GETARG_FLOAT8(1), lo = 0, hi = 0;
+  bool has = false;
+  LDP_CORE(has = ldp::mean_interval(v->s, confidence, &lo, &hi));
+  if (!has) PG_RETURN_NULL();
+  PG_RETURN_FLOAT8(upper ? hi : lo);
 }
 }  // namespace
 
@@ -122,8 +121,8 @@ LDP_FUNCTION(ldp_mean_std_error) {
   PG_RETURN_FLOAT8(e.std_error);
 }
 
-LDP_FUNCTION(ldp_mean_ci_lower) { return mean_interval_end(fcinfo, -1.0); }
-LDP_FUNCTION(ldp_mean_ci_upper) { return mean_interval_end(fcinfo, +1.0); }
+LDP_FUNCTION(ldp_mean_ci_lower) { return mean_interval_end(fcinfo, false); }
+LDP_FUNCTION(ldp_mean_ci_upper) { return mean_interval_end(fcinfo, true); }
 
 LDP_FUNCTION(ldp_mean_report_count) { PG_RETURN_INT64(mean_var_arg(fcinfo, 0)->s.n); }
 LDP_FUNCTION(ldp_mean_epsilon) { PG_RETURN_FLOAT8(mean_var_arg(fcinfo, 0)->s.epsilon); }

@@ -13,7 +13,9 @@
 // fixed population they would be conservative by the spread of the true values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <functional>
 #include <ostream>
@@ -27,10 +29,12 @@
 
 namespace {
 
+using ldp::ErrorKind;
 using ldp::MeanMechanism;
 using ldp::MeanParams;
 using ldp::RandomSource;
 using ldp_test::Summary;
+using ldp_test::ThrowsKind;
 
 constexpr int kTrials = 4000;  // sampling error of a variance ~ sqrt(2/4000) = 2.2%
 constexpr int kUsers = 2000;
@@ -222,7 +226,9 @@ TrialStats run_trials(const Scenario& sc) {
     estimates.push_back(e.value);
     sum += e.value;
     sum_se2 += static_cast<long double>(e.std_error) * e.std_error;
-    if (std::fabs(e.value - truth) <= kZ95 * e.std_error) ++covered;
+    double lo = 0, hi = 0;  // the interval ci_lower / ci_upper return
+    EXPECT_TRUE(ldp::mean_interval(*s, 0.95, &lo, &hi));
+    if (lo <= truth && truth <= hi) ++covered;
   }
   long double mean = sum / kTrials;
   for (double v : estimates) sum_sq_dev += (v - mean) * (v - mean);
@@ -254,6 +260,95 @@ TEST_P(MeanEstimator, UnbiasedWithClosedFormVarianceAndCoverage) {
 
 INSTANTIATE_TEST_SUITE_P(Mechanisms, MeanEstimator, ::testing::ValuesIn(scenarios()),
                          [](const auto& info) { return info.param.name; });
+
+// ---------------------------------------------------------------------------
+// Small samples. The number of 1 reports of a bit mechanism is binomial, so the
+// coverage of its interval is an exact finite sum: no trials needed. The
+// Clopper-Pearson interval keeps at least the nominal level where estimate +- z SE
+// (Wald) fails, most visibly when every report is 0 and SE is 0.
+
+double binomial_pmf(int n, int k, double p) {
+  return std::exp(std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0) +
+                  k * std::log(p) + (n - k) * std::log1p(-p));
+}
+
+struct SmallCoverage {
+  double exact, wald;
+};
+
+// Exact coverage of the 95% intervals of RR(eps) over n users of whom a
+// fraction pi hold 1 (P(report = 1) = q + pi (1 - 2q)).
+SmallCoverage rr_small_coverage(double eps, int n, double pi) {
+  const double q = 1 / (std::exp(eps) + 1), p1 = q + pi * (1 - 2 * q);
+  SmallCoverage c{0, 0};
+  for (int ones = 0; ones <= n; ++ones) {
+    Summary s(MeanMechanism::RR, {eps, 1, 0});
+    s->n = n;
+    s->ones = ones;
+    double lo = 0, hi = 0;
+    EXPECT_TRUE(ldp::mean_interval(*s, 0.95, &lo, &hi));
+    EXPECT_LE(lo, s.estimate().value);
+    EXPECT_GE(hi, s.estimate().value);
+    const double w = binomial_pmf(n, ones, p1);
+    if (lo <= pi && pi <= hi) c.exact += w;
+    ldp::Estimate e = s.estimate();
+    if (std::fabs(e.value - pi) <= kZ95 * e.std_error) c.wald += w;
+  }
+  return c;
+}
+
+TEST(SmallSamples, IntervalsKeepTheirCoverage) {
+  double worst_exact = 1, worst_wald = 1, sum_exact = 0;
+  int cases = 0;
+  for (double eps : {1.0, 3.0, 5.0})
+    for (int n : {10, 20, 50, 100})
+      for (double pi : {0.0, 0.02, 0.1, 0.3, 0.5, 0.8, 1.0}) {
+        SmallCoverage c = rr_small_coverage(eps, n, pi);
+        SCOPED_TRACE(::testing::Message() << "eps " << eps << " n " << n << " pi " << pi
+                                          << ": interval " << c.exact << ", wald " << c.wald);
+        EXPECT_GE(c.exact, 0.95 - 1e-9);  // Clopper-Pearson's guarantee
+        worst_exact = std::min(worst_exact, c.exact);
+        worst_wald = std::min(worst_wald, c.wald);
+        sum_exact += c.exact;
+        ++cases;
+      }
+  EXPECT_LE(sum_exact / cases, 0.985);  // conservative, not absurdly so
+  EXPECT_LT(worst_wald, 0.75);          // what the Wald interval gave here
+  std::printf("small samples: interval coverage worst %.4f mean %.4f; Wald worst %.4f\n",
+              worst_exact, sum_exact / cases, worst_wald);
+}
+
+// All-0 and all-1 reports: a real interval, inside what the reports allow.
+TEST(SmallSamples, AllEqualReportsStillGetAnInterval) {
+  for (int ones : {0, 12}) {
+    Summary s(MeanMechanism::OneBit, {1.0, 100, 0.1});
+    s->n = 12;
+    s->ones = ones;
+    EXPECT_EQ(s.estimate().std_error, 0.0);
+    double lo = 0, hi = 0;
+    ASSERT_TRUE(ldp::mean_interval(*s, 0.95, &lo, &hi));
+    EXPECT_GT(hi - lo, 50.0) << ones;  // of order m z^2 / n times the decoding's slope
+  }
+  Summary empty(MeanMechanism::OneBit, {1.0, 100, 0});
+  double lo, hi;
+  EXPECT_FALSE(ldp::mean_interval(*empty, 0.95, &lo, &hi));
+  Summary one(MeanMechanism::Laplace, {1.0, 100, 0});
+  one.add_real(3);
+  EXPECT_FALSE(ldp::mean_interval(*one, 0.95, &lo, &hi));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter,
+                         [&] { ldp::mean_interval(*empty, 1.0, &lo, &hi); }));
+}
+
+// Real-valued mechanisms use Student's t on n - 1 degrees of freedom.
+TEST(SmallSamples, RealValuedIntervalsUseStudentT) {
+  Summary s(MeanMechanism::Laplace, {1.0, 100, 0});
+  for (double y : {10.0, 30.0, 80.0}) s.add_real(y);
+  ldp::Estimate e = s.estimate();
+  double lo = 0, hi = 0;
+  ASSERT_TRUE(ldp::mean_interval(*s, 0.95, &lo, &hi));
+  EXPECT_NEAR((hi - lo) / 2 / e.std_error, 4.302652729911275, 1e-9);  // t_{0.975, 2}
+  EXPECT_NEAR((hi + lo) / 2, e.value, 1e-9);
+}
 
 // ---------------------------------------------------------------------------
 // The device client: rounding, memoization, persisted state.

@@ -38,6 +38,7 @@ extern const MeanMechanismInfo kLaplaceMean = {
     laplace_range,
     real_mean_estimate,
     [](const MeanSummary&, double) { return std::nan(""); },
+    real_mean_interval,
 };
 
 }  // namespace ldp

@@ -101,6 +101,9 @@ extern const MeanMechanismInfo kOneBitMean = {
     [](const MeanSummary& s, double delta) {
       return bit_mean_error_bound(s.n, s.epsilon, s.max_value, s.gamma, delta);
     },
+    [](const MeanSummary& s, double confidence, double* lo, double* hi) {
+      return bit_mean_interval(s.n, s.ones, s.epsilon, s.max_value, s.gamma, confidence, lo, hi);
+    },
 };
 
 }  // namespace ldp

@@ -56,6 +56,7 @@ extern const MeanMechanismInfo kPiecewiseMean = {
       // Hoeffding over reports confined to a width of C * max_value
       return hoeffding_bound(s.n, big_c(s.epsilon) * s.max_value, delta);
     },
+    real_mean_interval,
 };
 
 }  // namespace ldp

@@ -23,6 +23,9 @@ extern const MeanMechanismInfo kRandomizedResponse = {
     [](const MeanSummary& s, double delta) {
       return bit_mean_error_bound(s.n, s.epsilon, 1.0, 0.0, delta);
     },
+    [](const MeanSummary& s, double confidence, double* lo, double* hi) {
+      return bit_mean_interval(s.n, s.ones, s.epsilon, 1.0, 0.0, confidence, lo, hi);
+    },
 };
 
 }  // namespace ldp
