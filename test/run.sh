@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what it lacks, builds everything,
-# runs the core unit and statistical tests (CTest), pg_regress against a
+# runs the core unit and statistical tests (CTest, also under ASan + UBSan), pg_regress against a
 # temporary private cluster, and the libpqxx integration tests. Exits non-zero
 # on any failure and ends with one line "tests: N passed, N failed".
 set -euo pipefail
@@ -35,6 +35,16 @@ cmake --build build/cmake -j "$jobs"
 echo "== unit and statistical tests of the core (CTest)"
 (cd build/cmake && ctest -LE integration --output-on-failure -j "$jobs") | tee build/unit.log || status=1
 count_ctest build/unit.log
+
+echo "== the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer (build/asan)"
+# (LDP_SKIP_SANITIZE=1 skips this step for a quicker local run; CI runs it)
+if [ "${LDP_SKIP_SANITIZE:-0}" != 1 ]; then
+  cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLDP_SANITIZE=ON \
+    -DLDP_BUILD_TOOLS=OFF >/dev/null
+  cmake --build build/asan -j "$jobs" --target ldp_unit_tests
+  (cd build/asan && ctest --output-on-failure -j "$jobs") | tee build/asan.log || status=1
+  count_ctest build/asan.log
+fi
 
 echo "== build and install the extension (PGXS)"
 make -j "$jobs" PG_CONFIG="$PG_CONFIG" >/dev/null

@@ -21,6 +21,10 @@ double student_t_critical_value(double confidence, double df);
 // and every true proportion (it is conservative for small n and agrees with the
 // normal interval for large n); with ones = 0 or n it still has a width of order
 // 1/n, where estimate +- z SE collapses to a point.
+// Above kClopperPearsonMaxN trials (where Boost's inverse incomplete beta starts to
+// give up on some inputs, from about 10^11) it is Wilson's score interval, which
+// agrees with it there to a small fraction of the width.
+constexpr int64_t kClopperPearsonMaxN = int64_t{1} << 32;
 void clopper_pearson_interval(int64_t ones, int64_t n, double confidence, double* lo, double* hi);
 
 // An estimate with its standard error; has_std_error is false when the data

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <cstdint>
 #include <functional>
 #include <ostream>
@@ -337,6 +338,42 @@ TEST(SmallSamples, AllEqualReportsStillGetAnInterval) {
   EXPECT_FALSE(ldp::mean_interval(*one, 0.95, &lo, &hi));
   EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter,
                          [&] { ldp::mean_interval(*empty, 1.0, &lo, &hi); }));
+}
+
+// Very large counts: past 2^32 reports the interval is Wilson's, which there
+// agrees with the normal interval; summaries of any count get a finite interval
+// around their estimate (found by the mutation tests: n = 2^61 made Boost's
+// inverse incomplete beta give up).
+TEST(LargeSamples, IntervalsStayFiniteAndNormal) {
+  const int64_t kNs[] = {int64_t{1} << 32, (int64_t{1} << 32) + 1, int64_t{1} << 61,
+                         std::numeric_limits<int64_t>::max()};
+  for (int64_t n : kNs) {
+    for (double share : {0.0, 3e-5, 0.3, 1.0}) {
+      Summary s(MeanMechanism::RR, {1, 1, 0});
+      s->n = n;
+      s->ones = share == 1.0 ? n : static_cast<int64_t>(std::floor(static_cast<double>(n) * share));
+      double lo = 0, hi = 0;
+      ASSERT_TRUE(ldp::mean_interval(*s, 0.95, &lo, &hi)) << n << " " << share;
+      ldp::Estimate e = s.estimate();
+      EXPECT_TRUE(std::isfinite(lo) && std::isfinite(hi)) << n << " " << share;
+      EXPECT_LE(lo, e.value);
+      EXPECT_GE(hi, e.value);
+      if (share > 0 && share < 1) {  // the normal interval, to 1% of its half-width
+        EXPECT_NEAR(hi - e.value, kZ95 * e.std_error, 0.01 * kZ95 * e.std_error) << n;
+        EXPECT_NEAR(e.value - lo, kZ95 * e.std_error, 0.01 * kZ95 * e.std_error) << n;
+      }
+    }
+  }
+  // Clopper-Pearson just below the switch and Wilson just above agree closely.
+  Summary below(MeanMechanism::RR, {1, 1, 0}), above(MeanMechanism::RR, {1, 1, 0});
+  below->n = ldp::kClopperPearsonMaxN;
+  above->n = ldp::kClopperPearsonMaxN + 1;
+  below->ones = above->ones = 1000;
+  double blo, bhi, alo, ahi;
+  ASSERT_TRUE(ldp::mean_interval(*below, 0.95, &blo, &bhi));
+  ASSERT_TRUE(ldp::mean_interval(*above, 0.95, &alo, &ahi));
+  EXPECT_NEAR(alo, blo, 0.02 * (bhi - blo));
+  EXPECT_NEAR(ahi, bhi, 0.02 * (bhi - blo));
 }
 
 // Real-valued mechanisms use Student's t on n - 1 degrees of freedom.

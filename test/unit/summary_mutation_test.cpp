@@ -1,0 +1,211 @@
+// Anything stored in a table: the text and binary parsers of both summary types
+// fed hundreds of thousands of mutations of valid forms (seeded, deterministic).
+// Every input must either be refused with InvalidText / InvalidBinary, or give a
+// summary that passes the in-memory check, decodes without trouble and writes
+// out a form that reads back as the same summary. Run under the sanitizers by
+// test/run.sh (LDP_SANITIZE build), where a stray read or overflow fails too.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "freq_summary.hpp"
+#include "freq_test_support.hpp"
+#include "mean_summary.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using ldp::ErrorKind;
+using ldp::FreqMechanism;
+using ldp::MeanMechanism;
+using ldp_test::Freq;
+using ldp_test::Summary;
+
+constexpr int kMutationsPerForm = 20000;  // about 440,000 parses in all
+
+// Characters the text parsers give meaning to, and a few they do not.
+const char kTextAlphabet[] = "0123456789-+.,:={}[]epxXnaIfvcounts_gmdlrhbik \t\x7f";
+
+// 1 to 4 edits: a flipped bit, a replaced byte, a deleted or repeated range, a cut.
+template <class Bytes>
+Bytes mutate(const Bytes& in, std::mt19937_64& g, bool text) {
+  Bytes b = in;
+  int edits = 1 + static_cast<int>(g() % 4);
+  for (int e = 0; e < edits && !b.empty(); ++e) {
+    size_t at = g() % b.size();
+    switch (g() % 6) {
+      case 0:
+        b[at] = static_cast<typename Bytes::value_type>(b[at] ^ (1u << (g() % 8)));
+        break;
+      case 1:
+        b[at] = text ? kTextAlphabet[g() % (sizeof kTextAlphabet - 1)]
+                     : static_cast<typename Bytes::value_type>(g());
+        break;
+      case 2: {
+        size_t len = 1 + g() % 8;
+        b.erase(b.begin() + at, b.begin() + std::min(b.size(), at + len));
+        break;
+      }
+      case 3: {
+        size_t len = 1 + g() % 16;
+        Bytes piece(b.begin() + at, b.begin() + std::min(b.size(), at + len));
+        b.insert(b.begin() + g() % (b.size() + 1), piece.begin(), piece.end());
+        break;
+      }
+      case 4:
+        b.resize(at);
+        break;
+      default:  // an extreme number where a digit was
+        if (text && b[at] >= '0' && b[at] <= '9') {
+          static const char* kNumbers[] = {"9223372036854775807", "9223372036854775808",
+                                           "-9223372036854775808", "1e308", "1e309", "NaN",
+                                           "-0", "4194305", "0x1p-1074", "99999999999999999999"};
+          const char* s = kNumbers[g() % 10];
+          b.insert(b.begin() + at, s, s + std::strlen(s));
+        } else if (!text && b.size() >= 8) {  // an int64 field set to an edge value
+          static const uint64_t kEdges[] = {0, 1, ~uint64_t{0}, uint64_t{1} << 63,
+                                            (uint64_t{1} << 63) - 1, uint64_t{1} << 22,
+                                            0x7ff8000000000000ull, 0x7ff0000000000000ull};
+          uint64_t v = kEdges[g() % 8];
+          size_t p = g() % (b.size() - 7);
+          for (int i = 0; i < 8; ++i) b[p + i] = static_cast<uint8_t>(v >> (56 - 8 * i));
+        }
+    }
+  }
+  return b;
+}
+
+template <class F>
+void expect_refused_or_sound(ErrorKind refusal, F&& parse_and_check, const std::string& what) {
+  try {
+    parse_and_check();
+  } catch (const ldp::Error& e) {
+    ASSERT_EQ(e.kind(), refusal) << what << ": " << e.what();
+  } catch (const std::exception& e) {
+    FAIL() << what << ": a non-ldp exception: " << e.what();
+  }
+}
+
+// ---- mean_summary ----
+
+std::vector<Summary> mean_seeds() {
+  std::vector<Summary> out;
+  out.push_back(ldp_test::bits(MeanMechanism::RR, {1, 1, 0}, 10, 3));
+  out.push_back(ldp_test::bits(MeanMechanism::OneBit, {0.5, 86400, 0.2}, 7, 7));
+  Summary lap(MeanMechanism::Laplace, {1, 100, 0});
+  for (double y : {-250.5, 3.25, 1e-300, 99.0, 1234.5}) lap.add_real(y);
+  out.push_back(lap);
+  Summary pw(MeanMechanism::Piecewise, {2, 10, 0});
+  for (double y : {-1.0, 0.0, 4.5, 11.0}) pw.add_real(y);
+  out.push_back(pw);
+  out.push_back(Summary(MeanMechanism::Laplace, {3, 1, 0}));  // no reports
+  return out;
+}
+
+void check_mean(const Summary& s) {
+  ldp::mean_summary_check(*s, ldp::mean_summary_size(s->mech()));
+  if (s->n > 0) {
+    ldp::Estimate e = s.estimate();
+    (void)e;
+    double lo, hi;
+    ldp::mean_interval(*s, 0.95, &lo, &hi);
+  }
+  // what it writes reads back as the same summary
+  EXPECT_EQ(Summary::from_text(s.text()).text(), s.text());
+  EXPECT_EQ(Summary::from_binary(s.binary()).text(), s.text());
+}
+
+TEST(Mutations, MeanTextIsRefusedOrSound) {
+  std::mt19937_64 g(101);
+  size_t accepted = 0;
+  for (const Summary& seed : mean_seeds()) {
+    const std::string valid = seed.text();
+    for (int i = 0; i < kMutationsPerForm; ++i) {
+      std::string t = mutate(valid, g, true);
+      expect_refused_or_sound(ErrorKind::InvalidText, [&] {
+        Summary s = Summary::from_text(t);
+        ++accepted;
+        check_mean(s);
+      }, t);
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GT(accepted, 0u);  // some mutations are valid summaries (a changed digit)
+}
+
+TEST(Mutations, MeanBinaryIsRefusedOrSound) {
+  std::mt19937_64 g(102);
+  for (const Summary& seed : mean_seeds()) {
+    const std::vector<uint8_t> valid = seed.binary();
+    for (int i = 0; i < kMutationsPerForm; ++i) {
+      std::vector<uint8_t> b = mutate(valid, g, false);
+      expect_refused_or_sound(ErrorKind::InvalidBinary, [&] { check_mean(Summary::from_binary(b)); },
+                              "binary mutation " + std::to_string(i));
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// ---- freq_summary ----
+
+std::vector<Freq> freq_seeds() {
+  std::vector<Freq> out;
+  out.emplace_back(FreqMechanism::GRR, ldp::FreqParams{1, 4, 0}, 10, std::vector<int64_t>{1, 2, 3, 4});
+  out.emplace_back(FreqMechanism::SUE, ldp::FreqParams{0.5, 3, 0}, 2, std::vector<int64_t>{0, 2, 1});
+  out.emplace_back(FreqMechanism::OUE, ldp::FreqParams{2, 5, 0}, 5,
+                   std::vector<int64_t>{5, 0, 1, 2, 3});
+  out.emplace_back(FreqMechanism::DBitFlip, ldp::FreqParams{1, 4, 2}, 3,
+                   std::vector<int64_t>{2, 1, 2, 1, 1, 0, 2, 0});
+  out.emplace_back(FreqMechanism::OLH, ldp::FreqParams{1e-5, 3, 0}, 4, std::vector<int64_t>{4, 0, 1});
+  out.emplace_back(FreqMechanism::Hadamard, ldp::FreqParams{1, 3, 0}, 10,
+                   std::vector<int64_t>{2, -3, 1, 4});
+  return out;
+}
+
+void check_freq(const Freq& f) {
+  f.check();
+  if (f->n > 0) {
+    Freq::Estimates e = f.estimate();
+    std::vector<double> freq = e.freq;
+    ldp::apply_consistency(ldp::Consistency::NormSub, freq.data(), f->k);
+  }
+  EXPECT_EQ(Freq::from_text(f.text()).text(), f.text());
+  EXPECT_EQ(Freq::from_binary(f.binary()).text(), f.text());
+}
+
+TEST(Mutations, FreqTextIsRefusedOrSound) {
+  std::mt19937_64 g(103);
+  size_t accepted = 0;
+  for (const Freq& seed : freq_seeds()) {
+    const std::string valid = seed.text();
+    for (int i = 0; i < kMutationsPerForm; ++i) {
+      std::string t = mutate(valid, g, true);
+      expect_refused_or_sound(ErrorKind::InvalidText, [&] {
+        Freq f = Freq::from_text(t);
+        ++accepted;
+        check_freq(f);
+      }, t);
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GT(accepted, 0u);
+}
+
+TEST(Mutations, FreqBinaryIsRefusedOrSound) {
+  std::mt19937_64 g(104);
+  for (const Freq& seed : freq_seeds()) {
+    const std::vector<uint8_t> valid = seed.binary();
+    for (int i = 0; i < kMutationsPerForm; ++i) {
+      std::vector<uint8_t> b = mutate(valid, g, false);
+      expect_refused_or_sound(ErrorKind::InvalidBinary, [&] { check_freq(Freq::from_binary(b)); },
+                              "binary mutation " + std::to_string(i));
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+}  // namespace
