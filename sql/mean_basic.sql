@@ -35,6 +35,11 @@ FROM (SELECT rr_agg(true, ln(3)) s FROM generate_series(1, 8)) q;
 SELECT round(((ci_upper(s) - estimate(s)) / std_error(s))::numeric, 8) AS t_upper,
        round(((estimate(s) - ci_lower(s)) / std_error(s))::numeric, 8) AS t_lower
 FROM (SELECT laplace_mean_agg(y, 1, 100) s FROM (VALUES (10.0), (30.0), (80.0)) v(y)) q;
+-- Any stored count gets a finite interval around its estimate (past 2^32 reports it
+-- is Wilson's; n = 2^61 once made the Clopper-Pearson computation give up)
+SELECT ci_lower(s) < estimate(s) AS below, ci_upper(s) > estimate(s) AS above,
+       round(((ci_upper(s) - ci_lower(s)) / (2 * 1.959963984540054 * std_error(s)))::numeric, 3) AS width_in_normal_widths
+FROM (SELECT 'v1:rr{epsilon=1,n=2305843009213693952,ones=70368744177667}'::mean_summary s) q;
 -- Hoeffding: (e^eps+1)/(e^eps-1) sqrt(ln(2/delta)/(2n)) = 2 sqrt(ln(40)/16)
 SELECT error_bound(s, 0.05), 2 * sqrt(ln(40) / 16) AS expected
 FROM (SELECT rr_agg(report, ln(3)) s FROM rr_reports) q;
