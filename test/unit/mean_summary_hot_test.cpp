@@ -110,6 +110,22 @@ Summary summarize(const Config& c, const std::vector<double>& ys, size_t from, s
   return s;
 }
 
+// The exact sums of the reports and of their rounded squares by plain
+// ExactSum::add, as text: what the fast path must reproduce.
+struct PlainSums {
+  std::string sum, sumsq;
+};
+PlainSums plain_exact_sums(const Summary& probe, const std::vector<double>& ys) {
+  ExactSum sum, sumsq;
+  sum.clear();
+  sumsq.clear();
+  for (double y : ys) {
+    sum.add(y);
+    sumsq.add(square_unit(*probe, y));
+  }
+  return {sum.to_text(), sumsq.to_text()};
+}
+
 class HotPath : public ::testing::TestWithParam<Config> {};
 
 // Every report the fast path takes lies in the windows ExactSum::add_hot requires.
@@ -142,17 +158,11 @@ TEST_P(HotPath, EqualsPlainExactSums) {
   const Config& c = GetParam();
   Summary probe(c.id, c.params);
   std::vector<double> ys = reports(probe, 5000, 17);
-  ExactSum sum, sumsq;
-  sum.clear();
-  sumsq.clear();
-  for (double y : ys) {
-    sum.add(y);
-    sumsq.add(square_unit(*probe, y));
-  }
+  PlainSums plain = plain_exact_sums(probe, ys);
   Summary s = summarize(c, ys, 0, ys.size());
   EXPECT_EQ(s->n, static_cast<int64_t>(ys.size()));
-  EXPECT_EQ(s->sums()->sum.to_text(), sum.to_text());
-  EXPECT_EQ(s->sums()->sumsq_unit.to_text(), sumsq.to_text());
+  EXPECT_EQ(s->sums()->sum.to_text(), plain.sum);
+  EXPECT_EQ(s->sums()->sumsq_unit.to_text(), plain.sumsq);
   // and in any order
   std::shuffle(ys.begin(), ys.end(), std::mt19937_64(3));
   EXPECT_EQ(summarize(c, ys, 0, ys.size()).text(), s.text());
@@ -165,16 +175,10 @@ TEST_P(HotPath, RunsAtTheEndsOfTheRange) {
   Summary probe(c.id, c.params);
   for (double y : {probe->report_lo, probe->report_hi}) {
     std::vector<double> ys(3 * (1 << ldp::kHotRunLog2) + 7, y);
-    ExactSum sum, sumsq;
-    sum.clear();
-    sumsq.clear();
-    for (double v : ys) {
-      sum.add(v);
-      sumsq.add(square_unit(*probe, v));
-    }
+    PlainSums plain = plain_exact_sums(probe, ys);
     Summary s = summarize(c, ys, 0, ys.size());
-    EXPECT_EQ(s->sums()->sum.to_text(), sum.to_text()) << y;
-    EXPECT_EQ(s->sums()->sumsq_unit.to_text(), sumsq.to_text()) << y;
+    EXPECT_EQ(s->sums()->sum.to_text(), plain.sum) << y;
+    EXPECT_EQ(s->sums()->sumsq_unit.to_text(), plain.sumsq) << y;
   }
 }
 

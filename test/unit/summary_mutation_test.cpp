@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "freq_summary.hpp"
@@ -79,15 +80,41 @@ Bytes mutate(const Bytes& in, std::mt19937_64& g, bool text) {
   return b;
 }
 
-template <class F>
-void expect_refused_or_sound(ErrorKind refusal, F&& parse_and_check, const std::string& what) {
-  try {
-    parse_and_check();
-  } catch (const ldp::Error& e) {
-    ASSERT_EQ(e.kind(), refusal) << what << ": " << e.what();
-  } catch (const std::exception& e) {
-    FAIL() << what << ": a non-ldp exception: " << e.what();
+// Mutates the form of every seed kMutationsPerForm times and parses each result:
+// parse must either throw `refusal` or return a summary, on which check (which
+// must not throw at all) verifies that it is sound. Returns how many mutations
+// were accepted.
+template <class Form, class Seed, class MakeForm, class Parse, class Check>
+size_t mutate_and_parse(const std::vector<Seed>& seeds, MakeForm form, ErrorKind refusal,
+                        uint64_t rng_seed, Parse parse, Check check) {
+  constexpr bool kText = std::is_same<Form, std::string>::value;
+  std::mt19937_64 g(rng_seed);
+  size_t accepted = 0;
+  for (const Seed& seed : seeds) {
+    const Form valid = form(seed);
+    for (int i = 0; i < kMutationsPerForm; ++i) {
+      Form m = mutate(valid, g, kText);
+      Seed parsed;
+      try {
+        parsed = parse(m);
+      } catch (const ldp::Error& e) {
+        EXPECT_EQ(e.kind(), refusal) << "mutation " << i << ": " << e.what();
+        if (::testing::Test::HasFailure()) return accepted;
+        continue;
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "mutation " << i << ": a non-ldp exception: " << e.what();
+        return accepted;
+      }
+      ++accepted;
+      try {
+        check(parsed);
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "mutation " << i << " was accepted, then: " << e.what();
+      }
+      if (::testing::Test::HasFailure()) return accepted;
+    }
   }
+  return accepted;
 }
 
 // ---- mean_summary ----
@@ -120,34 +147,16 @@ void check_mean(const Summary& s) {
 }
 
 TEST(Mutations, MeanTextIsRefusedOrSound) {
-  std::mt19937_64 g(101);
-  size_t accepted = 0;
-  for (const Summary& seed : mean_seeds()) {
-    const std::string valid = seed.text();
-    for (int i = 0; i < kMutationsPerForm; ++i) {
-      std::string t = mutate(valid, g, true);
-      expect_refused_or_sound(ErrorKind::InvalidText, [&] {
-        Summary s = Summary::from_text(t);
-        ++accepted;
-        check_mean(s);
-      }, t);
-      if (HasFatalFailure()) return;
-    }
-  }
+  size_t accepted = mutate_and_parse<std::string>(
+      mean_seeds(), [](const Summary& s) { return s.text(); }, ErrorKind::InvalidText, 101,
+      [](const std::string& t) { return Summary::from_text(t); }, check_mean);
   EXPECT_GT(accepted, 0u);  // some mutations are valid summaries (a changed digit)
 }
 
 TEST(Mutations, MeanBinaryIsRefusedOrSound) {
-  std::mt19937_64 g(102);
-  for (const Summary& seed : mean_seeds()) {
-    const std::vector<uint8_t> valid = seed.binary();
-    for (int i = 0; i < kMutationsPerForm; ++i) {
-      std::vector<uint8_t> b = mutate(valid, g, false);
-      expect_refused_or_sound(ErrorKind::InvalidBinary, [&] { check_mean(Summary::from_binary(b)); },
-                              "binary mutation " + std::to_string(i));
-      if (HasFatalFailure()) return;
-    }
-  }
+  mutate_and_parse<std::vector<uint8_t>>(
+      mean_seeds(), [](const Summary& s) { return s.binary(); }, ErrorKind::InvalidBinary, 102,
+      [](const std::vector<uint8_t>& b) { return Summary::from_binary(b); }, check_mean);
 }
 
 // ---- freq_summary ----
@@ -178,34 +187,16 @@ void check_freq(const Freq& f) {
 }
 
 TEST(Mutations, FreqTextIsRefusedOrSound) {
-  std::mt19937_64 g(103);
-  size_t accepted = 0;
-  for (const Freq& seed : freq_seeds()) {
-    const std::string valid = seed.text();
-    for (int i = 0; i < kMutationsPerForm; ++i) {
-      std::string t = mutate(valid, g, true);
-      expect_refused_or_sound(ErrorKind::InvalidText, [&] {
-        Freq f = Freq::from_text(t);
-        ++accepted;
-        check_freq(f);
-      }, t);
-      if (HasFatalFailure()) return;
-    }
-  }
+  size_t accepted = mutate_and_parse<std::string>(
+      freq_seeds(), [](const Freq& f) { return f.text(); }, ErrorKind::InvalidText, 103,
+      [](const std::string& t) { return Freq::from_text(t); }, check_freq);
   EXPECT_GT(accepted, 0u);
 }
 
 TEST(Mutations, FreqBinaryIsRefusedOrSound) {
-  std::mt19937_64 g(104);
-  for (const Freq& seed : freq_seeds()) {
-    const std::vector<uint8_t> valid = seed.binary();
-    for (int i = 0; i < kMutationsPerForm; ++i) {
-      std::vector<uint8_t> b = mutate(valid, g, false);
-      expect_refused_or_sound(ErrorKind::InvalidBinary, [&] { check_freq(Freq::from_binary(b)); },
-                              "binary mutation " + std::to_string(i));
-      if (HasFatalFailure()) return;
-    }
-  }
+  mutate_and_parse<std::vector<uint8_t>>(
+      freq_seeds(), [](const Freq& f) { return f.binary(); }, ErrorKind::InvalidBinary, 104,
+      [](const std::vector<uint8_t>& b) { return Freq::from_binary(b); }, check_freq);
 }
 
 }  // namespace
