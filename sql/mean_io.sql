@@ -77,3 +77,20 @@ CREATE TABLE raw_one (b bytea);
 CREATE TABLE summaries_in (s mean_summary);
 SELECT * FROM pg_temp.recv_each();
 SELECT s AS only_the_valid_one_loaded FROM summaries_in;
+
+-- The stored form: real-valued summaries are kept as their binary form (about 100
+-- bytes, not the 1.2 KB memory image of two exact sums), bit summaries as they are.
+-- Everything that makes or reads one agrees: the aggregates, text and binary input,
+-- rollup, window aggregates, and the accessors.
+SELECT kind, pg_column_size(s) AS stored_bytes, pg_column_size(s::text::mean_summary) AS from_text,
+       pg_column_size(rollup(s) OVER (PARTITION BY kind)) AS rollup_bytes
+FROM summaries ORDER BY kind;
+SELECT kind, pg_column_size(s) AS copied_bytes FROM summaries_copy ORDER BY kind;
+SELECT a.kind, rollup(a.s)::text = rollup(b.s)::text AS rollup_of_stored_equals_text_input
+FROM summaries a JOIN (SELECT kind, s::text::mean_summary AS s FROM summaries) b USING (kind)
+GROUP BY a.kind ORDER BY a.kind;
+-- a window aggregate returns the stored form at every row
+SELECT i, report_count(s), pg_column_size(s) < 200 AS compact
+FROM (SELECT i, laplace_mean_agg(laplace_mean_encode(i % 50, 0.7, 50, i), 0.7, 50)
+               OVER (ORDER BY i ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS s
+      FROM generate_series(1, 4) i) w ORDER BY i;

@@ -5,12 +5,23 @@ SELECT extversion FROM pg_extension WHERE extname = 'ldp';
 SELECT count(*) > 0 AS has_mean_aggregates, to_regproc('ldp.thresh_create') IS NULL AS no_thresh_yet
 FROM pg_proc WHERE pronamespace = 'ldp'::regnamespace AND proname = 'rr_agg';
 CREATE TABLE kept AS SELECT ldp.rr_agg(ldp.rr_encode(i % 2 = 0, 1.0, i), 1.0) AS s FROM generate_series(1, 100) i;
+CREATE TABLE kept_lap AS SELECT ldp.laplace_mean_agg(ldp.laplace_mean_encode(i % 10, 1.0, 10, i), 1.0, 10) AS s FROM generate_series(1, 100) i;
 ALTER EXTENSION ldp UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'ldp';
 SELECT ldp.report_count(s) FROM kept;
+-- a real-valued summary stored by 0.1.0 is its memory image; it stays readable, and
+-- what the updated aggregates and rollup return is the compact stored form
+SELECT ldp.report_count(s), pg_column_size(s) > 1000 AS memory_image,
+       (SELECT pg_column_size(ldp.rollup(s)) < 200 FROM kept_lap) AS rollup_compact,
+       (SELECT ldp.rollup(s)::text FROM kept_lap) = s::text AS same_summary
+FROM kept_lap;
+SELECT ldp.report_count(ldp.rollup(s)) FROM (
+  SELECT s FROM kept_lap
+  UNION ALL
+  SELECT ldp.laplace_mean_agg(ldp.laplace_mean_encode(i % 10, 1.0, 10, i), 1.0, 10) FROM generate_series(1, 50) i) u;
 SELECT to_regproc('ldp.thresh_create') IS NOT NULL AS thresh, to_regclass('ldp.collections') IS NOT NULL AS collections;
 SELECT obj_description('ldp.ci_lower(ldp.mean_summary, float8)'::regprocedure, 'pg_proc') LIKE '%Clopper-Pearson%' AS ci_comment_updated;
-DROP TABLE kept;
+DROP TABLE kept, kept_lap;
 DROP EXTENSION ldp;
 CREATE EXTENSION ldp;
 SELECT extversion FROM pg_extension WHERE extname = 'ldp';

@@ -78,3 +78,13 @@ LDP_FUNCTION(ldp_mean_combine) {
   LDP_CORE(ldp::mean_summary_merge(&into->s, from->s));
   PG_RETURN_MEAN_VAR(into);
 }
+
+// Final function of the real-valued aggregates and of rollup: the summary in its
+// stored form (mean_var_stored); a memory image of a bit mechanism as it is.
+LDP_FUNCTION(ldp_mean_final) {
+  const MeanVar* v = mean_var_arg(fcinfo, 0);
+  bool real = false;
+  LDP_CORE(real = ldp::mean_mechanism(v->s.mech()).real_valued);
+  if (!real) PG_RETURN_MEAN_VAR(const_cast<MeanVar*>(v));
+  PG_RETURN_MEAN_VAR(mean_var_stored(v->s));
+}

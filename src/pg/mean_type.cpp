@@ -23,9 +23,31 @@ MeanVar* mean_var_new(ldp::MeanMechanism id, const ldp::MeanParams& p) {
   return mean_var_from_core(buf, size);
 }
 
+MeanVar* mean_var_stored(const ldp::MeanSummary& s) {
+  bool real = false;
+  size_t size = 0;
+  uint8_t buf[ldp::kMaxMeanSummaryBinary];
+  LDP_CORE({
+    real = ldp::mean_mechanism(s.mech()).real_valued;
+    if (real) size = ldp::mean_summary_to_binary(s, buf, sizeof buf);
+    else size = ldp::mean_summary_size(s.mech());
+  });
+  if (!real) return mean_var_from_core(&s, size);
+  auto* v = static_cast<MeanVar*>(palloc0(offsetof(MeanVar, s) + size));
+  SET_VARSIZE(v, offsetof(MeanVar, s) + size);
+  v->pad_ = kMeanPackedTag;
+  memcpy(&v->s, buf, size);
+  return v;
+}
+
 const MeanVar* mean_var_arg(FunctionCallInfo fcinfo, int argno) {
   auto* v = reinterpret_cast<const MeanVar*>(PG_DETOAST_DATUM(PG_GETARG_DATUM(argno)));
   size_t size = VARSIZE(v) >= offsetof(MeanVar, s) ? VARSIZE(v) - offsetof(MeanVar, s) : 0;
+  if (VARSIZE(v) >= offsetof(MeanVar, s) && v->pad_ == kMeanPackedTag) {  // the stored form
+    alignas(8) char buf[ldp::kMaxMeanSummarySize];
+    LDP_CORE(size = ldp::mean_summary_from_binary(reinterpret_cast<const uint8_t*>(&v->s), size, buf));
+    return mean_var_from_core(buf, size);
+  }
   bool legacy = false;
   LDP_CORE(legacy = ldp::mean_summary_is_legacy(v->s, size));
   if (unlikely(legacy)) {  // stored by an earlier build: a converted copy
@@ -55,9 +77,8 @@ ldp::MeanParams mean_params_args(FunctionCallInfo fcinfo, ldp::MeanMechanism id,
 LDP_FUNCTION(ldp_mean_summary_in) {
   const char* text = PG_GETARG_CSTRING(0);
   alignas(8) char buf[ldp::kMaxMeanSummarySize];
-  size_t size = 0;
-  LDP_CORE(size = ldp::mean_summary_from_text(text, buf));
-  PG_RETURN_MEAN_VAR(mean_var_from_core(buf, size));
+  LDP_CORE(ldp::mean_summary_from_text(text, buf));
+  PG_RETURN_MEAN_VAR(mean_var_stored(*reinterpret_cast<const MeanSummary*>(buf)));
 }
 
 LDP_FUNCTION(ldp_mean_summary_out) {
@@ -70,12 +91,11 @@ LDP_FUNCTION(ldp_mean_summary_out) {
 LDP_FUNCTION(ldp_mean_summary_recv) {
   StringInfo in = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
   alignas(8) char buf[ldp::kMaxMeanSummarySize];
-  size_t size = 0;
   const auto* bytes = reinterpret_cast<const uint8_t*>(in->data + in->cursor);
   size_t len = static_cast<size_t>(in->len - in->cursor);
-  LDP_CORE(size = ldp::mean_summary_from_binary(bytes, len, buf));
+  LDP_CORE(ldp::mean_summary_from_binary(bytes, len, buf));
   in->cursor = in->len;
-  PG_RETURN_MEAN_VAR(mean_var_from_core(buf, size));
+  PG_RETURN_MEAN_VAR(mean_var_stored(*reinterpret_cast<const MeanSummary*>(buf)));
 }
 
 LDP_FUNCTION(ldp_mean_summary_send) {
