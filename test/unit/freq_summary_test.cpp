@@ -298,6 +298,53 @@ TEST(FreqAddReport, DBitFlipLargeDRepeatedBucketLeavesStateIntact) {
   EXPECT_EQ(s->n, 2);
 }
 
+// The unary encoders draw one uniform per bit in item order and set bit v when it
+// is below p (v the value) or q: the definition, written out here bit by bit
+// through the virtual interface, gives the same reports byte for byte, with the
+// seeded source (which the encoder calls directly) and with any other source.
+class CountingSource final : public ldp::RandomSource {
+ public:
+  explicit CountingSource(uint64_t seed) : inner_(seed) {}
+  uint64_t next_u64() override { return inner_.next_u64(); }
+
+ private:
+  ldp::SeededRandom inner_;
+};
+
+std::vector<uint8_t> unary_by_definition(double p, double q, int64_t value, int64_t k,
+                                         ldp::RandomSource& rng) {
+  std::vector<uint8_t> out(static_cast<size_t>((k + 7) / 8), 0);
+  for (int64_t v = 0; v < k; ++v)
+    if (rng.uniform() < (v == value ? p : q)) out[v >> 3] |= static_cast<uint8_t>(0x80 >> (v & 7));
+  return out;
+}
+
+TEST(UnaryEncoders, GiveTheReportsOfTheirDefinition) {
+  for (int64_t k : {2, 7, 8, 9, 17, 1024, 1031}) {
+    for (double eps : {0.1, 1.0, 4.0}) {
+      // as the mechanism file writes them
+      const double sue_p = 1.0 / (1.0 + std::exp(-eps / 2)), sue_q = 1.0 / (1.0 + std::exp(eps / 2));
+      const double oue_q = 1.0 / (1.0 + std::exp(eps));
+      for (int64_t value : {int64_t{0}, k / 2, k - 1}) {
+        const uint64_t seed = static_cast<uint64_t>(k * 1000 + value) + static_cast<uint64_t>(eps * 10);
+        std::vector<uint8_t> got(static_cast<size_t>((k + 7) / 8));
+        for (int round = 0; round < 3; ++round) {
+          ldp::SeededRandom a(seed + round), b(seed + round);
+          CountingSource c(seed + round);
+          ldp::sue_encode(value, eps, k, a, got.data());
+          EXPECT_EQ(got, unary_by_definition(sue_p, sue_q, value, k, b)) << k << " " << value;
+          ldp::sue_encode(value, eps, k, c, got.data());
+          ldp::SeededRandom b2(seed + round);
+          EXPECT_EQ(got, unary_by_definition(sue_p, sue_q, value, k, b2)) << k << " " << value;
+          ldp::SeededRandom a3(seed + round), b3(seed + round);
+          ldp::oue_encode(value, eps, k, a3, got.data());
+          EXPECT_EQ(got, unary_by_definition(0.5, oue_q, value, k, b3)) << k << " " << value;
+        }
+      }
+    }
+  }
+}
+
 TEST(FreqAddReport, UnaryBitsAreReadMsbFirst) {
   // k = 11: bits 0100 0000 | 001x xxxx → items 1 and 10; padding ignored
   Freq s(FreqMechanism::OUE, {1, 11, 0});

@@ -2,6 +2,7 @@
 // SUE (symmetric; basic one-time RAPPOR, "BinFlip" in seed 004): the one-hot
 // vector with every bit flipped w.p. 1/(e^{eps/2}+1). OUE (optimized): the 1 kept
 // w.p. 1/2 and every 0 turned into a 1 w.p. 1/(e^eps+1). Both pure protocols.
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include "../freq_encoders.hpp"
 #include "../freq_internal.hpp"
 #include "../freq_summary.hpp"
+#include "../random.hpp"
 
 namespace ldp {
 
@@ -30,14 +32,39 @@ PureProbs oue_probs(double epsilon) {
   return {0.5, 1.0 / (1.0 + std::exp(epsilon)), gap, gap};
 }
 
-// Bit v is 1 w.p. p if v is the value, else q; MSB-first in ceil(k/8) bytes.
+// Bit v is 1 w.p. p if v is the value, else q; MSB-first in ceil(k/8) bytes. One
+// uniform per bit, in item order (the reports of a seeded source are fixed); the
+// bits are assembled without a branch on their random values, and with the seeded
+// source (simulations, the loader) the generator is called directly, not through
+// the virtual interface: the same numbers, about three times as fast.
+// uniform() < p, with uniform() = (x >> 11) 2^-53, is (x >> 11) < ceil(p 2^53): an
+// integer comparison with the same outcome for every x (p 2^53 is exact).
+inline uint64_t uniform_threshold(double p) {
+  return static_cast<uint64_t>(std::ceil(std::ldexp(p, 53)));
+}
+
+template <class Rng>
+void unary_bits(const PureProbs& pr, int64_t value, int64_t k, Rng& rng, uint8_t* bytes) {
+  const uint64_t tp = uniform_threshold(pr.p), tq = uniform_threshold(pr.q);
+  for (int64_t byte = 0; byte < (k + 7) / 8; ++byte) {
+    unsigned acc = 0;
+    const int64_t first = byte * 8, last = std::min<int64_t>(first + 8, k);
+    for (int64_t v = first; v < last; ++v) {
+      const uint64_t t = v == value ? tp : tq;
+      acc |= static_cast<unsigned>((rng.next_u64() >> 11) < t) << (7 - (v & 7));
+    }
+    bytes[byte] = static_cast<uint8_t>(acc);
+  }
+}
+
 void unary_encode(FreqMechanism id, const PureProbs& pr, int64_t value, double epsilon,
                   int64_t k, RandomSource& rng, uint8_t* bytes) {
   validate_freq_params(id, FreqParams{epsilon, k, 0});
   check_encoder_value(value, k);
-  std::memset(bytes, 0, static_cast<size_t>((k + 7) / 8));
-  for (int64_t v = 0; v < k; ++v)
-    if (rng.bernoulli(v == value ? pr.p : pr.q)) bytes[v >> 3] |= static_cast<uint8_t>(0x80 >> (v & 7));
+  if (auto* seeded = dynamic_cast<SeededRandom*>(&rng))
+    unary_bits(pr, value, k, *seeded, bytes);
+  else
+    unary_bits(pr, value, k, rng, bytes);
 }
 
 // Any k-bit string can come from either mechanism: each count lies in [0, n].
