@@ -10,7 +10,7 @@
 #   ROWS        reports for grr, dbitflip and hadamard (default 10000000)
 #   ROWS_UNARY  reports for sue and oue (default 2000000; at most ROWS): a k = 1024
 #               report is 128 bytes of bits, ~175 MB per million rows on disk, and the
-#               core's unary encoders draw one random number per bit (~65k reports/s)
+#               core's unary encoders draw one random number per bit (~130k reports/s)
 #   ROWS_OLH    reports for olh (default 100000; at most ROWS): decoding costs k hashes
 #               per report (O(n k))
 #   REPEATS     timed runs of each query, after one warm-up; the median is shown (5)
@@ -190,7 +190,7 @@ echo "Rows: grr, dbitflip, hadamard $rows; sue, oue $rows_unary; olh $rows_olh."
 if ((rows_unary < rows)); then
   echo "SUE/OUE use ROWS_UNARY = $rows_unary rows, not $rows: a report is a $((k / 8))-byte bit string"
   echo "(~175 MB per million rows on disk) and the core's unary encoders draw one random number"
-  echo "per bit (~65k reports/s to load); pass ROWS_UNARY=$rows to use $rows rows."
+  echo "per bit (~130k reports/s to load); pass ROWS_UNARY=$rows to use $rows rows."
 fi
 if ((rows_olh < rows)); then
   echo "OLH uses ROWS_OLH = $rows_olh rows: its decoding is O(n·k) hash evaluations."
