@@ -130,6 +130,18 @@ SELECT ldp.create_collection('gone', 'gone', 't', '1 day', 'ldp.rr_agg(r, 1)');
 DROP TABLE gone;
 SELECT try_sql($$CALL ldp.close_due_epochs('gone')$$);
 SELECT ldp.drop_collection('gone');
+-- a view as the source: reports timed by a UTC timestamp, converted to timestamptz
+CREATE TABLE raw_utc (ts timestamp NOT NULL, bit boolean);
+INSERT INTO raw_utc SELECT '2026-03-01'::timestamp + i * interval '37 minutes', ldp.rr_encode(i % 4 = 0, 1.0, i)
+FROM generate_series(0, 199) i;
+CREATE VIEW raw_utc_view AS SELECT ts AT TIME ZONE 'UTC' AS at, bit FROM raw_utc;
+SELECT ldp.create_collection('utc_view', 'raw_utc_view', 'at', interval '1 day', 'ldp.rr_agg(bit, 1.0)');
+CALL ldp.close_due_epochs('utc_view');
+SELECT epoch, epoch_start, reports FROM ldp.collection_estimates('utc_view') WHERE epoch < 20520 ORDER BY epoch;
+SELECT sum(late) AS late FROM ldp.late_reports('utc_view');
+SELECT ldp.drop_collection('utc_view');
+DROP VIEW raw_utc_view;
+DROP TABLE raw_utc;
 SELECT ldp.drop_collection('usage');
 SELECT count(*) FROM ldp.collection_epochs WHERE collection = 'usage';
 SELECT name FROM ldp.collections ORDER BY 1;
