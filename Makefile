@@ -3,11 +3,11 @@
 PG_CONFIG ?= pg_config
 
 MODULE_big = ldp
-EXTVERSION = 0.3.0
+EXTVERSION = 0.4.0
 MODULEDIR = extension
 # the current version installs as 0.1.0 plus the update scripts (no duplicated full script)
 DATA = extension/ldp.control extension/ldp--0.1.0.sql extension/ldp--0.1.0--0.2.0.sql \
-       extension/ldp--0.2.0--0.3.0.sql
+       extension/ldp--0.2.0--0.3.0.sql extension/ldp--0.3.0--0.4.0.sql
 
 CORE_SRCS = $(wildcard src/core/*.cpp src/core/mechanisms/*.cpp)
 PG_SRCS = $(wildcard src/pg/*.cpp)
@@ -25,7 +25,7 @@ PG_CXXFLAGS += -Wa,-mbranches-within-32B-boundaries
 endif
 SHLIB_LINK = -lxxhash -lstdc++ -lm
 
-REGRESS = setup upgrade mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io freq_pending window collections thresh
+REGRESS = setup upgrade mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io freq_pending window collections thresh security
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 ISOLATION = thresh_concurrency
 ISOLATION_OPTS = --inputdir=. --outputdir=build/isolation

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "error.hpp"
+#include "stats.hpp"
 #include "freq_internal.hpp"
 
 namespace ldp {
@@ -56,10 +57,7 @@ const FreqMechanismInfo* freq_mechanism_by_name(const char* name, size_t len) {
 // Parameters
 
 int64_t freq_validated_g(const FreqMechanismImpl& m, const FreqParams& p) {
-  // exp(epsilon) must stay finite in every formula (as for the mean mechanisms).
-  if (!(std::isfinite(p.epsilon) && p.epsilon > 0 && p.epsilon <= 700))
-    throw_error(ErrorKind::InvalidParameter,
-                "epsilon must be a finite number in (0, 700], got %.15g", p.epsilon);
+  check_epsilon(p.epsilon);
   if (p.k < 2 || p.k > kMaxDomain)
     throw_error(ErrorKind::InvalidParameter, "k must be in [2, %" PRId64 "], got %" PRId64,
                 kMaxDomain, p.k);

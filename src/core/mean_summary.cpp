@@ -15,6 +15,7 @@
 
 #include "byte_reader.hpp"
 #include "error.hpp"
+#include "stats.hpp"
 
 namespace ldp {
 
@@ -47,10 +48,7 @@ size_t mean_summary_size(MeanMechanism id) {
 
 void validate_mean_params(MeanMechanism id, const MeanParams& p) {
   const MeanMechanismInfo& m = mean_mechanism(id);
-  // exp(epsilon) must stay finite in every formula.
-  if (!(std::isfinite(p.epsilon) && p.epsilon > 0 && p.epsilon <= 700))
-    throw_error(ErrorKind::InvalidParameter,
-                "epsilon must be a finite number in (0, 700], got %.15g", p.epsilon);
+  check_epsilon(p.epsilon);
   if (m.uses_max_value) {
     if (!(std::isfinite(p.max_value) && p.max_value > 0 && p.max_value <= 1e300))
       throw_error(ErrorKind::InvalidParameter,
@@ -204,9 +202,7 @@ bool mean_interval(const MeanSummary& s, double confidence, double* lo, double* 
 }
 
 double mean_error_bound(const MeanSummary& s, double delta) {
-  if (!(delta > 0 && delta < 1))
-    throw_error(ErrorKind::InvalidParameter, "delta must be strictly between 0 and 1, got %g",
-                delta);
+  check_delta(delta);
   return mean_mechanism(s.mech()).error_bound(s, delta);
 }
 

@@ -16,6 +16,18 @@ void check_confidence(double confidence) {
                 "confidence must be strictly between 0 and 1, got %g", confidence);
 }
 
+void check_epsilon(double epsilon) {
+  if (!(epsilon >= kMinEpsilon && epsilon <= kMaxEpsilon))
+    throw_error(ErrorKind::InvalidParameter, "epsilon must be in [%g, %g], got %.15g",
+                kMinEpsilon, kMaxEpsilon, epsilon);
+}
+
+void check_delta(double delta) {
+  if (!(delta >= kMinDelta && delta < 1))
+    throw_error(ErrorKind::InvalidParameter, "delta must be in [%g, 1), got %.15g", kMinDelta,
+                delta);
+}
+
 double normal_critical_value(double confidence) {
   check_confidence(confidence);
   boost::math::normal_distribution<double> z;

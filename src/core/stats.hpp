@@ -8,6 +8,21 @@ namespace ldp {
 // Throws InvalidParameter unless 0 < confidence < 1.
 void check_confidence(double confidence);
 
+// The documented range of every mechanism's epsilon: [kMinEpsilon, kMaxEpsilon].
+// Below it the estimators' variances (of order 1/epsilon^2 and more) and their
+// intervals stop being representable for the largest summaries (a subnormal
+// epsilon gave Inf and NaN); above it exp(epsilon) overflows.
+constexpr double kMinEpsilon = 1e-4;
+constexpr double kMaxEpsilon = 700;
+// Throws InvalidParameter unless kMinEpsilon <= epsilon <= kMaxEpsilon.
+void check_epsilon(double epsilon);
+
+// The documented range of a failure probability delta (error bounds, THRESH):
+// [kMinDelta, 1). Below it log(1/delta) is no longer finite.
+constexpr double kMinDelta = 1e-300;
+// Throws InvalidParameter unless kMinDelta <= delta < 1.
+void check_delta(double delta);
+
 // Two-sided normal critical value: z with P(|Z| <= z) = confidence.
 // Throws InvalidParameter unless 0 < confidence < 1.
 double normal_critical_value(double confidence);

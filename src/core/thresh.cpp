@@ -21,6 +21,11 @@ int32_t ceil_log2(int32_t t) {
 }
 
 bool positive_finite(double v) { return v > 0 && std::isfinite(v); }
+// The budget epsilon and the noises a and b are at least the smallest epsilon of any
+// mechanism (a subnormal one made every formula non-finite); they may exceed
+// kMaxEpsilon: no formula takes exp() of the budget, and e^a, e^b overflowing to
+// infinity only sends the randomized-response flip probability 1/(e^a+1) to 0.
+bool noise_in_range(double v) { return v >= kMinEpsilon && std::isfinite(v); }
 
 // ln(c·u·v/δ) as a sum of logarithms: no overflow for any n, T, δ.
 double log_ratio(double c, double u, double v, double delta) {
@@ -61,17 +66,16 @@ void validate_config(const Config& c) {
                 "groups * min_group_size must be <= users: %" PRId32 " groups of at least %" PRId64
                 " users need more than the %" PRId64 " users (lower groups or min_group_size)",
                 c.groups, c.min_group_size, c.users);
-  if (!positive_finite(c.epsilon))
-    throw_error(ErrorKind::InvalidParameter, "epsilon must be > 0 and finite, got %.15g",
-                c.epsilon);
-  if (!(c.delta > 0 && c.delta < 1))
-    throw_error(ErrorKind::InvalidParameter, "delta must be in (0, 1), got %.15g", c.delta);
-  if (c.vote_noise && !positive_finite(*c.vote_noise))
-    throw_error(ErrorKind::InvalidParameter, "vote_noise must be > 0 and finite, got %.15g",
-                *c.vote_noise);
-  if (c.estimate_noise && !positive_finite(*c.estimate_noise))
-    throw_error(ErrorKind::InvalidParameter, "estimate_noise must be > 0 and finite, got %.15g",
-                *c.estimate_noise);
+  if (!noise_in_range(c.epsilon))
+    throw_error(ErrorKind::InvalidParameter, "epsilon must be finite and >= %g, got %.15g",
+                kMinEpsilon, c.epsilon);
+  check_delta(c.delta);
+  if (c.vote_noise && !noise_in_range(*c.vote_noise))
+    throw_error(ErrorKind::InvalidParameter, "vote_noise must be finite and >= %g, got %.15g",
+                kMinEpsilon, *c.vote_noise);
+  if (c.estimate_noise && !noise_in_range(*c.estimate_noise))
+    throw_error(ErrorKind::InvalidParameter, "estimate_noise must be finite and >= %g, got %.15g",
+                kMinEpsilon, *c.estimate_noise);
   if (c.threshold_unit && !positive_finite(*c.threshold_unit))
     throw_error(ErrorKind::InvalidParameter, "threshold_unit must be > 0 and finite, got %.15g",
                 *c.threshold_unit);
@@ -200,10 +204,10 @@ Params derive_params(const Config& c) {
     if (!(y > x)) refuse_estimate_noise(c, x, y);
     p.estimate_noise = 2.0 * x / (y - x);
   }
-  if (!positive_finite(p.vote_noise) || !positive_finite(p.estimate_noise))
+  if (!noise_in_range(p.vote_noise) || !noise_in_range(p.estimate_noise))
     throw_error(ErrorKind::InvalidParameter,
-                "the derived noise levels a = %.6g, b = %.6g are not finite and positive",
-                p.vote_noise, p.estimate_noise);
+                "the derived noise levels a = %.6g, b = %.6g are not finite numbers >= %g",
+                p.vote_noise, p.estimate_noise, kMinEpsilon);
 
   double unit = c.threshold_unit ? *c.threshold_unit : y;
   p.thresholds.resize(static_cast<size_t>(p.log_epochs) + 2);
@@ -219,12 +223,12 @@ void validate_params(const Params& p) {
   if (p.log_epochs != ceil_log2(p.config.epochs))
     throw_error(ErrorKind::InvalidParameter, "log_epochs must be ceil(log2(epochs = %d)) = %d, got %d",
                 p.config.epochs, ceil_log2(p.config.epochs), p.log_epochs);
-  if (!positive_finite(p.vote_noise))
-    throw_error(ErrorKind::InvalidParameter, "vote_noise must be > 0 and finite, got %.15g",
-                p.vote_noise);
-  if (!positive_finite(p.estimate_noise))
-    throw_error(ErrorKind::InvalidParameter, "estimate_noise must be > 0 and finite, got %.15g",
-                p.estimate_noise);
+  if (!noise_in_range(p.vote_noise))
+    throw_error(ErrorKind::InvalidParameter, "vote_noise must be finite and >= %g, got %.15g",
+                kMinEpsilon, p.vote_noise);
+  if (!noise_in_range(p.estimate_noise))
+    throw_error(ErrorKind::InvalidParameter, "estimate_noise must be finite and >= %g, got %.15g",
+                kMinEpsilon, p.estimate_noise);
   if (p.thresholds.size() != static_cast<size_t>(p.log_epochs) + 2)
     throw_error(ErrorKind::InvalidParameter, "thresholds must hold %d values (tau_-1..tau_%d), got %zu",
                 p.log_epochs + 2, p.log_epochs, p.thresholds.size());
@@ -263,8 +267,10 @@ Estimate decode_estimates(const Params& p, int64_t reports, int64_t ones) {
   if (ones < 0 || ones > reports)
     throw_error(ErrorKind::InvalidParameter,
                 "ones must be in [0, reports = %" PRId64 "], got %" PRId64, reports, ones);
-  // EST is 1BitMean on [0, 1] with epsilon b: the same decoder.
-  Estimate e = bit_mean_estimate(reports, ones, p.estimate_noise, 1.0, 0.0);
+  // EST is 1BitMean on [0, 1] with epsilon b: the same decoder. Above kMaxEpsilon the
+  // flip probability 1/(e^b+1) is below 1e-304, so the decode is the share of ones to
+  // the last bit; clamping keeps e^b finite.
+  Estimate e = bit_mean_estimate(reports, ones, std::min(p.estimate_noise, kMaxEpsilon), 1.0, 0.0);
   e.has_std_error = reports >= 2;
   if (!e.has_std_error) e.std_error = 0;
   return e;

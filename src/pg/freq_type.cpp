@@ -8,6 +8,8 @@ extern "C" {
 
 #include "freq_glue.hpp"
 
+#include <algorithm>
+
 using ldp::FreqSummary;
 
 namespace {
@@ -122,12 +124,14 @@ LDP_FUNCTION(ldp_freq_frequency) {
   if (v->s.n == 0) PG_RETURN_NULL();
   double *freq, *se;
   freq_estimates(v->s, &freq, &se);
-  PG_RETURN_FLOAT8(freq[item]);
+  PG_RETURN_FLOAT8(ldp_pg::finite_result(freq[item], "the frequency"));
 }
 
 // frequencies(s, consistency): one row per item with its estimate, count,
 // standard error and 95% interval. With clip or norm-sub the frequency is
-// post-processed and the interval (from the unbiased estimate) clipped to [0, 1].
+// post-processed and the interval (from the unbiased estimate) clipped to [0, 1]
+// and widened, where needed, to contain the post-processed frequency: it still
+// contains the unbiased interval, so its coverage is at least that one's.
 LDP_FUNCTION(ldp_freq_frequencies) {
   const FreqVar* v = freq_var_arg(fcinfo, 0);
   text* ctext = PG_GETARG_TEXT_PP(1);
@@ -148,12 +152,15 @@ LDP_FUNCTION(ldp_freq_frequencies) {
     if ((item & 1023) == 0) CHECK_FOR_INTERRUPTS();
     double lo = freq[item] - z * se[item], hi = freq[item] + z * se[item];
     if (c != ldp::Consistency::None) {
-      lo = lo < 0 ? 0 : (lo > 1 ? 1 : lo);
-      hi = hi < 0 ? 0 : (hi > 1 ? 1 : hi);
+      lo = std::min(lo < 0 ? 0 : (lo > 1 ? 1 : lo), post[item]);
+      hi = std::max(hi < 0 ? 0 : (hi > 1 ? 1 : hi), post[item]);
     }
-    Datum values[6] = {Int32GetDatum(static_cast<int32>(item)), Float8GetDatum(post[item]),
-                       Float8GetDatum(post[item] * n), Float8GetDatum(se[item]),
-                       Float8GetDatum(lo), Float8GetDatum(hi)};
+    Datum values[6] = {Int32GetDatum(static_cast<int32>(item)),
+                       Float8GetDatum(ldp_pg::finite_result(post[item], "a frequency")),
+                       Float8GetDatum(ldp_pg::finite_result(post[item] * n, "a count")),
+                       Float8GetDatum(ldp_pg::finite_result(se[item], "a standard error")),
+                       Float8GetDatum(ldp_pg::finite_result(lo, "ci_lower")),
+                       Float8GetDatum(ldp_pg::finite_result(hi, "ci_upper"))};
     bool nulls[6] = {false, false, false, false, false, false};
     tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
   }

@@ -63,6 +63,14 @@ void raise_core_error(const CoreError& err) {
   pg_unreachable();
 }
 
+void raise_not_finite(double x, const char* what) {
+  ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                  errmsg("%s is not a finite number (%g)", what, x),
+                  errhint("The summary's parameters or the confidence asked for are too extreme "
+                          "for its number of reports.")));
+  pg_unreachable();
+}
+
 TransSite* trans_site_init(FunctionCallInfo fcinfo, const char* fn, int first_param) {
   if (!AggCheckCallContext(fcinfo, nullptr))
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -17,6 +17,7 @@ extern "C" {
 #include "utils/builtins.h"
 }
 
+#include <cmath>
 #include <exception>
 #include <new>
 
@@ -31,6 +32,8 @@ struct CoreError {
 
 void capture_exception(CoreError* err) noexcept;  // call inside catch(...)
 [[noreturn]] void raise_core_error(const CoreError& err);
+
+[[noreturn]] void raise_not_finite(double x, const char* what);
 
 template <class F>
 inline bool core_try(CoreError* err, F&& f) noexcept {
@@ -122,6 +125,13 @@ Var* combine_target(FunctionCallInfo fcinfo, Var* (*copy_arg)(FunctionCallInfo, 
     return const_cast<Var*>(checked_arg(fcinfo, 0));
   }
   return copy_arg(fcinfo, 0);
+}
+
+// Every number an accessor returns is finite, or the call fails with 22003
+// (numeric_value_out_of_range) naming `what`: never a silent Inf or NaN.
+inline double finite_result(double x, const char* what) {
+  if (likely(std::isfinite(x))) return x;
+  raise_not_finite(x, what);
 }
 
 // A composite result (the function's OUT columns) from n datums.

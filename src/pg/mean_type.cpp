@@ -125,20 +125,20 @@ Datum mean_interval_end(FunctionCallInfo fcinfo, bool upper) {
   bool has = false;
   LDP_CORE(has = ldp::mean_interval(v->s, confidence, &lo, &hi));
   if (!has) PG_RETURN_NULL();
-  PG_RETURN_FLOAT8(upper ? hi : lo);
+  PG_RETURN_FLOAT8(ldp_pg::finite_result(upper ? hi : lo, upper ? "ci_upper" : "ci_lower"));
 }
 }  // namespace
 
 LDP_FUNCTION(ldp_mean_estimate) {
   ldp::Estimate e;
   if (!mean_estimate_of(mean_var_arg(fcinfo, 0), &e)) PG_RETURN_NULL();
-  PG_RETURN_FLOAT8(e.value);
+  PG_RETURN_FLOAT8(ldp_pg::finite_result(e.value, "the estimate"));
 }
 
 LDP_FUNCTION(ldp_mean_std_error) {
   ldp::Estimate e;
   if (!mean_estimate_of(mean_var_arg(fcinfo, 0), &e) || !e.has_std_error) PG_RETURN_NULL();
-  PG_RETURN_FLOAT8(e.std_error);
+  PG_RETURN_FLOAT8(ldp_pg::finite_result(e.std_error, "the standard error"));
 }
 
 LDP_FUNCTION(ldp_mean_ci_lower) { return mean_interval_end(fcinfo, false); }
@@ -160,7 +160,7 @@ LDP_FUNCTION(ldp_mean_error_bound) {
   double bound = 0;
   LDP_CORE(bound = ldp::mean_error_bound(v->s, delta));
   if (v->s.n == 0 || std::isnan(bound)) PG_RETURN_NULL();
-  PG_RETURN_FLOAT8(bound);
+  PG_RETURN_FLOAT8(ldp_pg::finite_result(bound, "the error bound"));
 }
 
 LDP_FUNCTION(ldp_output_perturbation_epsilon) {

@@ -138,7 +138,8 @@ LDP_FUNCTION(ldp_thresh_decode) {
   int64 reports = PG_GETARG_INT64(1), ones = PG_GETARG_INT64(2);
   ldp::Estimate e;
   LDP_CORE(e = ldp::thresh::decode_estimates(ldp::thresh::derive_params(c), reports, ones));
-  Datum values[2] = {Float8GetDatum(e.value), Float8GetDatum(e.std_error)};
+  Datum values[2] = {Float8GetDatum(ldp_pg::finite_result(e.value, "the THRESH estimate")),
+                     Float8GetDatum(ldp_pg::finite_result(e.std_error, "its standard error"))};
   bool nulls[2] = {false, !e.has_std_error};
   return ldp_pg::composite_result(fcinfo, values, nulls, 2);
 }

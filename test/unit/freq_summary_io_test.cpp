@@ -41,8 +41,8 @@ TEST(FreqTextForm, IsPinned) {
   EXPECT_EQ(Freq(FreqMechanism::OUE, {std::log(3.0), 2, 0}, 0, {0, 0}).text(),
             "v1:oue{epsilon=1.0986122886681098,k=2,n=0,counts=[0,0]}");
   EXPECT_EQ(Dbf().text(), "v1:dbitflip{epsilon=1,k=4,d=2,n=3,holders=[2,1,2,1],ones=[1,0,2,0]}");
-  EXPECT_EQ(Freq(FreqMechanism::OLH, {1e-5, 3, 0}, 4, {4, 0, 1}).text(),
-            "v1:olh{epsilon=1e-05,k=3,n=4,counts=[4,0,1]}");
+  EXPECT_EQ(Freq(FreqMechanism::OLH, {1e-4, 3, 0}, 4, {4, 0, 1}).text(),
+            "v1:olh{epsilon=1e-04,k=3,n=4,counts=[4,0,1]}");
   EXPECT_EQ(Had().text(), "v1:hadamard{epsilon=1,k=3,n=10,sums=[2,-3,1,4]}");
   EXPECT_EQ(Freq(FreqMechanism::Hadamard, {700, 4, 0}).text(),
             "v1:hadamard{epsilon=700,k=4,n=0,sums=[0,0,0,0,0,0,0,0]}");
@@ -113,7 +113,7 @@ std::vector<Freq> Samples() {
   out.push_back(Had());
   out.push_back(Freq(FreqMechanism::GRR, {0.1, 2, 0}));  // empty
   out.push_back(Freq(FreqMechanism::SUE, {std::nextafter(700.0, 0.0), 3, 0}));
-  out.push_back(Freq(FreqMechanism::DBitFlip, {1e-300, 3, 3}));
+  out.push_back(Freq(FreqMechanism::DBitFlip, {ldp::kMinEpsilon, 3, 3}));  // the smallest epsilon
   const int64_t big = INT64_MAX;
   out.push_back(Freq(FreqMechanism::GRR, {1, 2, 0}, big, {big, 0}));
   out.push_back(Freq(FreqMechanism::Hadamard, {1, 2, 0}, big, {-big, 0, 0, 0}));

@@ -189,7 +189,7 @@ TEST(HadamardOrder, IsTheSmallestPowerOfTwoAboveK) {
 
 // The formulas keep their digits at the extremes of epsilon.
 TEST(FreqEstimates, AreFiniteForTinyAndHugeEpsilon) {
-  for (double eps : {1e-9, 1e-3, 15.0, 700.0}) {
+  for (double eps : {ldp::kMinEpsilon, 1e-3, 15.0, ldp::kMaxEpsilon}) {
     std::vector<Freq> all;
     all.emplace_back(FreqMechanism::GRR, FreqParams{eps, 4, 0}, 4, std::vector<int64_t>{1, 1, 2, 0});
     all.emplace_back(FreqMechanism::SUE, FreqParams{eps, 4, 0}, 4, std::vector<int64_t>{1, 1, 2, 0});
@@ -207,9 +207,9 @@ TEST(FreqEstimates, AreFiniteForTinyAndHugeEpsilon) {
       }
     }
   }
-  // small epsilon, against the naive formula in long double: GRR k = 4, eps = 1e-6
-  const long double eps = 1e-6L, z = std::exp(eps), p = z / (z + 3), q = 1 / (z + 3);
-  Freq s(FreqMechanism::GRR, {1e-6, 4, 0}, 1000, {400, 300, 200, 100});
+  // the smallest epsilon, against the naive formula in long double: GRR k = 4
+  const long double eps = ldp::kMinEpsilon, z = std::exp(eps), p = z / (z + 3), q = 1 / (z + 3);
+  Freq s(FreqMechanism::GRR, {ldp::kMinEpsilon, 4, 0}, 1000, {400, 300, 200, 100});
   auto e = s.estimate();
   EXPECT_TRUE(Close(e.freq[0], static_cast<double>((0.4L - q) / (p - q)), 1e-9));
   // large epsilon: GRR is exact, f = C/n

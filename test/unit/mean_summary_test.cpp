@@ -142,10 +142,25 @@ TEST(ReportRange, MatchesTheMechanisms) {
   EXPECT_GE(pw->report_hi, 15.0);
 }
 
-TEST(ReportRange, SquareOverflowIsOutOfRange) {
-  // eps = 1e-200: Laplace reports reach 1e203; (1e200 / 1)^2 does not fit a double
-  Summary s(MeanMechanism::Laplace, {1e-200, 1, 0});
-  EXPECT_TRUE(ThrowsKind(ErrorKind::OutOfRange, [&] { s.add_real(1e200); }));
+TEST(ReportRange, SquaresStayFiniteAtTheSmallestEpsilon) {
+  // Before epsilon was bounded below (0.4.0), eps = 1e-200 let Laplace reports reach
+  // 1e203, whose unit squares overflow (an OutOfRange error for every such report). The
+  // smallest epsilon now allows reports of 1000 m / kMinEpsilon = 1e7 m at most: unit
+  // squares of 1e14, whatever max_value.
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [] {
+    Summary tiny(MeanMechanism::Laplace, {1e-200, 1, 0});
+  }));
+  for (double m : {1e-300, 1.0, 1e300}) {
+    Summary s(MeanMechanism::Laplace, {ldp::kMinEpsilon, m, 0});
+    EXPECT_NEAR(s->report_hi / m, 1e7, 2);
+    s.add_real(s->report_hi);
+    s.add_real(s->report_lo);
+    ldp::Estimate e = ldp::mean_estimate(*s);
+    EXPECT_TRUE(std::isfinite(e.value) && std::isfinite(e.std_error)) << m;
+    double lo = 0, hi = 0;
+    ASSERT_TRUE(ldp::mean_interval(*s, 0.95, &lo, &hi));
+    EXPECT_TRUE(std::isfinite(lo) && std::isfinite(hi)) << m;
+  }
 }
 
 // ---------------------------------------------------------------------------

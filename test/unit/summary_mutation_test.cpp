@@ -169,7 +169,7 @@ std::vector<Freq> freq_seeds() {
                    std::vector<int64_t>{5, 0, 1, 2, 3});
   out.emplace_back(FreqMechanism::DBitFlip, ldp::FreqParams{1, 4, 2}, 3,
                    std::vector<int64_t>{2, 1, 2, 1, 1, 0, 2, 0});
-  out.emplace_back(FreqMechanism::OLH, ldp::FreqParams{1e-5, 3, 0}, 4, std::vector<int64_t>{4, 0, 1});
+  out.emplace_back(FreqMechanism::OLH, ldp::FreqParams{ldp::kMinEpsilon, 3, 0}, 4, std::vector<int64_t>{4, 0, 1});
   out.emplace_back(FreqMechanism::Hadamard, ldp::FreqParams{1, 3, 0}, 10,
                    std::vector<int64_t>{2, -3, 1, 4});
   return out;

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "../error.hpp"
+#include "../stats.hpp"
 #include "../freq_encoders.hpp"
 #include "../freq_internal.hpp"
 #include "../freq_summary.hpp"
@@ -24,9 +25,7 @@ namespace {
 
 // round(e^eps)+1 <= kMaxDomain; validates epsilon itself (olh_range is public).
 int64_t olh_g(double epsilon) {
-  if (!(std::isfinite(epsilon) && epsilon > 0 && epsilon <= 700))
-    throw_error(ErrorKind::InvalidParameter,
-                "epsilon must be a finite number in (0, 700], got %.15g", epsilon);
+  check_epsilon(epsilon);
   double z = std::exp(epsilon);
   // round(e^eps) <= kMaxDomain - 1 iff e^eps < kMaxDomain - 1/2 (epsilon below about 15.249)
   if (!(z < static_cast<double>(kMaxDomain) - 0.5))
