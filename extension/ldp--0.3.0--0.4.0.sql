@@ -692,13 +692,16 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
   END IF;
   SELECT pg_catalog.count(*) FILTER (WHERE b) INTO ones FROM pg_catalog.unnest(bits) AS b;
+  -- Rows go in in user order (unnest(a, b) cannot be schema-qualified): two batches
+  -- that share users then wait on the same user first, and the later one is refused
+  -- with 23505 instead of the two deadlocking (40P01) in opposite orders.
   BEGIN
     IF kind = 'votes' THEN
       INSERT INTO @extschema@.thresh_votes (stream, epoch, user_id, vote)
-      SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b);  -- unnest(a, b) cannot be qualified
+      SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b) ORDER BY u;
     ELSE
       INSERT INTO @extschema@.thresh_estimates (stream, epoch, user_id, report)
-      SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b);  -- unnest(a, b) cannot be qualified
+      SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b) ORDER BY u;
     END IF;
   EXCEPTION WHEN unique_violation THEN
     SELECT u INTO dup FROM pg_catalog.unnest(user_ids) AS u GROUP BY u HAVING pg_catalog.count(*) > 1 LIMIT 1;
