@@ -392,14 +392,13 @@ Outcome close_and_look(pqxx::connection& c, const std::string& collection, Close
   return o;
 }
 
-void prepare_closer_statements(pqxx::connection& c, const std::string& table) {
+void prepare_closer_statements(pqxx::connection& c) {
   c.prepare("status", "SELECT epoch, phase FROM ldp.thresh_status($1)");
   c.prepare("close_votes", "CALL ldp.thresh_close_votes($1, $2)");
   c.prepare("close_epoch", "CALL ldp.thresh_close_epoch($1, $2)");
   c.prepare("close_due", "CALL ldp.close_due_epochs($1)");
   c.prepare("closed_epochs",
             "SELECT epoch, closed_at::text FROM ldp.collection_epochs WHERE collection = $1");
-  (void)table;
 }
 
 // ---------------------------------------------------------------------------
@@ -673,7 +672,7 @@ void closer(Shared& sh, int k, CloserResult& out) {
     return;
   }
   WarningCounter wc(*c, sh.stats, sh.warn_m, sh.warnings);
-  prepare_closer_statements(*c, sh.table);
+  prepare_closer_statements(*c);
   std::mt19937_64 rng(splitmix64(opt.seed * 1000003 + 17 * static_cast<uint64_t>(k) + 3));
   std::uniform_real_distribution<double> jitter(0.5, 1.5);
   int32_t seen_epoch = -1;
@@ -969,7 +968,7 @@ int run(const Options& opt) {
   }
 
   // ---- close what is left
-  prepare_closer_statements(mc, sh.table);
+  prepare_closer_statements(mc);
   int32_t last_epoch = 0;  // the last THRESH epoch closed
   {
     auto status = [&](int32_t* e, std::string* p) {
