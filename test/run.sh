@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what it lacks, builds everything,
 # runs the core unit and statistical tests (CTest, also under ASan + UBSan), pg_regress against a
-# temporary private cluster, and the libpqxx integration tests. Exits non-zero
+# temporary private cluster, the libpqxx integration tests, a short load test and the
+# crash test. Exits non-zero
 # on any failure and ends with one line "tests: N passed, N failed".
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -73,6 +74,23 @@ echo "== libpqxx integration tests (CTest, label integration)"
 if [ -x build/cmake/ldp_integration_tests ]; then
   (cd build/cmake && ctest -L integration --output-on-failure) | tee build/integration.log || status=1
   count_ctest build/integration.log
+fi
+
+echo "== load test: 16 sessions submitting THRESH batches and loading reports while epochs close"
+# (README "Load test": the same program runs 10 minutes by hand; LDP_LOAD_SECONDS changes
+# the length here). One "load: CHECK ... ok|FAILED" line per check.
+if [ -x build/cmake/ldp_load_test ]; then
+  if build/cmake/ldp_load_test --duration "${LDP_LOAD_SECONDS:-25}" --progress 5 --seed "$RANDOM" |
+     tee build/load.log; then :; else
+    status=1
+    # a crash or an error before the checks leaves no FAILED line: count it once
+    grep -q '^load: .* FAILED' build/load.log || failed=$((failed + 1))
+  fi
+  passed=$((passed + $(grep -c '^load: .* ok$' build/load.log || true)))
+  failed=$((failed + $(grep -c '^load: .* FAILED' build/load.log || true)))
+else
+  echo "build/cmake/ldp_load_test is missing"
+  failed=$((failed + 1))
 fi
 
 echo "== crash safety of the closes (kills and restarts the test cluster)"
