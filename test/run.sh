@@ -80,7 +80,7 @@ echo "== load test: 16 sessions submitting THRESH batches and loading reports wh
 # (README "Load test": the same program runs 10 minutes by hand; LDP_LOAD_SECONDS changes
 # the length here). One "load: CHECK ... ok|FAILED" line per check.
 if [ -x build/cmake/ldp_load_test ]; then
-  if build/cmake/ldp_load_test --duration "${LDP_LOAD_SECONDS:-25}" --progress 5 --seed "$RANDOM" |
+  if build/cmake/ldp_load_test --duration "${LDP_LOAD_SECONDS:-25}" --progress 5 --cross-duplicates 0.05 --seed "$RANDOM" |
      tee build/load.log; then :; else
     status=1
     # a crash or an error before the checks leaves no FAILED line: count it once
