@@ -117,6 +117,9 @@ LDP_FUNCTION(ldp_privileged) {
 LDP_FUNCTION(ldp_as_role) {
   if (PG_ARGISNULL(0) || PG_ARGISNULL(1)) elog(ERROR, "ldp._as_role: NULL role or query");
   Oid role = PG_GETARG_OID(0);
+  if (!SearchSysCacheExists1(AUTHOID, ObjectIdGetDatum(role)))
+    ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT),
+                    errmsg("role with OID %u does not exist", role)));
   char* query = text_to_cstring(PG_GETARG_TEXT_PP(1));
   Datum args[2] = {PG_ARGISNULL(2) ? (Datum)0 : PG_GETARG_DATUM(2),
                    PG_ARGISNULL(3) ? (Datum)0 : PG_GETARG_DATUM(3)};
