@@ -24,6 +24,10 @@ ifeq ($(shell uname -m),x86_64)
 PG_CXXFLAGS += -Wa,-mbranches-within-32B-boundaries
 endif
 SHLIB_LINK = -lxxhash -lstdc++ -lm
+# Extra compiler and linker flags, e.g. the sanitizer build of test/fuzz.sh:
+#   make LDP_EXTRA_CXXFLAGS='-fsanitize=address,undefined ...' LDP_EXTRA_LDFLAGS='-fsanitize=address,undefined'
+PG_CXXFLAGS += $(LDP_EXTRA_CXXFLAGS)
+SHLIB_LINK += $(LDP_EXTRA_LDFLAGS)
 
 REGRESS = setup upgrade mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io freq_pending window collections thresh security
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what it lacks, builds everything,
 # runs the core unit and statistical tests (CTest, also under ASan + UBSan), pg_regress against a
-# temporary private cluster, the libpqxx integration tests, a short load test and the
-# crash test. Exits non-zero
+# temporary private cluster, the libpqxx integration tests, a short load test, the crash
+# test, and the fuzzing of the extension in a sanitizer-built server (test/fuzz.sh). Exits non-zero
 # on any failure and ends with one line "tests: N passed, N failed".
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -97,6 +97,14 @@ echo "== crash safety of the closes (kills and restarts the test cluster)"
 bash "$root/test/crash.sh" "$cluster" | tee build/crash.log || status=1
 passed=$((passed + $(grep -c '^crash: .* ok$' build/crash.log || true)))
 failed=$((failed + $(grep -c '^crash: .* FAILED' build/crash.log || true)))
+
+echo "== fuzzing under ASan + UBSan: sqlsmith and mutated summaries (test/fuzz.sh, its own cluster)"
+# (LDP_SKIP_FUZZ=1 skips this step; CI runs it: about 2 minutes)
+if [ "${LDP_SKIP_FUZZ:-0}" != 1 ]; then
+  bash "$root/test/fuzz.sh" | tee build/fuzz.log || status=1
+  passed=$((passed + $(grep -c '^fuzz: .* ok$' build/fuzz.log || true)))
+  failed=$((failed + $(grep -c '^fuzz: .* FAILED' build/fuzz.log || true)))
+fi
 
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] || status=1

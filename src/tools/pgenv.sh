@@ -26,7 +26,10 @@
 #
 # Callers use `set -euo pipefail`; every function returns non-zero with a message on
 # stderr when it fails. Environment knobs: LDP_PG_BIN (default
-# /usr/lib/postgresql/15/bin), LDP_PORT_BASE (first port tried, default 54320).
+# /usr/lib/postgresql/15/bin), LDP_PORT_BASE (first port tried, default 54320),
+# LDP_SERVER_ENV (VAR=value words, no spaces inside a word, set in the server's
+# environment when ldp_cluster_start starts or restarts it, e.g. the sanitizer runtime
+# of test/fuzz.sh: "LD_PRELOAD=... ASAN_OPTIONS=..."; runuser would not pass them).
 
 LDP_PG_BIN=${LDP_PG_BIN:-/usr/lib/postgresql/15/bin}
 LDP_PORT_BASE=${LDP_PORT_BASE:-54320}
@@ -85,6 +88,13 @@ _ldp_as_owner() {
   else
     "$@"
   fi
+}
+
+# pg_ctl start/restart with LDP_SERVER_ENV in the server's environment.
+_ldp_pg_ctl_start() {
+  local envs=()
+  read -r -a envs <<<"${LDP_SERVER_ENV:-}"
+  _ldp_as_owner env "${envs[@]}" "$LDP_PG_BIN/pg_ctl" "$@"
 }
 
 _ldp_abs() {  # absolute path of $1, which need not exist yet
@@ -261,7 +271,7 @@ ldp_cluster_start() {
     port=$(sed -n 4p "$dir/postmaster.pid")
     if _ldp_write_conf_block "$conf" "$(_ldp_conf_lines "$dir" "$port" "$@")"; then
       _ldp_say "settings changed: restarting the cluster in $dir"
-      _ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$dir" -w -t 60 -m fast -l "$dir/log" restart >/dev/null ||
+      _ldp_pg_ctl_start -D "$dir" -w -t 60 -m fast -l "$dir/log" restart >/dev/null ||
         { tail -n 20 "$dir/log" >&2; _ldp_die "restart failed (log: $dir/log)"; return 1; }
       _LDP_STARTED+=("$dir")
     else
@@ -277,7 +287,7 @@ ldp_cluster_start() {
         port=$(_ldp_pick_port "$LDP_PORT_BASE") || return 1
       fi
       _ldp_write_conf_block "$conf" "$(_ldp_conf_lines "$dir" "$port" "$@")" || true
-      if _ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$dir" -w -t 60 -l "$dir/log" start >/dev/null 2>&1; then
+      if _ldp_pg_ctl_start -D "$dir" -w -t 60 -l "$dir/log" start >/dev/null 2>&1; then
         break
       fi
       if grep -q "could not bind\|could not create listen socket" <(tail -n 5 "$dir/log" 2>/dev/null); then

@@ -1,0 +1,331 @@
+#!/usr/bin/env bash
+# Fuzzing the extension in a server, under AddressSanitizer + UndefinedBehaviorSanitizer:
+#
+#   1. builds ldp.so with -fsanitize=address,undefined in a copy of the sources
+#      (build/asan-ext/src) and installs it (make install DESTDIR=...) into a private copy
+#      of PostgreSQL 15 (build/asan-ext/prefix: /usr/lib/postgresql/15 and
+#      /usr/share/postgresql/15, pg_cron included; PostgreSQL finds its share and lib
+#      directories relative to its binaries, so the copy is self-contained);
+#   2. starts a private cluster from that copy (.pg/fuzz, ports from 55500) with the ASan
+#      and UBSan runtimes preloaded into the postmaster, checks that they are loaded and
+#      that planted bugs in a probe library are reported and counted (a positive control);
+#   3. fills a database with reports of every mechanism, stored summaries and rollups, a
+#      collection with closed epochs and THRESH streams (test/fuzz/populate.sql);
+#   4. runs sqlsmith against it as a non-superuser, steered towards ldp's functions
+#      (populate.sql says how), every statement rolled back, statement_timeout 1-2 s;
+#   5. runs ldp_summary_fuzz (test/fuzz/summary_fuzz.cpp): mutated text and binary forms
+#      of both summary types through the input, receive and accessor functions;
+#   6. fails on a server crash, a sanitizer report, an assertion failure (TRAP) or PANIC,
+#      an internal error (XX000) raised by ldp's code, or a summary form that is neither
+#      refused with a data exception nor sound; stops the cluster (also on errors).
+#
+#   test/fuzz.sh [--queries N] [--forms N] [--seed S] [--weight W]
+#     --queries  sqlsmith statements (default 5000, env LDP_FUZZ_QUERIES)
+#     --forms    mutated summary forms (default 50000, env LDP_FUZZ_FORMS)
+#     --seed     seed of both (default 1, env LDP_FUZZ_SEED)
+#     --weight   how many times each ldp routine is listed for sqlsmith (default 25)
+#   The long run: test/fuzz.sh --queries 100000 --forms 1000000
+#
+# Prints "fuzz: CHECK ... ok|FAILED" lines (test/run.sh counts them), then
+# "fuzz: sqlsmith N queries, M errors (expected), C crashes", and exits non-zero if a
+# check failed. Logs, the generated queries and any findings (crashing queries, sanitizer
+# reports, failing summary forms) are in build/fuzz/.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd -P)
+# shellcheck source=../src/tools/pgenv.sh
+source "$here/../src/tools/pgenv.sh"
+root=$(ldp_root)
+cd "$root"
+
+queries=${LDP_FUZZ_QUERIES:-5000}
+forms=${LDP_FUZZ_FORMS:-50000}
+seed=${LDP_FUZZ_SEED:-1}
+weight=25
+while (($# > 0)); do
+  case $1 in
+    --queries) queries=$2; shift 2 ;;
+    --forms) forms=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    --weight) weight=$2; shift 2 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "fuzz.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+jobs=2
+sys_pg_config=/usr/lib/postgresql/15/bin/pg_config
+out=$root/build/fuzz                 # logs and findings of this run
+asan=$root/build/asan-ext            # src/: the copy built with sanitizers, prefix/: the install
+prefix=$asan/prefix
+cluster=$root/.pg/fuzz
+fuzz_role=ldp_fuzz
+san_flags='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize=vptr -g'
+t_start=$SECONDS
+
+failures=0
+check() {  # name ok|FAILED [detail]
+  if [[ $2 == ok ]]; then
+    echo "fuzz: $1 ... ok"
+  else
+    echo "fuzz: $1 ... FAILED${3:+ ($3)}"
+    failures=$((failures + 1))
+  fi
+}
+say() { printf "fuzz.sh: [%ds] %s\n" $((SECONDS - t_start)) "$*" >&2; }
+die() { check "$1" FAILED "$2"; echo "fuzz: aborted" >&2; exit 1; }
+
+# ---------------------------------------------------------------------------
+# 0. tools
+ldp_install_deps
+if ! command -v sqlsmith >/dev/null 2>&1; then
+  say "installing sqlsmith (apt-get)"
+  sudo=(); ((EUID == 0)) || sudo=(sudo)
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends sqlsmith >/dev/null
+fi
+asan_rt=$(gcc -print-file-name=libasan.so)
+ubsan_rt=$(gcc -print-file-name=libubsan.so)
+[[ -e $asan_rt && -e $ubsan_rt ]] || die "sanitizer runtimes" "gcc -print-file-name=libasan.so / libubsan.so give no library"
+
+rm -rf "$out"
+mkdir -p "$out/san" "$out/findings" "$out/probe"
+chmod 755 "$out" "$out/probe"
+((EUID != 0)) || chown postgres "$out/san"   # the server writes its sanitizer logs there
+
+# ---------------------------------------------------------------------------
+# 1. the sanitizer build, installed into a private copy of PostgreSQL
+say "building ldp.so with ASan + UBSan in $asan/src"
+# a fresh copy of the sources, without the objects of the normal build (which live next
+# to the sources): the sanitizer objects are only ever built here
+mkdir -p "$asan/src/src"
+rm -rf "$asan/src/extension" "$asan/src/src/core" "$asan/src/src/pg"
+cp -a Makefile extension "$asan/src/"
+cp -a src/core src/pg "$asan/src/src/"
+find "$asan/src" \( -name '*.o' -o -name '*.so' -o -name '*.bc' \) -delete
+make_args=(PG_CONFIG="$sys_pg_config" LDP_EXTRA_CXXFLAGS="$san_flags"
+           LDP_EXTRA_LDFLAGS='-fsanitize=address,undefined')
+if ! make -C "$asan/src" -j "$jobs" "${make_args[@]}" >"$out/build.log" 2>&1; then
+  tail -n 30 "$out/build.log" >&2
+  die "asan build" "make failed, see build/fuzz/build.log"
+fi
+rm -rf "$prefix"
+mkdir -p "$prefix/usr/lib/postgresql" "$prefix/usr/share/postgresql"
+cp -a /usr/lib/postgresql/15 "$prefix/usr/lib/postgresql/"
+cp -a /usr/share/postgresql/15 "$prefix/usr/share/postgresql/"
+# only this build's ldp in the copy (the system may hold another version of it)
+rm -f "$prefix"/usr/share/postgresql/15/extension/ldp[.-]* "$prefix/usr/lib/postgresql/15/lib/ldp.so"
+make -C "$asan/src" install DESTDIR="$prefix" "${make_args[@]}" >>"$out/build.log" 2>&1 ||
+  die "asan build" "make install DESTDIR=$prefix failed"
+bindir=$prefix/usr/lib/postgresql/15/bin
+so=$("$bindir/pg_config" --pkglibdir)/ldp.so
+if [[ $("$bindir/pg_config" --sharedir) == "$prefix/usr/share/postgresql/15" ]] &&
+   [[ -f $("$bindir/pg_config" --sharedir)/extension/ldp.control ]] &&
+   [[ $(ldd "$so") == *libasan* ]] && [[ -f $("$bindir/pg_config" --pkglibdir)/pg_cron.so ]]; then
+  check "asan build installed into the private prefix" ok
+else
+  die "asan build installed into the private prefix" "$so: no libasan, or the copy does not find its share directory"
+fi
+
+# Preloaded next to the runtimes (see the file), and the probe of the positive control.
+asan_options="detect_leaks=0:abort_on_error=1:disable_coredump=1:log_path=$out/san/asan"
+ubsan_options="print_stacktrace=1:halt_on_error=1:abort_on_error=1:disable_coredump=1:log_path=$out/san/ubsan"
+gcc -shared -fPIC -O2 -DLDP_FUZZ_UBSAN_OPTIONS="\"$ubsan_options\"" \
+  -o "$out/sanitizer_preload.so" "$here/fuzz/sanitizer_preload.c"
+gcc -shared -fPIC -O1 $san_flags -I"$($sys_pg_config --includedir-server)" \
+  -o "$out/probe/ldp_fuzz_probe.so" "$here/fuzz/sanitizer_probe.c"
+chmod 755 "$out/sanitizer_preload.so" "$out/probe/ldp_fuzz_probe.so"
+
+say "building ldp_summary_fuzz (CMake, build/cmake)"
+cmake -S . -B build/cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build/cmake -j "$jobs" --target ldp_summary_fuzz >>"$out/build.log" 2>&1 ||
+  die "summary fuzzer build" "see build/fuzz/build.log"
+
+# ---------------------------------------------------------------------------
+# 2. the sanitized server
+export LDP_PG_BIN=$bindir LDP_PORT_BASE=55500 LDP_PRIVATE_CLUSTER=1
+# The ASan runtime must come first; test/fuzz/sanitizer_preload.c says why the rest.
+export LDP_SERVER_ENV="LD_PRELOAD=$asan_rt:$out/sanitizer_preload.so:$ubsan_rt \
+ASAN_OPTIONS=$asan_options UBSAN_OPTIONS=$ubsan_options"
+unset PGHOST PGPORT PGUSER PGDATABASE _LDP_OWN_ENV
+ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true   # left over from a killed run
+rm -rf "$(ldp_cluster_dir "$cluster")"
+trap 'ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true' EXIT
+ldp_cluster_start "$cluster" "log_min_messages = warning" \
+  "log_line_prefix = '%m [%p] %e %a: '" "log_min_error_statement = panic" \
+  "log_error_verbosity = verbose" \
+  "track_activity_query_size = 65536" "max_connections = 30"
+dir=$(ldp_cluster_dir "$cluster")
+log=$dir/log
+pm=$(head -n 1 "$dir/postmaster.pid")
+psql() { command psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
+
+# The runtime is in the postmaster, and a backend loads the prefix's ldp.so, next to it.
+psql -c "CREATE DATABASE fuzz" -c "CREATE DATABASE probe"
+maps=$(psql -d probe -c "CREATE EXTENSION ldp" -c "SELECT ldp.rr_encode(true, 1.0, 1)" \
+         -c "SELECT pg_read_file('/proc/self/maps')" | grep -E 'libasan|/ldp\.so' | awk '{print $NF}' | sort -u)
+if grep -q asan "/proc/$pm/maps" && grep -q libasan <<<"$maps" && grep -qxF "$so" <<<"$maps"; then
+  check "sanitizer runtime in the server and the sanitized ldp.so in a backend" ok
+else
+  die "sanitizer runtime in the server and the sanitized ldp.so in a backend" \
+    "postmaster $pm maps: $(grep -c asan "/proc/$pm/maps") asan lines; a backend maps: $(tr '\n' ' ' <<<"$maps")"
+fi
+
+wait_for_server() {
+  local _
+  for _ in $(seq 1 600); do
+    psql -c 'select 1' >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# Planted bugs: each must kill its backend and leave a report, which the checks below see.
+# (ASan writes its reports to build/fuzz/san/asan.PID; UBSan, next to ASan, ignores
+# log_path and writes to the server's stderr, which is its log.)
+probe() {  # function expected-report-text
+  local log_size before_crashes
+  log_size=$(stat -c %s "$log")
+  before_crashes=$(grep -c 'terminating any other active server processes' "$log" || true)
+  psql -d probe -c "CREATE OR REPLACE FUNCTION $1(int) RETURNS int AS '$out/probe/ldp_fuzz_probe.so', '$1' LANGUAGE C STRICT" \
+       -c "SELECT $1(8)" >/dev/null 2>&1 && return 1   # must not succeed
+  wait_for_server || return 1
+  (($(grep -c 'terminating any other active server processes' "$log" || true) > before_crashes)) || return 1
+  (($({ cat "$out"/san/* 2>/dev/null; tail -c "+$((log_size + 1))" "$log"; } | grep -c "$2") > 0))
+}
+if probe ldp_fuzz_probe_asan 'heap-buffer-overflow' && probe ldp_fuzz_probe_ubsan 'signed integer overflow'; then
+  check "planted sanitizer findings are reported (positive control)" ok
+else
+  die "planted sanitizer findings are reported (positive control)" \
+    "files: $(ls "$out/san" | tr '\n' ' '); log: $(grep -c 'terminated by signal' "$log" || true) terminations"
+fi
+mv "$out"/san/* "$out/probe/"
+psql -c "DROP DATABASE probe"
+log_from=$(($(stat -c %s "$log") + 1))   # findings count from here on
+new_log() { tail -c "+$log_from" "$log"; }
+
+# ---------------------------------------------------------------------------
+# 3. the database
+say "populating database fuzz"
+psql -d fuzz -v fuzz_role="$fuzz_role" -v ldp_weight="$weight" -f "$here/fuzz/populate.sql" >"$out/populate.log"
+psql -d fuzz -c "SELECT 'mean_reports ' || count(*) FROM mean_reports
+                 UNION ALL SELECT 'freq_reports ' || count(*) FROM freq_reports
+                 UNION ALL SELECT 'summaries ' || (SELECT count(*) FROM mean_summaries) + (SELECT count(*) FROM freq_summaries)
+                 UNION ALL SELECT 'closed epochs ' || count(*) FROM ldp.collection_epochs
+                 UNION ALL SELECT 'thresh votes ' || count(*) FROM ldp.thresh_votes" | tr '\n' ',' | sed 's/,$/\n/; s/,/, /g' >&2
+
+# ---------------------------------------------------------------------------
+# 4. sqlsmith
+say "sqlsmith: $queries statements, seed $seed"
+target="host=$PGHOST port=$PGPORT dbname=fuzz user=$fuzz_role"
+t0=$SECONDS
+sqlsmith_rc=0
+timeout --kill-after=10 $((600 + queries / 5)) \
+  sqlsmith --target="$target" --seed="$seed" --max-queries="$queries" --exclude-catalog \
+    --dump-all-queries --verbose 2>"$out/sqlsmith.log" | gzip -1 >"$out/sqlsmith-queries.sql.gz" ||
+  sqlsmith_rc=$?
+sqlsmith_secs=$((SECONDS - t0))
+# The statements as generated, one record each (sqlsmith ends each with ";" and a
+# newline), matched with their outcomes, one character each in the progress lines of its
+# log ("." ran, "e" error, "t" timeout, "C" connection lost, "S" syntax error).
+outcomes=$(grep -E '^[.etSC]+$' "$out/sqlsmith.log" | tr -d '\n' || true)
+read -r generated touching calling calling_ok < <(zcat "$out/sqlsmith-queries.sql.gz" |
+  awk -v outcomes="$outcomes" 'BEGIN { RS = ";\n" }
+    NF { n++; if (/ldp\./) t++
+         if (/ldp\.[a-z_0-9]+\(/) { c++; if (substr(outcomes, n, 1) == ".") ok++ } }
+    END { printf "%d %d %d %d\n", n, t, c, ok }')
+sq_errors=$(new_log | grep -c ' sqlsmith::dut: ERROR: ' || true)
+if ((sqlsmith_rc == 0)) && ((generated >= queries)); then
+  check "sqlsmith ran $queries statements" ok
+else
+  check "sqlsmith ran $queries statements" FAILED "exit status $sqlsmith_rc, $generated generated; see build/fuzz/sqlsmith.log"
+fi
+pct() { echo "$((100 * $1 / ($2 > 0 ? $2 : 1)))%"; }
+say "sqlsmith: $generated statements in ${sqlsmith_secs}s; $touching ($(pct "$touching" "$generated"))" \
+    "name an ldp object, $calling ($(pct "$calling" "$generated")) call an ldp function," \
+    "$calling_ok of them ($(pct "$calling_ok" "$generated") of all) without error; $sq_errors errors"
+{
+  echo "sqlsmith error codes (SQLSTATE count):"
+  new_log | awk '/ sqlsmith::dut: ERROR: / { print $5 }' | sort | uniq -c | sort -rn | head -n 15
+  echo "ldp functions called (count):"
+  zcat "$out/sqlsmith-queries.sql.gz" | grep -o 'ldp\.[a-z_0-9]*(' | sort | uniq -c | sort -rn
+} >"$out/sqlsmith-stats.txt"
+sed -n '1,/^ldp functions/p' "$out/sqlsmith-stats.txt" | sed '$d' >&2
+
+# ---------------------------------------------------------------------------
+# 5. mutated summaries
+say "summary forms: $forms, seed $seed"
+t0=$SECONDS
+summary_rc=0
+PGDATABASE=fuzz PGUSER=$fuzz_role timeout --kill-after=10 $((600 + forms / 20)) \
+  build/cmake/ldp_summary_fuzz --forms "$forms" --seed "$seed" --save-dir "$out/findings" \
+  >"$out/summary-fuzz.log" 2>"$out/summary-fuzz.err" || summary_rc=$?
+grep -v '^fuzz: ' "$out/summary-fuzz.log" >&2 || true
+head -n 60 "$out/summary-fuzz.err" >&2
+if (($(grep -c '^fuzz: ' "$out/summary-fuzz.log") > 0)); then
+  grep '^fuzz: ' "$out/summary-fuzz.log"   # its own checks
+  grep -q '^fuzz: .* FAILED' "$out/summary-fuzz.log" && failures=$((failures + 1))
+fi
+if ((summary_rc > 1)) || (($(grep -c '^fuzz: ' "$out/summary-fuzz.log") == 0)); then
+  check "summary fuzzer finished" FAILED "exit status $summary_rc, see build/fuzz/summary-fuzz.err"
+fi
+
+# ---------------------------------------------------------------------------
+# 6. what the server went through
+if psql -d fuzz -c 'select 1' >/dev/null 2>&1 && kill -0 "$pm" 2>/dev/null; then
+  check "the server is up after fuzzing" ok
+else
+  check "the server is up after fuzzing" FAILED "postmaster $pm gone or not answering"
+fi
+crashes=$(new_log | grep -c 'terminating any other active server processes' || true)
+# every crashed process with the statement it ran (the postmaster logs it in full, up to
+# track_activity_query_size), one file each
+new_log | awk -v dir="$out/findings" '
+  /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] / { if (f) close(f); f = "" }
+  /(terminated by signal|exited with exit code [1-9]|terminated by exception)/ && !/parallel worker.*exit code 1$/ {
+    what = $0; pending = 1; next }
+  pending && /Failed process was running: / {
+    n++; f = sprintf("%s/crash-%d.sql", dir, n); sub(/.*Failed process was running: /, "")
+    print "-- " what > f; print > f; pending = 0; next }
+  f { print > f }'
+if ((crashes == 0)) && (($(new_log | grep -cE 'terminated by signal|was terminated by exception') == 0)); then
+  check "no server process crashed" ok
+else
+  check "no server process crashed" FAILED "$crashes crash restarts; statements in build/fuzz/findings/crash-*.sql"
+  new_log | grep -E -A1 'terminated by signal|was terminated by exception' | cut -c1-300 | head -n 20 >&2
+fi
+san_files=$(find "$out/san" -type f | wc -l)
+if ((san_files == 0)) && (($(new_log | grep -cE 'runtime error:|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer') == 0)); then
+  check "no sanitizer report" ok
+else
+  check "no sanitizer report" FAILED "$san_files report files in build/fuzz/san"
+  for f in "$out"/san/*; do
+    [[ -f $f ]] || continue
+    cp "$f" "$out/findings/"
+    echo "== $f" >&2
+    grep -E 'ERROR|runtime error|SUMMARY|^    #[0-9]' "$f" | head -n 25 >&2
+  done
+fi
+# internal errors (XX000), told apart by where they were raised: ldp's sources are C++
+new_log | awk '/ XX000 .*ERROR: / { msg = $0; pending = 1; next }
+  pending && /LOCATION: / { print (/\.cpp:[0-9]+/ ? "ldp" : "postgres") "\t" msg "\t" $0; pending = 0 }' \
+  >"$out/internal-errors.txt"
+xx_ldp=$(grep -c '^ldp' "$out/internal-errors.txt" || true)
+xx_pg=$(grep -c '^postgres' "$out/internal-errors.txt" || true)
+if ((xx_ldp == 0)); then
+  check "no internal error (XX000) raised by ldp" ok
+else
+  check "no internal error (XX000) raised by ldp" FAILED "$xx_ldp, see build/fuzz/internal-errors.txt"
+  grep '^ldp' "$out/internal-errors.txt" | cut -c1-300 | head -n 5 >&2
+fi
+((xx_pg == 0)) || say "$xx_pg internal errors (XX000) raised by PostgreSQL itself (not counted): build/fuzz/internal-errors.txt"
+if (($(new_log | grep -cE 'TRAP:|PANIC:') == 0)); then
+  check "no assertion failure or PANIC" ok
+else
+  check "no assertion failure or PANIC" FAILED "$(new_log | grep -E 'TRAP:|PANIC:' | head -n 1 | cut -c1-200)"
+fi
+cp "$log" "$out/server.log"
+
+ldp_cluster_stop "$cluster" --force >/dev/null
+trap - EXIT
+echo "fuzz: sqlsmith $generated queries ($calling calling ldp functions, $calling_ok of them without error)," \
+     "$sq_errors errors (expected), $crashes crashes; $(grep -m1 -o '[0-9]* forms ([^)]*): [0-9]* accepted, [0-9]* refused' "$out/summary-fuzz.log" || echo 'no summary forms');" \
+     "$((SECONDS - t_start)) s"
+((failures == 0))

@@ -1,0 +1,143 @@
+-- The database test/fuzz.sh fuzzes: the extension and a few thousand rows of everything
+-- it reads (reports of every mechanism, stored summaries and rollups, a collection with
+-- closed epochs, THRESH streams with votes). Run as a superuser in a fresh database;
+-- psql variables: fuzz_role (the non-superuser sqlsmith connects as), ldp_weight (how
+-- many times each ldp routine appears in sqlsmith's catalog view, see below).
+\set ON_ERROR_STOP 1
+SET client_min_messages = warning;
+CREATE EXTENSION ldp;
+SET search_path = public, ldp;
+
+-- ---- reports, one table per family; three days up to today's UTC midnight ----
+CREATE TABLE mean_reports (
+  id int PRIMARY KEY, at timestamptz NOT NULL, value float8,
+  rr boolean, onebit boolean, onebit_g boolean, laplace float8, piecewise float8);
+INSERT INTO mean_reports
+SELECT i, date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '3 days'
+          + (i * 97 % 259200) * interval '1 second',
+       v, rr_encode(i % 3 = 0, 1.0, i), onebit_mean_encode(v, 1.0, 100, i),
+       onebit_mean_encode(v, 1.0, 100, 0.2, i), laplace_mean_encode(v, 1.0, 100, i),
+       piecewise_mean_encode(v, 2.0, 100, i)
+FROM generate_series(1, 3000) i, LATERAL (SELECT (i * 37 % 101)::float8 AS v) x;
+CREATE INDEX ON mean_reports (at);
+
+CREATE TABLE freq_reports (
+  id int PRIMARY KEY, at timestamptz NOT NULL, item int, grr int, sue varbit, oue varbit,
+  db_buckets int[], db_bits boolean[], olh_seed bigint, olh_report int,
+  had_row int, had_report boolean);
+INSERT INTO freq_reports
+SELECT i, date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '3 days'
+          + (i * 89 % 259200) * interval '1 second',
+       item, grr_encode(item, 2.0, 8, i), sue_encode(item, 2.0, 8, i), oue_encode(item, 2.0, 8, i),
+       d.buckets, d.bits, o.seed, o.report, h."row", h.report
+FROM generate_series(1, 2000) i
+CROSS JOIN LATERAL (SELECT (i * 7919 % 8) AS item) x
+CROSS JOIN LATERAL dbitflip_encode(item, 2.0, 8, 2, i) d
+CROSS JOIN LATERAL olh_encode(item, 2.0, 8, i) o
+CROSS JOIN LATERAL hadamard_encode(item, 2.0, 8, i) h;
+
+-- ---- stored summaries: per day and mechanism, and rollups of them ----
+CREATE TABLE mean_summaries (id serial PRIMARY KEY, day date, mechanism text, s mean_summary);
+INSERT INTO mean_summaries (day, mechanism, s)
+SELECT at::date, 'rr', rr_agg(rr, 1.0) FROM mean_reports WHERE id < 100000 GROUP BY 1
+UNION ALL SELECT at::date, 'onebit', onebit_mean_agg(onebit, 1.0, 100) FROM mean_reports WHERE id < 100000 GROUP BY 1
+UNION ALL SELECT at::date, 'onebit_g', onebit_mean_agg(onebit_g, 1.0, 100, 0.2) FROM mean_reports WHERE id < 100000 GROUP BY 1
+UNION ALL SELECT at::date, 'laplace', laplace_mean_agg(laplace, 1.0, 100) FROM mean_reports WHERE id < 100000 GROUP BY 1
+UNION ALL SELECT at::date, 'piecewise', piecewise_mean_agg(piecewise, 2.0, 100) FROM mean_reports WHERE id < 100000 GROUP BY 1;
+INSERT INTO mean_summaries (day, mechanism, s)
+SELECT NULL, mechanism, rollup(s) FROM mean_summaries GROUP BY mechanism;
+INSERT INTO mean_summaries (day, mechanism, s) VALUES
+  (NULL, 'text', 'v1:rr{epsilon=1,n=3,ones=2}'),
+  (NULL, 'text', 'v1:onebit{epsilon=1,max_value=86400,gamma=0.2,n=1000,ones=512}'),
+  (NULL, 'text', 'v1:laplace{epsilon=1,max_value=10,n=2,sum=0x3p0,sumsq_unit=0x5p-6}'),
+  (NULL, 'null', NULL);
+
+CREATE TABLE freq_summaries (id serial PRIMARY KEY, day date, mechanism text, s freq_summary);
+INSERT INTO freq_summaries (day, mechanism, s)
+SELECT at::date, 'grr', grr_agg(grr, 2.0, 8) FROM freq_reports WHERE id < 100000 GROUP BY 1
+UNION ALL SELECT at::date, 'sue', sue_agg(sue, 2.0) FROM freq_reports WHERE id < 100000 GROUP BY 1
+UNION ALL SELECT at::date, 'oue', oue_agg(oue, 2.0) FROM freq_reports WHERE id < 100000 GROUP BY 1
+UNION ALL SELECT at::date, 'dbitflip', dbitflip_agg(db_buckets, db_bits, 2.0, 8) FROM freq_reports WHERE id < 100000 GROUP BY 1
+UNION ALL SELECT at::date, 'olh', olh_agg(olh_seed, olh_report, 2.0, 8) FROM freq_reports WHERE id < 100000 GROUP BY 1
+UNION ALL SELECT at::date, 'hadamard', hadamard_agg(had_row, had_report, 2.0, 8) FROM freq_reports WHERE id < 100000 GROUP BY 1;
+INSERT INTO freq_summaries (day, mechanism, s)
+SELECT NULL, mechanism, rollup(s) FROM freq_summaries GROUP BY mechanism;
+INSERT INTO freq_summaries (day, mechanism, s) VALUES
+  (NULL, 'text', 'v1:grr{epsilon=1,k=4,n=12,counts=[6,2,1,3]}'), (NULL, 'null', NULL);
+
+-- ---- a mean and a frequency collection, their ended epochs closed ----
+SELECT create_collection('usage', 'mean_reports', 'at', '1 day', 'ldp.onebit_mean_agg(onebit, 1.0, 100)');
+CALL close_due_epochs('usage');
+SELECT create_collection('usage_6h', 'mean_reports', 'at', '6 hours', 'ldp.laplace_mean_agg(laplace, 1.0, 100)');
+CALL close_due_epochs('usage_6h');
+SELECT create_collection('words', 'freq_reports', 'at', '12 hours', 'ldp.grr_agg(grr, 2.0, 8)');
+CALL close_due_epochs('words');
+-- a few odd rows (after the closes, which they would fail): NULL reports and values that
+-- the encoders never produce
+INSERT INTO mean_reports VALUES (100001, now() - interval '1 day', NULL, NULL, NULL, NULL, NULL, NULL),
+  (100002, now() - interval '1 day', 1e300, true, false, true, -1e6, 'NaN');
+INSERT INTO freq_reports VALUES (100001, now() - interval '1 day', NULL, NULL, NULL, NULL, NULL, NULL,
+                                 NULL, NULL, NULL, NULL),
+  (100002, now() - interval '1 day', 99, -1, B'1', B'', '{}', '{}', -1, 2147483647, -5, true);
+
+-- a late report, shown by late_reports until a refresh
+INSERT INTO mean_reports VALUES (100003, now() - interval '2 days', 5, true, true, true, 5, 5);
+
+-- ---- THRESH: one stream past a global update, one in its voting phase ----
+SELECT thresh_create('updated', 10, 4, 100, 1, 1, 8, 0.1, vote_noise => 1, estimate_noise => 1);
+SELECT thresh_submit_votes('updated', 1, '{1,2,3,4,5,6,7,8,9,10}', '{t,t,t,t,t,t,t,t,t,f}');
+CALL thresh_close_votes('updated');
+SELECT thresh_submit_estimates('updated', 1, '{1,2,3,4,5,6,7,8,9,10}', '{t,f,t,f,t,t,f,f,t,t}');
+CALL thresh_close_epoch('updated');
+SELECT thresh_create('voting', 100000, 32, 20000, 40000, 2, 8, 0.1);
+SELECT thresh_submit_votes('voting', 1, array_agg(u), array_agg(rr_encode(u % 3 = 0, p.vote_noise, u)))
+FROM generate_series(1, 500) u, thresh_params('voting') p;
+
+ANALYZE;
+
+-- ---- the role sqlsmith connects as: no superuser, may read and write all of it ----
+-- (every statement of sqlsmith runs in a transaction that it rolls back)
+SELECT format('CREATE ROLE %I LOGIN', :'fuzz_role')
+WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :'fuzz_role') \gexec
+GRANT USAGE ON SCHEMA ldp TO :"fuzz_role";
+GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public, ldp TO :"fuzz_role";
+GRANT USAGE ON ALL SEQUENCES IN SCHEMA public, ldp TO :"fuzz_role";
+
+-- ---- steering sqlsmith towards ldp ----
+-- sqlsmith reads its routines and aggregates from an unqualified `pg_proc` (oid, proname,
+-- pronamespace, prorettype, proretset, prokind, proargtypes), so with a search_path of
+-- `fuzzcat, pg_catalog, ...` it reads this materialized view instead (materialized views
+-- are not in information_schema.tables, so it never queries it as a table). Each ldp
+-- routine appears ldp_weight times under distinct made-up oids (sqlsmith picks routines
+-- uniformly from its list; the oid only serves to look the argument types up again), and
+-- built-in functions that only sleep, block or signal are left out.
+-- sqlsmith writes a value of a pseudo-type as a NULL cast to it (`cast(null as
+-- anymultirange)`), which always fails: a third of its statements did, mostly in
+-- operators (which it reads from pg_catalog.pg_operator, qualified). So `fuzzcat.pg_type`
+-- (read by an unqualified name too) gives the range, multirange and enum pseudo-types the
+-- name of a concrete type, and `cast(null as int4multirange) && ...` is a query that runs
+-- (not int4, bool, internal or anyarray: sqlsmith looks those up by name).
+CREATE SCHEMA fuzzcat;
+CREATE MATERIALIZED VIEW fuzzcat.pg_proc AS
+SELECT (p.oid::int8 + k::int8 * 10000000)::oid AS oid, p.proname, p.pronamespace, p.prorettype,
+       p.proretset, p.prokind, p.proargtypes
+FROM pg_catalog.pg_proc p
+CROSS JOIN LATERAL generate_series(0, CASE WHEN p.pronamespace = 'ldp'::regnamespace
+                                           THEN :ldp_weight - 1 ELSE 0 END) k
+WHERE p.pronamespace IN ('pg_catalog'::regnamespace, 'ldp'::regnamespace)
+  AND p.proname !~ '^(pg_sleep|pg_terminate_backend|pg_cancel_backend|pg_advisory|pg_try_advisory|set_config|pg_promote|pg_reload_conf|pg_rotate_logfile|pg_switch_wal|pg_create_.*slot|pg_replication_origin|pg_log_backend_memory_contexts|pg_stat_reset)';
+CREATE UNIQUE INDEX ON fuzzcat.pg_proc (oid);
+CREATE MATERIALIZED VIEW fuzzcat.pg_type AS
+SELECT t.oid, t.typnamespace, t.typdelim, t.typrelid, t.typelem, t.typarray, t.typtype,
+       CASE t.typname WHEN 'anyrange' THEN 'int4range' WHEN 'anycompatiblerange' THEN 'int4range'
+                      WHEN 'anymultirange' THEN 'int4multirange'
+                      WHEN 'anycompatiblemultirange' THEN 'int4multirange'
+                      WHEN 'anyenum' THEN 'text' ELSE t.typname END::name AS typname
+FROM pg_catalog.pg_type t;
+GRANT USAGE ON SCHEMA fuzzcat TO :"fuzz_role";
+GRANT SELECT ON fuzzcat.pg_proc, fuzzcat.pg_type TO :"fuzz_role";
+SELECT format('ALTER ROLE %I IN DATABASE %I SET search_path = fuzzcat, pg_catalog, public',
+              :'fuzz_role', current_database()) \gexec
+
+-- no statement may hang the run (sqlsmith sets 1s in its own sessions)
+SELECT format('ALTER DATABASE %I SET statement_timeout = %L', current_database(), '2s') \gexec

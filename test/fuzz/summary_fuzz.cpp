@@ -1,0 +1,659 @@
+// ldp_summary_fuzz: feeds mutated text and binary forms of ldp.mean_summary and
+// ldp.freq_summary to a server through SQL (test/fuzz.sh runs it against a server whose
+// ldp.so is built with ASan + UBSan). The unit test summary_mutation_test.cpp does the
+// same to the core's parsers; this goes through the type input functions ('...'::type),
+// the binary receive functions (binary parameters of the extended protocol) and the
+// accessors, with everything PostgreSQL puts between them.
+//
+// Valid forms come from the aggregates (seeded encoders). Every mutated form must be
+//   - refused with a data exception (SQLSTATE class 22: 22P02 / 22P03 / 22023 expected;
+//     the codes seen are counted and printed), or
+//   - accepted, and then: its text and binary outputs read back as the same summary, and
+//     every accessor (estimate, std_error, ci_lower/ci_upper, report_count, epsilon,
+//     error_bound, frequencies with each consistency, frequency, domain_size, rollup)
+//     returns NULL, a finite number, or a class-22 error.
+// Anything else is a failure: another SQLSTATE (XX000 ...), a lost connection (a crash),
+// a non-finite number, an output that does not read back. Failing forms are written to
+// --save-dir (one file each: the SQL that shows it, binary forms as hex).
+//
+//   ldp_summary_fuzz [--forms N] [--seed S] [--save-dir DIR] [--verbose]
+//
+// Connects with the libpq environment (PGHOST, PGPORT, PGUSER, PGDATABASE). Prints
+// "summary-fuzz: ..." lines and exits 1 if anything failed.
+#include <pqxx/pqxx>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+struct Seed {
+  bool mean;          // mean_summary or freq_summary
+  std::string label;  // where it came from
+  std::string text;   // valid text form
+  Bytes binary;       // valid binary form (the send function's output)
+};
+
+// ---- seeds: summaries built by the aggregates from seeded encoders ----
+
+const char* const kMeanSeeds[][2] = {
+    {"rr n=50", "SELECT ldp.rr_agg(ldp.rr_encode(i % 3 = 0, 1.0, i), 1.0) FROM generate_series(1, 50) i"},
+    {"rr n=1", "SELECT ldp.rr_agg(true, 0.25)"},
+    {"onebit", "SELECT ldp.onebit_mean_agg(ldp.onebit_mean_encode((i % 10)::float8, 0.5, 10, i), 0.5, 10) "
+               "FROM generate_series(1, 40) i"},
+    {"onebit gamma", "SELECT ldp.onebit_mean_agg(ldp.onebit_mean_encode((i % 7)::float8, 1.0, 86400, 0.2, i), "
+                     "1.0, 86400, 0.2) FROM generate_series(1, 30) i"},
+    {"laplace", "SELECT ldp.laplace_mean_agg(ldp.laplace_mean_encode((i % 10)::float8, 1.0, 10, i), 1.0, 10) "
+                "FROM generate_series(1, 20) i"},
+    {"laplace n=1", "SELECT ldp.laplace_mean_agg(3.25, 2.0, 100)"},
+    {"laplace text", "SELECT 'v1:laplace{epsilon=1,max_value=10,n=2,sum=0x3p0,sumsq_unit=0x5p-6}'::ldp.mean_summary"},
+    {"piecewise", "SELECT ldp.piecewise_mean_agg(ldp.piecewise_mean_encode((i % 10)::float8, 2.0, 10, i), 2.0, 10) "
+                  "FROM generate_series(1, 20) i"},
+    {"piecewise n=2", "SELECT ldp.piecewise_mean_agg(y, 0.5, 1) FROM (VALUES (-1.5::float8), (2.5)) v(y)"},
+};
+
+const char* const kFreqSeeds[][2] = {
+    {"grr k=4", "SELECT ldp.grr_agg(ldp.grr_encode(i % 4, 1.0, 4, i), 1.0, 4) FROM generate_series(1, 30) i"},
+    {"grr k=2", "SELECT ldp.grr_agg(i % 2, 3.0, 2) FROM generate_series(1, 5) i"},
+    {"sue k=3", "SELECT ldp.sue_agg(ldp.sue_encode(i % 3, 0.5, 3, i), 0.5) FROM generate_series(1, 20) i"},
+    {"oue k=5", "SELECT ldp.oue_agg(ldp.oue_encode(i % 5, 2.0, 5, i), 2.0) FROM generate_series(1, 20) i"},
+    {"dbitflip k=4 d=2", "SELECT ldp.dbitflip_agg(e.buckets, e.bits, 1.0, 4) FROM generate_series(1, 10) i, "
+                         "ldp.dbitflip_encode(i % 4, 1.0, 4, 2, i) e"},
+    {"olh k=3", "SELECT ldp.olh_agg(e.seed, e.report, 1.0, 3) FROM generate_series(1, 10) i, "
+                "ldp.olh_encode(i % 3, 1.0, 3, i) e"},
+    {"hadamard k=3", "SELECT ldp.hadamard_agg(e.\"row\", e.report, 1.0, 3) FROM generate_series(1, 12) i, "
+                     "ldp.hadamard_encode(i % 3, 1.0, 3, i) e"},
+    {"hadamard k=8", "SELECT ldp.hadamard_agg(e.\"row\", e.report, 2.0, 8) FROM generate_series(1, 40) i, "
+                     "ldp.hadamard_encode(i % 8, 2.0, 8, i) e"},
+    {"grr k=16", "SELECT ldp.grr_agg(ldp.grr_encode(i % 16, 4.0, 16, i), 4.0, 16) FROM generate_series(1, 64) i"},
+};
+
+// ---- mutations ----
+
+// Characters the text parsers give meaning to, and a few they do not (as in the unit test).
+const char kTextAlphabet[] = "0123456789-+.,:={}[]epxXnaIfvcounts_gmdlrhbik \t\x7f";
+
+const char* const kNumbers[] = {
+    "0", "-0", "1", "-1", "2", "3", "0.5", "700", "700.0000001", "701", "1e-300", "5e-324", "1e308",
+    "1e309", "-1e308", "NaN", "nan", "Infinity", "inf", "-Infinity", "-inf", "4194304", "4194305",
+    "2147483647", "2147483648", "-2147483648", "4294967296", "9223372036854775807",
+    "9223372036854775808", "-9223372036854775808", "18446744073709551616", "99999999999999999999",
+    "0x1p-1074", "0x1p1023", "0x1p1024", "0x1.fffffffffffffp1023", "0xffffffffffffffffp0",
+    "0x1p100000", "0x1p-100000", "0x-1p0", "-0x1p0", "0x0p0", "0x1p", "0x", "1e", "", " 1", "1 ",
+    "+1", "01", "1.", ".1", "1e+", "0x7fffffffffffffffp1000", "0x1p-1100"};
+
+const char* const kMechanisms[] = {"rr", "onebit", "laplace", "piecewise", "grr", "sue", "oue",
+                                   "dbitflip", "olh", "hadamard", "RR", "", "x"};
+
+template <class T>
+const T& pick(const std::vector<T>& v, std::mt19937_64& g) {
+  return v[g() % v.size()];
+}
+
+// The value spans of `name=value` fields in a text form (a value runs to the next ',' or
+// '}' at bracket depth 0).
+struct Span {
+  size_t begin, end;
+};
+std::vector<Span> field_values(const std::string& s) {
+  std::vector<Span> out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '=') continue;
+    size_t j = i + 1;
+    int depth = 0;
+    while (j < s.size()) {
+      char c = s[j];
+      if (c == '[') ++depth;
+      else if (c == ']') { if (depth == 0) break; --depth; }
+      else if ((c == ',' || c == '}') && depth == 0) break;
+      ++j;
+    }
+    out.push_back({i + 1, j});
+  }
+  return out;
+}
+
+// Number spans inside [...] lists.
+std::vector<Span> list_elements(const std::string& s) {
+  std::vector<Span> out;
+  bool in_list = false;
+  size_t start = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '[') { in_list = true; start = i + 1; }
+    else if (in_list && (c == ',' || c == ']')) {
+      out.push_back({start, i});
+      start = i + 1;
+      if (c == ']') in_list = false;
+    }
+  }
+  return out;
+}
+
+void keep_ascii(std::string& s) {  // no NUL (cannot be sent), nothing outside ASCII (22021)
+  for (char& c : s) {
+    unsigned char u = static_cast<unsigned char>(c) & 0x7f;
+    c = static_cast<char>(u == 0 ? 1 : u);
+  }
+}
+
+std::string mutate_text(const std::string& in, const std::vector<Seed>& seeds, std::mt19937_64& g) {
+  std::string s = in;
+  int edits = 1 + static_cast<int>(g() % 3);
+  for (int e = 0; e < edits; ++e) {
+    if (s.empty()) s = "v1:";
+    size_t at = g() % s.size();
+    switch (g() % 12) {
+      case 0:  // a flipped bit
+        s[at] = static_cast<char>(s[at] ^ (1u << (g() % 7)));
+        break;
+      case 1:  // a replaced byte
+        s[at] = kTextAlphabet[g() % (sizeof kTextAlphabet - 1)];
+        break;
+      case 2: {  // a deleted range
+        s.erase(at, 1 + g() % 8);
+        break;
+      }
+      case 3: {  // a repeated range
+        std::string piece = s.substr(at, 1 + g() % 16);
+        s.insert(g() % (s.size() + 1), piece);
+        break;
+      }
+      case 4:  // a cut
+        s.resize(at);
+        break;
+      case 5:
+      case 6:
+      case 7: {  // a field's value replaced by an extreme one (n, k, epsilon, counts, ...)
+        std::vector<Span> f = field_values(s);
+        if (f.empty()) break;
+        Span sp = f[g() % f.size()];
+        std::string v = kNumbers[g() % (sizeof kNumbers / sizeof *kNumbers)];
+        if (s.compare(sp.begin, 1, "[") == 0 && g() % 2 == 0) {  // a list: another length
+          size_t len = g() % 12;
+          v = "[";
+          for (size_t i = 0; i < len; ++i) v += (i ? "," : "") + std::string(kNumbers[g() % 8]);
+          v += "]";
+        }
+        s.replace(sp.begin, sp.end - sp.begin, v);
+        break;
+      }
+      case 8: {  // one element of a list replaced, repeated or dropped
+        std::vector<Span> el = list_elements(s);
+        if (el.empty()) break;
+        Span sp = el[g() % el.size()];
+        switch (g() % 3) {
+          case 0:
+            s.replace(sp.begin, sp.end - sp.begin, kNumbers[g() % (sizeof kNumbers / sizeof *kNumbers)]);
+            break;
+          case 1:
+            s.insert(sp.end, "," + s.substr(sp.begin, sp.end - sp.begin));
+            break;
+          default:
+            s.erase(sp.begin, sp.end - sp.begin + (sp.end < s.size() && s[sp.end] == ',' ? 1 : 0));
+        }
+        break;
+      }
+      case 9: {  // another mechanism or version with the same fields
+        size_t colon = s.find(':'), brace = s.find('{');
+        if (colon == std::string::npos || brace == std::string::npos || brace < colon) break;
+        if (g() % 3 == 0) s.replace(0, colon, g() % 2 ? "v2" : "v0");
+        else s.replace(colon + 1, brace - colon - 1, kMechanisms[g() % (sizeof kMechanisms / sizeof *kMechanisms)]);
+        break;
+      }
+      case 10: {  // a whole field dropped or repeated
+        std::vector<Span> f = field_values(s);
+        if (f.empty()) break;
+        Span sp = f[g() % f.size()];
+        size_t name = s.find_last_of(",{", sp.begin - 1);
+        name = name == std::string::npos ? 0 : name + 1;
+        std::string field = s.substr(name, sp.end - name);
+        if (g() % 2) s.insert(sp.end, "," + field);
+        else s.erase(name, sp.end - name + (sp.end < s.size() && s[sp.end] == ',' ? 1 : 0));
+        break;
+      }
+      default: {  // a piece of another seed's form spliced in
+        const std::string& other = pick(seeds, g).text;
+        size_t from = g() % other.size();
+        s.insert(at, other.substr(from, 1 + g() % 24));
+      }
+    }
+  }
+  keep_ascii(s);
+  return s;
+}
+
+
+// Edge values for an 8-byte field: integers (n, k, d, counts) and doubles (epsilon, ...).
+const uint64_t kEdges[] = {0, 1, 2, 3, ~uint64_t{0}, uint64_t{1} << 63, (uint64_t{1} << 63) - 1,
+                           uint64_t{1} << 22, (uint64_t{1} << 22) + 1, uint64_t{1} << 31,
+                           uint64_t{1} << 32, 0x7ff8000000000000ull /* NaN */,
+                           0x7ff0000000000000ull /* +inf */, 0xfff0000000000000ull /* -inf */,
+                           0x8000000000000000ull /* -0.0 */, 0x7fefffffffffffffull /* DBL_MAX */,
+                           0x4085e00000000000ull /* 700 */, 0x4085e00000000001ull,
+                           0x01a56e1fc2f8f359ull /* 1e-300 */, 0x3ff0000000000000ull /* 1.0 */,
+                           0xbff0000000000000ull /* -1.0 */, 0x3fe0000000000000ull /* 0.5 */};
+
+void put_be64(Bytes& b, size_t at, uint64_t v) {
+  for (int i = 0; i < 8; ++i) b[at + i] = static_cast<uint8_t>(v >> (56 - 8 * i));
+}
+
+Bytes mutate_binary(const Bytes& in, const std::vector<Seed>& seeds, std::mt19937_64& g) {
+  Bytes b = in;
+  int edits = 1 + static_cast<int>(g() % 3);
+  for (int e = 0; e < edits; ++e) {
+    if (b.empty()) b.push_back(1);
+    size_t at = g() % b.size();
+    switch (g() % 11) {
+      case 0:
+        b[at] = static_cast<uint8_t>(b[at] ^ (1u << (g() % 8)));
+        break;
+      case 1:
+        b[at] = static_cast<uint8_t>(g());
+        break;
+      case 2:
+        b.erase(b.begin() + at, b.begin() + std::min(b.size(), at + 1 + g() % 8));
+        break;
+      case 3: {
+        Bytes piece(b.begin() + at, b.begin() + std::min(b.size(), at + 1 + g() % 16));
+        b.insert(b.begin() + g() % (b.size() + 1), piece.begin(), piece.end());
+        break;
+      }
+      case 4:
+        b.resize(at);
+        break;
+      case 5:
+      case 6:
+      case 7: {  // a field (2-byte header, then 8-byte big-endian fields) set to an edge value
+        if (b.size() < 10) break;
+        size_t fields = (b.size() - 2) / 8;
+        put_be64(b, 2 + 8 * (g() % fields), kEdges[g() % (sizeof kEdges / sizeof *kEdges)]);
+        break;
+      }
+      case 8: {  // anywhere: an edge value at an unaligned offset
+        if (b.size() < 8) break;
+        put_be64(b, g() % (b.size() - 7), kEdges[g() % (sizeof kEdges / sizeof *kEdges)]);
+        break;
+      }
+      case 9:  // the version or mechanism byte
+        if (b.size() >= 2) b[g() % 2] = static_cast<uint8_t>(g() % 4 == 0 ? g() : g() % 12);
+        break;
+      default: {  // a piece of another seed's binary form, or random bytes appended
+        const Bytes& other = pick(seeds, g).binary;
+        if (other.empty() || g() % 3 == 0) {
+          size_t n = 1 + g() % 16;
+          for (size_t i = 0; i < n; ++i) b.push_back(static_cast<uint8_t>(g()));
+        } else {
+          size_t from = g() % other.size();
+          b.insert(b.begin() + at, other.begin() + from,
+                   other.begin() + std::min(other.size(), from + 1 + g() % 24));
+        }
+      }
+    }
+  }
+  return b;
+}
+
+std::string hex(const Bytes& b) {
+  static const char* d = "0123456789abcdef";
+  std::string s;
+  for (uint8_t c : b) {
+    s += d[c >> 4];
+    s += d[c & 15];
+  }
+  return s;
+}
+
+// ---- evaluation against the server ----
+
+struct Stats {
+  long forms = 0, text_forms = 0, binary_forms = 0, accepted = 0, refused = 0;
+  long accessor_queries = 0, accessor_errors = 0, timeouts = 0;
+  std::map<std::string, long> refusal_codes, accessor_codes;
+  std::map<std::string, long> accepted_by_seed;
+  std::map<std::string, long> failures;  // forms that failed, by kind
+};
+
+// the kinds of failure, each with its check line
+const char* const kInput = "input";            // refused with a code outside class 22
+const char* const kRoundTrip = "round-trip";   // accepted, but an output does not read back
+const char* const kAccessorError = "accessor"; // an accessor failed outside class 22
+const char* const kNonFinite = "non-finite";   // an accessor gave NaN or an infinity
+const char* const kLost = "connection";        // the server went away (a crash)
+const char* const kSeed = "seed";              // a seed query failed
+
+class Fuzzer {
+ public:
+  Fuzzer(std::string save_dir, bool verbose) : save_dir_(std::move(save_dir)), verbose_(verbose) {
+    connect();
+  }
+
+  void collect_seeds(std::vector<Seed>& out) {
+    for (const auto& q : kMeanSeeds) add_seed(out, true, q[0], q[1]);
+    for (const auto& q : kFreqSeeds) add_seed(out, false, q[0], q[1]);
+  }
+
+  // One form: input (text or binary), then round trips and accessors if accepted.
+  void run(const Seed& seed, bool binary, const std::string& text, const Bytes& bytes) {
+    ++st_.forms;
+    ++(binary ? st_.binary_forms : st_.text_forms);
+    failed_kinds_.clear();
+    const std::string type = seed.mean ? "ldp.mean_summary" : "ldp.freq_summary";
+    const std::string send = seed.mean ? "ldp.mean_summary_send" : "ldp.freq_summary_send";
+    std::string shown = binary ? "binary form (hex) " + hex(bytes) : "text form " + quote(text);
+    current_ = "-- " + seed.label + ", " + shown + "\n";
+    std::string in_sql;
+    Outcome o;
+    if (binary) {
+      in_sql = "SELECT x::text, " + send + "(x) FROM (SELECT $1::" + type + " AS x) q";
+      current_ += "-- via a binary parameter of: " + in_sql + "\n";
+      o = exec(in_sql, &bytes);
+    } else {
+      in_sql = "SELECT x::text, " + send + "(x) FROM (SELECT " + quote(text) + "::" + type + " AS x) q";
+      current_ += in_sql + ";\n";
+      o = exec(in_sql, nullptr);
+    }
+    if (o.lost) return;
+    if (!o.ok) {
+      ++st_.refused;
+      ++st_.refusal_codes[o.sqlstate];
+      if (o.sqlstate == "57014") ++st_.timeouts;
+      else if (o.sqlstate.compare(0, 2, "22") != 0) fail(kInput, "input refused with " + o.sqlstate + ": " + o.message);
+      return;
+    }
+    ++st_.accepted;
+    ++st_.accepted_by_seed[seed.label];
+    if (o.rows.empty() || o.rows[0].size() != 2) {
+      fail(kInput, "input accepted but no row came back");
+      return;
+    }
+    const std::string canon = o.rows[0][0];
+    const Bytes canon_bin = unescape_bytea(o.rows[0][1]);
+    current_ += "-- accepted as " + canon + "\n";
+
+    // the text and binary outputs read back as the same summary
+    Outcome t = exec("SELECT (" + quote(canon) + "::" + type + ")::text", nullptr);
+    if (t.lost) return;
+    if (!t.ok || t.rows.empty() || t.rows[0][0] != canon)
+      fail(kRoundTrip, "its text output does not read back: " + (t.ok ? t.rows[0][0] : t.sqlstate + " " + t.message));
+    Outcome b = exec("SELECT ($1::" + type + ")::text", &canon_bin);
+    if (b.lost) return;
+    if (!b.ok || b.rows.empty() || b.rows[0][0] != canon)
+      fail(kRoundTrip, "its binary output does not read back: " + (b.ok ? b.rows[0][0] : b.sqlstate + " " + b.message));
+
+    // the accessors: NULL, finite numbers or a data exception
+    const std::string s = "(" + quote(canon) + "::" + type + ")";
+    std::vector<std::string> queries;
+    if (seed.mean) {
+      queries = {
+          "SELECT ldp.estimate(s), ldp.std_error(s), ldp.report_count(s)::float8, ldp.epsilon(s) FROM (SELECT " + s + " s) q",
+          "SELECT ldp.ci_lower(s), ldp.ci_upper(s), ldp.ci_lower(s, 0.5), ldp.ci_upper(s, 0.999999) FROM (SELECT " + s + " s) q",
+          "SELECT ldp.error_bound(s, 0.05), ldp.error_bound(s, 1e-300) FROM (SELECT " + s + " s) q",
+          "SELECT length(ldp.mechanism(" + s + "))::float8",
+          "SELECT ldp.estimate(r), ldp.std_error(r), ldp.ci_lower(r), ldp.ci_upper(r), ldp.report_count(r)::float8 "
+          "FROM (SELECT ldp.rollup(x) r FROM (VALUES (" + s + "), (" + s + ")) v(x)) q",
+          "SELECT ldp.estimate(ldp.rollup(x)) FROM (VALUES (" + s + "), (" + quote(seed.text) + "::" + type + ")) v(x)",
+      };
+    } else {
+      auto nonfinite = [](const std::string& c) {
+        return "count(*) FILTER (WHERE NOT (" + c + " > '-Infinity'::float8 AND " + c + " < 'Infinity'::float8))";
+      };
+      for (const char* c : {"none", "clip", "norm-sub"}) {
+        queries.push_back("SELECT count(*)::float8 - ldp.domain_size(" + s + "), (" + nonfinite("frequency") + " + " +
+                          nonfinite("count") + " + " + nonfinite("std_error") + " + " + nonfinite("ci_lower") + " + " +
+                          nonfinite("ci_upper") + ")::float8 FROM ldp.frequencies(" + s + ", '" + c + "')");
+      }
+      queries.push_back("SELECT ldp.frequency(s, 0), ldp.frequency(s, ldp.domain_size(s) - 1), "
+                        "ldp.report_count(s)::float8, ldp.epsilon(s), ldp.domain_size(s)::float8, "
+                        "length(ldp.mechanism(s))::float8 FROM (SELECT " + s + " s) q");
+      queries.push_back("SELECT ldp.frequency(" + s + ", -1)");
+      queries.push_back("SELECT ldp.frequency(" + s + ", ldp.domain_size(" + s + "))");
+      queries.push_back("WITH r AS (SELECT ldp.rollup(x) r FROM (VALUES (" + s + "), (" + s + ")) v(x)) "
+                        "SELECT (" + nonfinite("frequency") + " + " + nonfinite("std_error") + ")::float8, "
+                        "(SELECT ldp.report_count(r)::float8 FROM r) FROM r, ldp.frequencies(r.r) f");
+      queries.push_back("SELECT count(*)::float8 FROM ldp.frequencies((SELECT ldp.rollup(x) FROM (VALUES (" + s + "), (" +
+                        quote(seed.text) + "::" + type + ")) v(x)))");
+    }
+    for (const std::string& q : queries) {
+      ++st_.accessor_queries;
+      Outcome a = exec(q, nullptr);
+      if (a.lost) return;
+      if (!a.ok) {
+        ++st_.accessor_errors;
+        ++st_.accessor_codes[a.sqlstate];
+        if (a.sqlstate == "57014") ++st_.timeouts;
+        else if (a.sqlstate.compare(0, 2, "22") != 0)
+          fail(kAccessorError, "accessor error " + a.sqlstate + ": " + a.message + "\n" + q);
+        continue;
+      }
+      for (const auto& row : a.rows)
+        for (size_t i = 0; i < row.size(); ++i) {
+          if (row[i] == "\x01NULL") continue;
+          double v = std::strtod(row[i].c_str(), nullptr);
+          if (!std::isfinite(v)) fail(kNonFinite, "accessor gave " + row[i] + " (column " + std::to_string(i + 1) + ")\n" + q);
+        }
+      // the frequencies() checks: one row per item, no non-finite value
+      if (!seed.mean && q.find("count(*)::float8 - ldp.domain_size") != std::string::npos && !a.rows.empty()) {
+        if (a.rows[0][0] != "0") fail(kAccessorError, "frequencies() gave " + a.rows[0][0] + " rows more than domain_size\n" + q);
+        if (a.rows[0][1] != "0") fail(kNonFinite, "frequencies() gave " + a.rows[0][1] + " non-finite values\n" + q);
+      }
+      if (!seed.mean && q.compare(0, 9, "WITH r AS") == 0 && !a.rows.empty() && a.rows[0][0] != "0")
+        fail(kNonFinite, "frequencies(rollup) gave " + a.rows[0][0] + " non-finite values\n" + q);
+    }
+  }
+
+  Stats& stats() { return st_; }
+  bool server_lost() const { return lost_; }
+
+ private:
+  struct Outcome {
+    bool ok = false, lost = false;
+    std::string sqlstate, message;
+    std::vector<std::vector<std::string>> rows;  // NULL as "\x01NULL"
+  };
+
+  void connect() { conn_ = std::make_unique<pqxx::connection>(""); }
+
+  std::string quote(const std::string& s) { return conn_->quote(s); }
+
+  static Bytes unescape_bytea(const std::string& s) {  // hex format: \x0102...
+    Bytes b;
+    if (s.size() < 2 || s[0] != '\\' || s[1] != 'x') return b;
+    for (size_t i = 2; i + 1 < s.size(); i += 2) b.push_back(static_cast<uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
+    return b;
+  }
+
+  Outcome exec(const std::string& sql, const Bytes* param) {
+    Outcome o;
+    try {
+      pqxx::nontransaction tx(*conn_);
+      pqxx::result r = param ? tx.exec_params(sql, pqxx::binarystring(param->data(), param->size()))
+                             : tx.exec(sql);
+      o.ok = true;
+      for (const auto& row : r) {
+        std::vector<std::string> v;
+        for (const auto& f : row) v.push_back(f.is_null() ? "\x01NULL" : f.c_str());
+        o.rows.push_back(std::move(v));
+      }
+    } catch (const pqxx::broken_connection& e) {
+      lost(e.what());
+      o.lost = true;
+    } catch (const pqxx::sql_error& e) {
+      o.sqlstate = e.sqlstate().empty() ? "?????" : e.sqlstate();
+      o.message = first_line(e.what());
+      if (!conn_->is_open()) {  // lost mid-statement
+        lost(e.what());
+        o.lost = true;
+      }
+    } catch (const std::exception& e) {
+      if (!conn_->is_open()) {
+        lost(e.what());
+        o.lost = true;
+      } else {
+        o.sqlstate = "?????";
+        o.message = first_line(e.what());
+      }
+    }
+    return o;
+  }
+
+  static std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+  // The server went away while running the current form: record it, wait for the
+  // server to come back (a crash restarts it), carry on.
+  void lost(const std::string& what) {
+    lost_ = true;
+    fail(kLost, "the connection was lost (a crash?): " + first_line(what));
+    for (int i = 0; i < 120; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      try {
+        connect();
+        return;
+      } catch (const std::exception&) {
+      }
+    }
+    std::cerr << "summary-fuzz: the server did not come back\n";
+    report_and_exit();
+  }
+
+  // One failure of a kind: counted once per form, the first ones of each kind shown and
+  // saved (the SQL that shows them, with the form as sent).
+  void fail(const char* kind, const std::string& what) {
+    std::string entry = "-- " + what + "\n" + current_;
+    if (failed_kinds_.count(kind)) return;  // this form already failed this way
+    failed_kinds_.insert(kind);
+    long n = ++st_.failures[kind];
+    if (verbose_ || n <= 3) std::cerr << "summary-fuzz: FAILURE (" << kind << ") " << entry << "\n";
+    if (!save_dir_.empty() && n <= 200) {
+      std::ofstream f(save_dir_ + "/summary-" + kind + "-" + std::to_string(n) + ".sql");
+      f << entry;
+    }
+  }
+
+  void add_seed(std::vector<Seed>& out, bool mean, const char* label, const char* sql) {
+    const std::string send = mean ? "ldp.mean_summary_send" : "ldp.freq_summary_send";
+    current_ = std::string("-- seed ") + label + "\n" + sql + "\n";
+    Outcome o = exec(std::string("SELECT s::text, ") + send + "(s) FROM (" + sql + ") q(s)", nullptr);
+    if (!o.ok || o.rows.empty() || o.rows[0][0] == "\x01NULL") {
+      fail(kSeed, std::string("seed query failed: ") + o.sqlstate + " " + o.message);
+      return;
+    }
+    out.push_back({mean, label, o.rows[0][0], unescape_bytea(o.rows[0][1])});
+    if (verbose_) std::cerr << "summary-fuzz: seed " << label << ": " << o.rows[0][0] << "\n";
+  }
+
+ public:
+  [[noreturn]] void report_and_exit() {
+    report();
+    long total = 0;
+    for (const auto& [kind, n] : st_.failures) total += n;
+    std::exit(total == 0 ? 0 : 1);
+  }
+
+  void report() {
+    auto codes = [](const std::map<std::string, long>& m) {
+      std::string s;
+      for (const auto& [c, n] : m) s += (s.empty() ? "" : ", ") + c + " " + std::to_string(n);
+      return s.empty() ? std::string("none") : s;
+    };
+    std::cout << "summary-fuzz: " << st_.forms << " forms (" << st_.text_forms << " text, " << st_.binary_forms
+              << " binary): " << st_.accepted << " accepted, " << st_.refused << " refused\n"
+              << "summary-fuzz: refusal codes: " << codes(st_.refusal_codes) << "\n"
+              << "summary-fuzz: accessor queries on accepted forms: " << st_.accessor_queries << ", errors: "
+              << codes(st_.accessor_codes) << "\n"
+              << "summary-fuzz: accepted mutations per seed: " << codes(st_.accepted_by_seed) << "\n"
+              << "summary-fuzz: failing forms by kind: " << codes(st_.failures) << "\n";
+    // the check lines test/fuzz.sh passes on (and test/run.sh counts)
+    auto check = [&](const char* name, std::initializer_list<const char*> kinds) {
+      long n = 0;
+      for (const char* k : kinds) n += st_.failures.count(k) ? st_.failures.at(k) : 0;
+      std::cout << "fuzz: " << name << " ... ";
+      if (n == 0) std::cout << "ok\n";
+      else std::cout << "FAILED (" << n << " forms; build/fuzz/findings/summary-*.sql)\n";
+    };
+    check("summary forms refused with a data exception (class 22) or accepted", {kInput, kSeed});
+    check("summary forms accepted read back the same from text and binary", {kRoundTrip});
+    check("summary accessors give NULL, a data exception or finite numbers", {kAccessorError, kNonFinite});
+    check("summary fuzzing kept its connection (no crash)", {kLost});
+  }
+
+ private:
+  std::unique_ptr<pqxx::connection> conn_;
+  std::string save_dir_, current_;
+  bool verbose_;
+  bool lost_ = false;
+  Stats st_;
+  std::set<std::string> failed_kinds_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  long forms = 20000;
+  uint64_t seed = 1;
+  std::string save_dir;
+  bool verbose = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << "ldp_summary_fuzz: " << a << " needs a value\n";
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--forms") forms = std::stol(value());
+    else if (a == "--seed") seed = std::stoull(value());
+    else if (a == "--save-dir") save_dir = value();
+    else if (a == "--verbose") verbose = true;
+    else {
+      std::cerr << "usage: ldp_summary_fuzz [--forms N] [--seed S] [--save-dir DIR] [--verbose]\n";
+      return 2;
+    }
+  }
+  try {
+    Fuzzer fz(save_dir, verbose);
+    std::vector<Seed> seeds;
+    fz.collect_seeds(seeds);
+    if (seeds.empty()) {
+      std::cerr << "summary-fuzz: no seed summary\n";
+      return 1;
+    }
+    std::mt19937_64 g(seed);
+    auto start = std::chrono::steady_clock::now();
+    for (long i = 0; i < forms; ++i) {
+      const Seed& s = seeds[g() % seeds.size()];
+      bool binary = g() % 2 == 0;
+      if (binary) {
+        Bytes b = g() % 50 == 0 ? Bytes() : mutate_binary(s.binary, seeds, g);
+        if (b.empty() && g() % 2) for (int j = 0, n = 1 + g() % 40; j < n; ++j) b.push_back(static_cast<uint8_t>(g()));
+        fz.run(s, true, "", b);
+      } else {
+        fz.run(s, false, mutate_text(s.text, seeds, g), {});
+      }
+    }
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << "summary-fuzz: " << forms << " forms in " << static_cast<long>(secs + 0.5) << " s (seed " << seed
+              << ", " << seeds.size() << " seed summaries)\n";
+    fz.report_and_exit();
+  } catch (const std::exception& e) {
+    std::cerr << "summary-fuzz: " << e.what() << "\n";
+    return 1;
+  }
+}
