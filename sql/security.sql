@@ -322,6 +322,46 @@ SELECT ldp.drop_collection('alice_usage');
 SELECT ldp.thresh_drop('alice_stream');
 RESET ROLE;
 
+------------------------------------------------------------------------------
+-- Found by test/fuzz.sh: any role may build an aggregate over ldp's transition
+-- functions with an initial state of its choosing. The state is validated, checked
+-- against the aggregate's mechanism and parameters and copied (never read or written
+-- as this mechanism's memory image), so the result equals ldp.rollup of the initial
+-- state and the plain aggregate, or the call is refused with 22023.
+------------------------------------------------------------------------------
+SET ROLE regress_ldp_bob;
+CREATE AGGREGATE pg_temp.rr_on_piecewise(boolean, float8) (sfunc = ldp.rr_trans, stype = ldp.mean_summary,
+  initcond = 'v1:piecewise{epsilon=2,max_value=10,n=3,sum=0xe80000000p-32,sumsq_unit=0xfe147ae147ae1a80p-64}');
+SELECT try_sql($$SELECT pg_temp.rr_on_piecewise(r, 2) FROM (VALUES (true), (false), (true)) v(r)$$);
+CREATE AGGREGATE pg_temp.lap_from(float8, float8, float8) (sfunc = ldp.laplace_mean_trans, stype = ldp.mean_summary,
+  initcond = 'v1:laplace{epsilon=1,max_value=10,n=2,sum=0x3p0,sumsq_unit=0x5p-6}');
+SELECT pg_temp.lap_from(y, 1, 10)::text AS from_initcond,
+       (SELECT ldp.rollup(x)::text FROM (VALUES ('v1:laplace{epsilon=1,max_value=10,n=2,sum=0x3p0,sumsq_unit=0x5p-6}'::ldp.mean_summary),
+                                                ((SELECT ldp.laplace_mean_agg(y, 1, 10) FROM (VALUES (0::float8), (2.5), (-10)) v(y)))) w(x)) AS rollup
+FROM (VALUES (0::float8), (2.5), (-10)) v(y);
+SELECT try_sql($$SELECT pg_temp.lap_from(y, 2, 10) FROM (VALUES (1.5::float8)) v(y)$$);
+CREATE AGGREGATE pg_temp.onebit_on_rr(boolean, float8, float8) (sfunc = ldp.onebit_mean_trans, stype = ldp.mean_summary,
+  initcond = 'v1:rr{epsilon=1,n=50,ones=21}');
+SELECT try_sql($$SELECT pg_temp.onebit_on_rr(r, 1, 10) FROM (VALUES (true), (false)) v(r)$$);
+CREATE AGGREGATE pg_temp.rr_from(boolean, float8) (sfunc = ldp.rr_trans, stype = ldp.mean_summary,
+  initcond = 'v1:rr{epsilon=1,n=50,ones=21}');
+SELECT g, pg_temp.rr_from(r, 1)::text FROM (VALUES (1, true), (1, false), (2, true)) v(g, r) GROUP BY g ORDER BY g;
+CREATE AGGREGATE pg_temp.grr_eps(int, float8, int) (sfunc = ldp.grr_trans, stype = ldp.freq_summary,
+  initcond = 'v1:grr{epsilon=1,k=4,n=30,counts=[7,5,9,9]}');
+SELECT try_sql($$SELECT pg_temp.grr_eps(i, 0.75, 4) FROM (VALUES (0), (3), (1)) v(i)$$);
+SELECT pg_temp.grr_eps(i, 1, 4)::text FROM (VALUES (0), (3), (1)) v(i);
+CREATE AGGREGATE pg_temp.sue_on_oue(varbit, float8) (sfunc = ldp.sue_trans, stype = ldp.freq_summary,
+  initcond = 'v1:oue{epsilon=2,k=5,n=5,counts=[4,3,4,5,3]}');
+SELECT try_sql($$SELECT pg_temp.sue_on_oue(b, 2) FROM (VALUES (B'10000'::varbit), (B'00001')) v(b)$$);
+CREATE AGGREGATE pg_temp.sue_on_grr(varbit, float8) (sfunc = ldp.sue_trans, stype = ldp.freq_summary,
+  initcond = 'v1:grr{epsilon=1,k=4,n=12,counts=[6,2,1,3]}');
+SELECT try_sql($$SELECT pg_temp.sue_on_grr(b, 1) FROM (VALUES (B'0100'::varbit), (B'0010')) v(b)$$);
+CREATE AGGREGATE pg_temp.sue_from(varbit, float8) (sfunc = ldp.sue_trans, stype = ldp.freq_summary,
+  initcond = 'v1:sue{epsilon=1,k=4,n=2,counts=[1,1,0,2]}');
+SELECT pg_temp.sue_from(b, 1)::text FROM (VALUES (B'0100'::varbit), (B'0110')) v(b);
+RESET ROLE;
+
+
 -- clean up (the extension is left installed, as the other tests expect)
 SELECT ldp.drop_collection('evil');
 DROP SCHEMA regress_alice, regress_mallory CASCADE;

@@ -29,6 +29,25 @@ int64 param_int(FunctionCallInfo fcinfo, int argno, const char* name) {
   return PG_GETARG_INT32(argno);
 }
 
+// A new live state of this aggregate (see kLiveStateTag): empty, or holding a state it
+// was handed that is not one of ours, validated and flushed by freq_var_arg, then
+// merged, which refuses another mechanism or other parameters (22023).
+__attribute__((noinline, cold)) FreqVar* freq_state_new(FunctionCallInfo fcinfo, FreqMechanism id,
+                                                        int eps_arg, int k_arg, int64 row_k,
+                                                        int64 row_d) {
+  ldp::FreqParams p;
+  p.epsilon = ldp_param_float8(fcinfo, eps_arg, "epsilon");
+  p.k = k_arg >= 0 ? param_int(fcinfo, k_arg, "k") : row_k;
+  p.d = row_d;
+  FreqVar* st = freq_var_new(id, p);
+  if (!PG_ARGISNULL(0)) {
+    const FreqVar* given = freq_var_arg(fcinfo, 0);
+    LDP_CORE(ldp::freq_summary_merge(&st->s, given->s));
+  }
+  st->pad_ = ldp_pg::kLiveStateTag;
+  return st;
+}
+
 // The state for this row: a new summary on the first report, else the
 // aggregate's own (updated in place). k_arg < 0: k comes from the report
 // (bit length), passed as row_k; d likewise comes from the report (dBitFlip).
@@ -36,14 +55,10 @@ __attribute__((always_inline)) inline FreqVar* freq_state(FunctionCallInfo fcinf
                                                          const char* fn, int eps_arg,
                     int k_arg, int64 row_k, int64 row_d) {
   ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, fn, eps_arg);
-  if (unlikely(PG_ARGISNULL(0))) {
-    ldp::FreqParams p;
-    p.epsilon = ldp_param_float8(fcinfo, eps_arg, "epsilon");
-    p.k = k_arg >= 0 ? param_int(fcinfo, k_arg, "k") : row_k;
-    p.d = row_d;
-    return freq_var_new(id, p);
-  }
+  if (unlikely(PG_ARGISNULL(0))) return freq_state_new(fcinfo, id, eps_arg, k_arg, row_k, row_d);
   auto* st = reinterpret_cast<FreqVar*>(PG_GETARG_POINTER(0));
+  if (unlikely(st->pad_ != ldp_pg::kLiveStateTag || st->s.mechanism != static_cast<uint8_t>(id)))
+    return freq_state_new(fcinfo, id, eps_arg, k_arg, row_k, row_d);
   if (site->params_stable) return st;
   double eps = ldp_param_float8(fcinfo, eps_arg, "epsilon");
   int64 k = k_arg >= 0 ? param_int(fcinfo, k_arg, "k") : st->s.k;

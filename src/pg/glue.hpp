@@ -46,6 +46,14 @@ inline bool core_try(CoreError* err, F&& f) noexcept {
   }
 }
 
+// The padding word of a summary that one of our transition functions created (or
+// adopted): a live aggregation state, a memory image built and updated only by this
+// code. Every other state a transition function is handed — a user-defined
+// aggregate's initcond over ldp's transition functions, read by the input function
+// in its stored form, of any mechanism and parameters — is validated, checked against
+// this aggregate's mechanism and parameters and copied into a new state first.
+constexpr int32 kLiveStateTag = 0x54415453;  // "STAT"
+
 // What the first call of a transition function learns about its call site,
 // kept in fn_extra: the call is an aggregate's (so the state may be updated in
 // place), and whether the parameter arguments (transition function arguments

@@ -6,6 +6,19 @@ using ldp::MeanMechanism;
 
 namespace {
 
+// A new live state of this aggregate: empty, or holding a state it was handed that
+// is not one of ours (kLiveStateTag): validated and unpacked by mean_var_arg, then
+// merged, which refuses another mechanism or other parameters (22023).
+__attribute__((noinline, cold)) MeanVar* mean_state_new(FunctionCallInfo fcinfo, MeanMechanism id) {
+  MeanVar* st = mean_var_new(id, mean_params_args(fcinfo, id, 2));
+  if (!PG_ARGISNULL(0)) {
+    const MeanVar* given = mean_var_arg(fcinfo, 0);
+    LDP_CORE(ldp::mean_summary_merge(&st->s, given->s));
+  }
+  st->pad_ = ldp_pg::kLiveStateTag;
+  return st;
+}
+
 // The state for this row: a new summary on the first non-NULL report, else the
 // aggregate's own state (modified in place: the call site is an aggregate's, so
 // the state is a temporary of this aggregate). The SQL signatures fix the
@@ -13,8 +26,10 @@ namespace {
 __attribute__((always_inline)) inline MeanVar* mean_state(FunctionCallInfo fcinfo, MeanMechanism id,
                                                         const char* fn) {
   ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, fn, 2);
-  if (unlikely(PG_ARGISNULL(0))) return mean_var_new(id, mean_params_args(fcinfo, id, 2));
+  if (unlikely(PG_ARGISNULL(0))) return mean_state_new(fcinfo, id);
   auto* st = reinterpret_cast<MeanVar*>(PG_GETARG_POINTER(0));
+  if (unlikely(st->pad_ != ldp_pg::kLiveStateTag || st->s.mechanism != static_cast<uint8_t>(id)))
+    return mean_state_new(fcinfo, id);
   if (site->params_stable) return st;
   int nargs = PG_NARGS();
   ldp::MeanParams p;
