@@ -14,7 +14,8 @@
 #   4. runs sqlsmith against it as a non-superuser, steered towards ldp's functions
 #      (populate.sql says how), every statement rolled back, statement_timeout 1-2 s;
 #   5. runs ldp_summary_fuzz (test/fuzz/summary_fuzz.cpp): mutated text and binary forms
-#      of both summary types through the input, receive and accessor functions;
+#      of both summary types through the input, receive and accessor functions, and
+#      user-defined aggregates over ldp's transition functions started from them;
 #   6. fails on a server crash, a sanitizer report, an assertion failure (TRAP) or PANIC,
 #      an internal error (XX000) raised by ldp's code, or a summary form that is neither
 #      refused with a data exception nor sound; stops the cluster (also on errors).
@@ -243,7 +244,7 @@ say "sqlsmith: $generated statements in ${sqlsmith_secs}s; $touching ($(pct "$to
     "$calling_ok of them ($(pct "$calling_ok" "$generated") of all) without error; $sq_errors errors"
 {
   echo "sqlsmith error codes (SQLSTATE count):"
-  new_log | awk '/ sqlsmith::dut: ERROR: / { print $5 }' | sort | uniq -c | sort -rn | head -n 15
+  new_log | awk '/ sqlsmith::dut: ERROR: / { print $5 }' | sort | uniq -c | sort -rn | head -n 15 || true
   echo "ldp functions called (count):"
   zcat "$out/sqlsmith-queries.sql.gz" | grep -o 'ldp\.[a-z_0-9]*(' | sort | uniq -c | sort -rn
 } >"$out/sqlsmith-stats.txt"
@@ -289,7 +290,7 @@ if ((crashes == 0)) && (($(new_log | grep -cE 'terminated by signal|was terminat
   check "no server process crashed" ok
 else
   check "no server process crashed" FAILED "$crashes crash restarts; statements in build/fuzz/findings/crash-*.sql"
-  new_log | grep -E -A1 'terminated by signal|was terminated by exception' | cut -c1-300 | head -n 20 >&2
+  new_log | grep -E -A1 'terminated by signal|was terminated by exception' | cut -c1-300 | head -n 20 >&2 || true
 fi
 san_files=$(find "$out/san" -type f | wc -l)
 if ((san_files == 0)) && (($(new_log | grep -cE 'runtime error:|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer') == 0)); then
@@ -300,7 +301,7 @@ else
     [[ -f $f ]] || continue
     cp "$f" "$out/findings/"
     echo "== $f" >&2
-    grep -E 'ERROR|runtime error|SUMMARY|^    #[0-9]' "$f" | head -n 25 >&2
+    grep -E 'ERROR|runtime error|SUMMARY|^    #[0-9]' "$f" | head -n 25 >&2 || true
   done
 fi
 # internal errors (XX000), told apart by where they were raised: ldp's sources are C++
@@ -313,13 +314,14 @@ if ((xx_ldp == 0)); then
   check "no internal error (XX000) raised by ldp" ok
 else
   check "no internal error (XX000) raised by ldp" FAILED "$xx_ldp, see build/fuzz/internal-errors.txt"
-  grep '^ldp' "$out/internal-errors.txt" | cut -c1-300 | head -n 5 >&2
+  grep '^ldp' "$out/internal-errors.txt" | cut -f2 | sed -E 's/^.*ERROR: +//' | sort | uniq -c | sort -rn |
+    head -n 5 >&2 || true
 fi
 ((xx_pg == 0)) || say "$xx_pg internal errors (XX000) raised by PostgreSQL itself (not counted): build/fuzz/internal-errors.txt"
 if (($(new_log | grep -cE 'TRAP:|PANIC:') == 0)); then
   check "no assertion failure or PANIC" ok
 else
-  check "no assertion failure or PANIC" FAILED "$(new_log | grep -E 'TRAP:|PANIC:' | head -n 1 | cut -c1-200)"
+  check "no assertion failure or PANIC" FAILED "$(new_log | grep -E 'TRAP:|PANIC:' | head -n 1 | cut -c1-200 || true)"
 fi
 cp "$log" "$out/server.log"
 

@@ -23,6 +23,7 @@
 #include <pqxx/pqxx>
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -324,8 +325,8 @@ std::string hex(const Bytes& b) {
 
 struct Stats {
   long forms = 0, text_forms = 0, binary_forms = 0, accepted = 0, refused = 0;
-  long accessor_queries = 0, accessor_errors = 0, timeouts = 0;
-  std::map<std::string, long> refusal_codes, accessor_codes;
+  long accessor_queries = 0, accessor_errors = 0, timeouts = 0, state_tests = 0;
+  std::map<std::string, long> refusal_codes, accessor_codes, state_codes;
   std::map<std::string, long> accepted_by_seed;
   std::map<std::string, long> failures;  // forms that failed, by kind
 };
@@ -337,6 +338,48 @@ const char* const kAccessorError = "accessor"; // an accessor failed outside cla
 const char* const kNonFinite = "non-finite";   // an accessor gave NaN or an infinity
 const char* const kLost = "connection";        // the server went away (a crash)
 const char* const kSeed = "seed";              // a seed query failed
+// user-defined aggregates over ldp's transition functions, started from a summary
+// (initcond): the result must be the rollup of that summary and the reports
+const char* const kStateType = "state-mechanism";  // took a state of another mechanism
+const char* const kStateParams = "state-params";   // took a state of other parameters
+const char* const kStateResult = "state-result";   // gave something else than the rollup
+const char* const kStateError = "state-error";     // failed outside class 22 (XX000 ...)
+
+// The transition functions, with what a user-defined aggregate over them needs.
+struct TransFn {
+  const char* fn;       // ldp.<fn>
+  bool mean;            // state ldp.mean_summary (else ldp.freq_summary)
+  const char* mech;     // the mechanism whose reports it adds
+  const char* argtypes; // the aggregate's arguments
+  const char* agg;      // ldp's own aggregate over the same arguments
+};
+const TransFn kTransFns[] = {
+    {"rr_trans", true, "rr", "boolean, float8", "rr_agg"},
+    {"onebit_mean_trans", true, "onebit", "boolean, float8, float8", "onebit_mean_agg"},
+    {"onebit_mean_trans", true, "onebit", "boolean, float8, float8, float8", "onebit_mean_agg"},
+    {"laplace_mean_trans", true, "laplace", "float8, float8, float8", "laplace_mean_agg"},
+    {"piecewise_mean_trans", true, "piecewise", "float8, float8, float8", "piecewise_mean_agg"},
+    {"grr_trans", false, "grr", "int, float8, int", "grr_agg"},
+    {"sue_trans", false, "sue", "varbit, float8", "sue_agg"},
+    {"oue_trans", false, "oue", "varbit, float8", "oue_agg"},
+    {"dbitflip_trans", false, "dbitflip", "int[], boolean[], float8, int", "dbitflip_agg"},
+    {"olh_trans", false, "olh", "bigint, int, float8, int", "olh_agg"},
+    {"hadamard_trans", false, "hadamard", "int, boolean, float8, int", "hadamard_agg"},
+};
+
+// A field of a text form ("epsilon", "k", ...) as written, or `fallback`.
+std::string text_field(const std::string& form, const std::string& name, const std::string& fallback) {
+  size_t at = form.find(name + "=");
+  while (at != std::string::npos && at > 0 && form[at - 1] != '{' && form[at - 1] != ',')
+    at = form.find(name + "=", at + 1);
+  if (at == std::string::npos) return fallback;
+  size_t from = at + name.size() + 1, to = form.find_first_of(",}", from);
+  return form.substr(from, to == std::string::npos ? std::string::npos : to - from);
+}
+std::string text_mechanism(const std::string& form) {
+  size_t colon = form.find(':'), brace = form.find('{');
+  return colon == std::string::npos || brace == std::string::npos ? "" : form.substr(colon + 1, brace - colon - 1);
+}
 
 class Fuzzer {
  public:
@@ -430,6 +473,7 @@ class Fuzzer {
       queries.push_back("SELECT count(*)::float8 FROM ldp.frequencies((SELECT ldp.rollup(x) FROM (VALUES (" + s + "), (" +
                         quote(seed.text) + "::" + type + ")) v(x)))");
     }
+    if (state_rng_) state_test(canon, seed.mean, *state_rng_, (*state_rng_)() % 3 != 0);
     for (const std::string& q : queries) {
       ++st_.accessor_queries;
       Outcome a = exec(q, nullptr);
@@ -456,6 +500,95 @@ class Fuzzer {
       if (!seed.mean && q.compare(0, 9, "WITH r AS") == 0 && !a.rows.empty() && a.rows[0][0] != "0")
         fail(kNonFinite, "frequencies(rollup) gave " + a.rows[0][0] + " non-finite values\n" + q);
     }
+  }
+
+  // A user-defined aggregate over one of ldp's transition functions, started from the
+  // summary `canon` (its initcond) and fed three reports, against the rollup of that
+  // summary and ldp's own aggregate over the same reports. Any user with the TEMP
+  // privilege can create one (in pg_temp). The transition function must refuse a state
+  // that the rollup refuses (another mechanism or other parameters), and otherwise give
+  // the rollup's result.
+  void state_test(const std::string& canon, bool mean, std::mt19937_64& g, bool same_mechanism) {
+    std::vector<const TransFn*> fns;
+    const std::string mech = text_mechanism(canon);
+    for (const TransFn& t : kTransFns)
+      if (t.mean == mean && (!same_mechanism || mech == t.mech)) fns.push_back(&t);
+    if (fns.empty()) return;
+    const TransFn& t = *fns[g() % fns.size()];
+    run_state_test(canon, t, g);
+  }
+
+  void seed_state_test(const Seed& seed, const TransFn& t, std::mt19937_64& g) {
+    failed_kinds_.clear();
+    current_ = "-- seed " + seed.label + ": " + seed.text + "\n";
+    run_state_test(seed.text, t, g);
+  }
+
+  void run_state_test(const std::string& canon, const TransFn& t, std::mt19937_64& g) {
+    const std::string type = t.mean ? "ldp.mean_summary" : "ldp.freq_summary";
+    // parameters: the state's own, mostly
+    std::string eps = text_field(canon, "epsilon", "1"), max = text_field(canon, "max_value", "10"),
+                gamma = text_field(canon, "gamma", "0.2"), k = text_field(canon, "k", "4"),
+                d = text_field(canon, "d", "2");
+    if (g() % 8 == 0) eps = "0.75";
+    long kv = std::atol(k.c_str()), dv = std::atol(d.c_str());
+    if (kv < 2 || kv > 4096) return;  // keep the reports small
+    if (dv < 1 || dv > kv) dv = std::min<long>(2, kv);
+    double mv = std::strtod(max.c_str(), nullptr);
+    if (!(mv > 0 && mv < 1e300)) mv = 10;
+    auto num = [](double v) { char b[64]; std::snprintf(b, sizeof b, "%.17g", v); return std::string(b); };
+    auto bits = [&](long one) { std::string b(static_cast<size_t>(kv), '0'); b[static_cast<size_t>(one % kv)] = '1'; return "B'" + b + "'"; };
+    std::string rows, args;  // VALUES rows and the aggregate's arguments over v
+    std::string m = t.mech;
+    if (m == "rr") { rows = "(true), (false), (true)"; args = "v.a, " + eps; }
+    else if (m == "onebit") {
+      rows = "(true), (false), (true)";
+      args = "v.a, " + eps + ", " + num(mv) + (std::count(t.argtypes, t.argtypes + std::strlen(t.argtypes), ',') == 3 ? ", " + gamma : "");
+    } else if (m == "laplace") { rows = "(0::float8), (" + num(mv / 4) + "), (" + num(-mv) + ")"; args = "v.a, " + eps + ", " + num(mv); }
+    else if (m == "piecewise") { rows = "(" + num(mv / 2) + "::float8), (0), (" + num(mv / 3) + ")"; args = "v.a, " + eps + ", " + num(mv); }
+    else if (m == "grr") { rows = "(0), (" + std::to_string(kv - 1) + "), (1)"; args = "v.a, " + eps + ", " + std::to_string(kv); }
+    else if (m == "sue" || m == "oue") { rows = "(" + bits(0) + "::varbit), (" + bits(kv - 1) + "), (" + bits(1) + ")"; args = "v.a, " + eps; }
+    else if (m == "dbitflip") {
+      std::string b = "'{", t2 = "'{";
+      for (long i = 0; i < dv; ++i) { b += (i ? "," : "") + std::to_string(i); t2 += (i ? ",t" : "f"); }
+      rows = "(" + b + "}'::int[], " + t2 + "}'::boolean[]), (" + b + "}', " + t2 + "}')";
+      args = "v.a, v.b, " + eps + ", " + std::to_string(kv);
+    } else if (m == "olh") { rows = "(7::bigint, 0), (8, 1), (9, 0)"; args = "v.a, v.b, " + eps + ", " + std::to_string(kv); }
+    else { rows = "(0, true), (1, false), (0, false)"; args = "v.a, v.b, " + eps + ", " + std::to_string(kv); }
+    const std::string cols = (m == "dbitflip" || m == "olh" || m == "hadamard") ? "v(a, b)" : "v(a)";
+    std::string name = std::string("pg_temp.fz_") + t.fn + "_" + std::to_string(std::count(t.argtypes, t.argtypes + std::strlen(t.argtypes), ','));
+    std::string ddl = "CREATE OR REPLACE AGGREGATE " + name + "(" + t.argtypes + ") (sfunc = ldp." + t.fn +
+                      ", stype = " + type + ", initcond = " + quote(canon) + ")";
+    std::string mine = "SELECT " + name + "(" + args + ")::text FROM (VALUES " + rows + ") " + cols;
+    std::string oracle = "SELECT ldp.rollup(x)::text FROM (VALUES (" + quote(canon) + "::" + type + "), ((SELECT ldp." +
+                         t.agg + "(" + args + ") FROM (VALUES " + rows + ") " + cols + "))) w(x)";
+    std::string saved = current_;
+    current_ += ddl + ";\n" + mine + ";\n-- against\n" + oracle + ";\n";
+    ++st_.state_tests;
+    Outcome c = exec(ddl, nullptr);
+    if (c.lost) return;
+    if (!c.ok) {  // e.g. an initcond that no longer reads back: not this test's business
+      current_ = saved;
+      return;
+    }
+    Outcome a = exec(mine, nullptr);
+    if (a.lost) return;
+    Outcome o = exec(oracle, nullptr);
+    if (o.lost) return;
+    if (!a.ok) {
+      ++st_.state_codes[a.sqlstate];
+      if (a.sqlstate != "57014" && a.sqlstate.compare(0, 2, "22") != 0 && a.sqlstate != "0A000")
+        fail(kStateError, "ldp." + std::string(t.fn) + " failed with " + a.sqlstate + ": " + a.message);
+    } else if (!o.ok) {
+      bool other_mech = o.message.find("different mechanisms") != std::string::npos;
+      fail(other_mech ? kStateType : kStateParams,
+           "ldp." + std::string(t.fn) + " took this state (rollup refuses it: " + o.sqlstate + " " + o.message + "); gave " +
+               (a.rows.empty() ? "no row" : a.rows[0][0]));
+    } else if (a.rows.empty() || o.rows.empty() || a.rows[0][0] != o.rows[0][0]) {
+      fail(kStateResult, "ldp." + std::string(t.fn) + " gave " + (a.rows.empty() ? "no row" : a.rows[0][0]) +
+                             ", the rollup " + (o.rows.empty() ? "no row" : o.rows[0][0]));
+    }
+    current_ = saved;
   }
 
   Stats& stats() { return st_; }
@@ -578,6 +711,8 @@ class Fuzzer {
               << "summary-fuzz: accessor queries on accepted forms: " << st_.accessor_queries << ", errors: "
               << codes(st_.accessor_codes) << "\n"
               << "summary-fuzz: accepted mutations per seed: " << codes(st_.accepted_by_seed) << "\n"
+              << "summary-fuzz: user-defined aggregates started from a summary: " << st_.state_tests
+              << ", errors: " << codes(st_.state_codes) << "\n"
               << "summary-fuzz: failing forms by kind: " << codes(st_.failures) << "\n";
     // the check lines test/fuzz.sh passes on (and test/run.sh counts)
     auto check = [&](const char* name, std::initializer_list<const char*> kinds) {
@@ -590,6 +725,8 @@ class Fuzzer {
     check("summary forms refused with a data exception (class 22) or accepted", {kInput, kSeed});
     check("summary forms accepted read back the same from text and binary", {kRoundTrip});
     check("summary accessors give NULL, a data exception or finite numbers", {kAccessorError, kNonFinite});
+    check("user-defined aggregates over ldp's transition functions refuse foreign states or agree with rollup",
+          {kStateType, kStateParams, kStateResult, kStateError});
     check("summary fuzzing kept its connection (no crash)", {kLost});
   }
 
@@ -600,6 +737,9 @@ class Fuzzer {
   bool lost_ = false;
   Stats st_;
   std::set<std::string> failed_kinds_;
+
+ public:
+  std::mt19937_64* state_rng_ = nullptr;  // set: run a state test on every accepted form
 };
 
 }  // namespace
@@ -635,7 +775,12 @@ int main(int argc, char** argv) {
       std::cerr << "summary-fuzz: no seed summary\n";
       return 1;
     }
-    std::mt19937_64 g(seed);
+    std::mt19937_64 g(seed), gs(seed + 1);
+    // every transition function from every seed summary of its family
+    for (const Seed& s : seeds)
+      for (const TransFn& t : kTransFns)
+        if (t.mean == s.mean) fz.seed_state_test(s, t, gs);
+    fz.state_rng_ = &gs;
     auto start = std::chrono::steady_clock::now();
     for (long i = 0; i < forms; ++i) {
       const Seed& s = seeds[g() % seeds.size()];
