@@ -359,6 +359,17 @@ SELECT try_sql($$SELECT pg_temp.sue_on_grr(b, 1) FROM (VALUES (B'0100'::varbit),
 CREATE AGGREGATE pg_temp.sue_from(varbit, float8) (sfunc = ldp.sue_trans, stype = ldp.freq_summary,
   initcond = 'v1:sue{epsilon=1,k=4,n=2,counts=[1,1,0,2]}');
 SELECT pg_temp.sue_from(b, 1)::text FROM (VALUES (B'0100'::varbit), (B'0110')) v(b);
+-- a state of 2^63 - 1 reports would overflow its count (rollup refuses it too)
+CREATE AGGREGATE pg_temp.rr_full(boolean, float8) (sfunc = ldp.rr_trans, stype = ldp.mean_summary,
+  initcond = 'v1:rr{epsilon=1,n=9223372036854775807,ones=21}');
+SELECT try_sql($$SELECT pg_temp.rr_full(r, 1) FROM (VALUES (true), (false)) v(r)$$);
+CREATE AGGREGATE pg_temp.olh_full(bigint, int, float8, int) (sfunc = ldp.olh_trans, stype = ldp.freq_summary,
+  initcond = 'v1:olh{epsilon=1,k=3,n=9223372036854775807,counts=[2,4,1]}');
+SELECT try_sql($$SELECT pg_temp.olh_full(s, y, 1, 3) FROM (VALUES (7::bigint, 0), (8, 1)) v(s, y)$$);
+DROP AGGREGATE pg_temp.rr_on_piecewise(boolean, float8), pg_temp.lap_from(float8, float8, float8),
+  pg_temp.onebit_on_rr(boolean, float8, float8), pg_temp.rr_from(boolean, float8), pg_temp.grr_eps(int, float8, int),
+  pg_temp.sue_on_oue(varbit, float8), pg_temp.sue_on_grr(varbit, float8), pg_temp.sue_from(varbit, float8),
+  pg_temp.rr_full(boolean, float8), pg_temp.olh_full(bigint, int, float8, int);
 RESET ROLE;
 
 

@@ -44,6 +44,7 @@ __attribute__((noinline, cold)) FreqVar* freq_state_new(FunctionCallInfo fcinfo,
     const FreqVar* given = freq_var_arg(fcinfo, 0);
     LDP_CORE(ldp::freq_summary_merge(&st->s, given->s));
   }
+  if (unlikely(st->s.n > ldp_pg::kMaxAdoptedReports)) ldp_pg::raise_adopted_too_large(st->s.n);
   st->pad_ = ldp_pg::kLiveStateTag;
   return st;
 }

@@ -71,6 +71,14 @@ void raise_not_finite(double x, const char* what) {
   pg_unreachable();
 }
 
+void raise_adopted_too_large(int64 n) {
+  ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                  errmsg("an aggregate's initial state may hold at most 2^62 reports, this one holds "
+                         INT64_FORMAT, n),
+                  errhint("Merge such summaries with ldp.rollup, which checks every count.")));
+  pg_unreachable();
+}
+
 TransSite* trans_site_init(FunctionCallInfo fcinfo, const char* fn, int first_param) {
   if (!AggCheckCallContext(fcinfo, nullptr))
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -53,6 +53,10 @@ inline bool core_try(CoreError* err, F&& f) noexcept {
 // in its stored form, of any mechanism and parameters — is validated, checked against
 // this aggregate's mechanism and parameters and copied into a new state first.
 constexpr int32 kLiveStateTag = 0x54415453;  // "STAT"
+// An adopted state holds at most this many reports, so that the reports one query
+// adds (counted without an overflow check on the hot path) cannot overflow its count.
+constexpr int64 kMaxAdoptedReports = INT64CONST(1) << 62;
+[[noreturn]] void raise_adopted_too_large(int64 n);
 
 // What the first call of a transition function learns about its call site,
 // kept in fn_extra: the call is an aggregate's (so the state may be updated in

@@ -15,6 +15,7 @@ __attribute__((noinline, cold)) MeanVar* mean_state_new(FunctionCallInfo fcinfo,
     const MeanVar* given = mean_var_arg(fcinfo, 0);
     LDP_CORE(ldp::mean_summary_merge(&st->s, given->s));
   }
+  if (unlikely(st->s.n > ldp_pg::kMaxAdoptedReports)) ldp_pg::raise_adopted_too_large(st->s.n);
   st->pad_ = ldp_pg::kLiveStateTag;
   return st;
 }
