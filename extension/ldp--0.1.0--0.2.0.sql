@@ -56,7 +56,7 @@ COMMENT ON FUNCTION @extschema@.collection_summary_call(text) IS 'Internal: chec
 
 -- The collection's row (optionally locked: one closer at a time), or 42704.
 CREATE FUNCTION @extschema@.collection_row(collection text, lock boolean DEFAULT false)
-  RETURNS @extschema@.collections LANGUAGE plpgsql AS $$
+  RETURNS @extschema@.collections LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   c @extschema@.collections;
 BEGIN
@@ -73,7 +73,7 @@ BEGIN
 END $$;
 -- A collection's row that must summarize `kind` ('mean' or 'frequency'), or 42809.
 CREATE FUNCTION @extschema@.collection_of_kind(collection text, kind text)
-  RETURNS @extschema@.collections LANGUAGE plpgsql AS $$
+  RETURNS @extschema@.collections LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   c @extschema@.collections := @extschema@.collection_row(collection);
 BEGIN
@@ -91,28 +91,28 @@ COMMENT ON FUNCTION @extschema@.collection_row(text, boolean) IS 'Internal: a co
 
 -- Epoch arithmetic in whole microseconds of UTC time.
 CREATE FUNCTION @extschema@.collection_epoch_of(c @extschema@.collections, t timestamptz) RETURNS bigint
-  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
   SELECT floor((extract(epoch FROM t) - extract(epoch FROM c.starts_at))
                / extract(epoch FROM c.epoch_length))::bigint $$;
 CREATE FUNCTION @extschema@.collection_epoch_start(c @extschema@.collections, epoch bigint) RETURNS timestamptz
-  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
   SELECT c.starts_at + (epoch * (extract(epoch FROM c.epoch_length) * 1000000)::bigint)
                        * interval '1 microsecond' $$;
 COMMENT ON FUNCTION @extschema@.collection_epoch_of(@extschema@.collections, timestamptz) IS 'Internal: the epoch of a collection row that holds time t.';
 COMMENT ON FUNCTION @extschema@.collection_epoch_start(@extschema@.collections, bigint) IS 'Internal: the first instant of an epoch of a collection row.';
 
 CREATE FUNCTION @extschema@.epoch_of(collection text, t timestamptz) RETURNS bigint
-  LANGUAGE sql STABLE STRICT AS $$
+  LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
   SELECT @extschema@.collection_epoch_of(@extschema@.collection_row(collection), t) $$;
 CREATE FUNCTION @extschema@.epoch_start(collection text, epoch bigint) RETURNS timestamptz
-  LANGUAGE sql STABLE STRICT AS $$
+  LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
   SELECT @extschema@.collection_epoch_start(@extschema@.collection_row(collection), epoch) $$;
 COMMENT ON FUNCTION @extschema@.epoch_of(text, timestamptz) IS 'The epoch of the collection that holds time t: floor((t - starts_at) / epoch_length).';
 COMMENT ON FUNCTION @extschema@.epoch_start(text, bigint) IS 'The first instant of an epoch of the collection: starts_at + epoch·epoch_length (days of 24 hours).';
 
 -- The source table, schema-qualified and quoted (never through search_path).
 CREATE FUNCTION @extschema@.collection_source(c @extschema@.collections) RETURNS text
-  LANGUAGE plpgsql STABLE STRICT AS $$
+  LANGUAGE plpgsql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   qualified text;
 BEGIN
@@ -132,7 +132,7 @@ COMMENT ON FUNCTION @extschema@.collection_source(@extschema@.collections) IS 'I
 -- bin is $1 and no row is binned.
 CREATE FUNCTION @extschema@.collection_scan(c @extschema@.collections, with_summary boolean,
                                             grouped boolean DEFAULT true) RETURNS text
-  LANGUAGE sql STABLE STRICT AS $$
+  LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
   SELECT format('SELECT %s AS bin, count(*) AS n%s FROM %s WHERE %I >= $1 AND %I < $2%s',
                 CASE WHEN grouped THEN format('pg_catalog.date_bin(%L::interval, %I, %L::timestamptz)',
                                               c.epoch_length, c.time_column, c.starts_at)
@@ -144,7 +144,7 @@ COMMENT ON FUNCTION @extschema@.collection_scan(@extschema@.collections, boolean
 
 CREATE FUNCTION @extschema@.create_collection(name text, source regclass, time_column text,
     epoch_length interval, summary text, starts_at timestamptz DEFAULT NULL)
-  RETURNS void LANGUAGE plpgsql AS $$
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   c @extschema@.collections;
   call text[];
@@ -202,7 +202,7 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION @extschema@.create_collection(text, regclass, text, interval, text, timestamptz) IS 'Declares a collection: reports in source, timed by time_column (timestamptz), cut into epochs of epoch_length from starts_at (default 1970-01-01 UTC), summarized by one ldp aggregate call such as ''ldp.onebit_mean_agg(bit, 1.0, 86400)'' (checked now).';
 
-CREATE FUNCTION @extschema@.drop_collection(name text) RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION @extschema@.drop_collection(name text) RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   PERFORM @extschema@.collection_row(name, true);
   DELETE FROM @extschema@.collections c WHERE c.name = drop_collection.name;
@@ -212,7 +212,7 @@ COMMENT ON FUNCTION @extschema@.drop_collection(text) IS 'Forgets a collection a
 -- Closes epochs lo..hi of c that are not closed yet (all of them when refresh),
 -- with one scan of the source.
 CREATE FUNCTION @extschema@.collection_close_range(c @extschema@.collections, lo bigint, hi bigint, refresh boolean)
-  RETURNS bigint LANGUAGE plpgsql AS $$
+  RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   closed bigint;
   col text := CASE c.kind WHEN 'mean' THEN 'mean' ELSE 'freq' END;
@@ -237,7 +237,7 @@ END $$;
 COMMENT ON FUNCTION @extschema@.collection_close_range(@extschema@.collections, bigint, bigint, boolean) IS 'Internal: stores the summaries of epochs lo..hi of a collection in one scan of its source.';
 
 CREATE PROCEDURE @extschema@.close_epoch(name text, epoch bigint, refresh boolean DEFAULT false)
-  LANGUAGE plpgsql AS $$
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   c @extschema@.collections;
   ends timestamptz;
@@ -255,7 +255,7 @@ BEGIN
 END $$;
 COMMENT ON PROCEDURE @extschema@.close_epoch(text, bigint, boolean) IS 'Stores an ended epoch''s summary and row count; a closed epoch is left as it is unless refresh, which recomputes it (taking in late reports).';
 
-CREATE PROCEDURE @extschema@.close_due_epochs(name text) LANGUAGE plpgsql AS $$
+CREATE PROCEDURE @extschema@.close_due_epochs(name text) LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   c @extschema@.collections;
   first_t timestamptz;
@@ -283,7 +283,7 @@ END $$;
 COMMENT ON PROCEDURE @extschema@.close_due_epochs(text) IS 'Closes every ended epoch not closed yet, from the epoch of the source''s earliest report on (an epoch without reports is closed with zero). What pg_cron runs.';
 
 CREATE FUNCTION @extschema@.late_reports(name text)
-  RETURNS TABLE(epoch bigint, counted bigint, present bigint, late bigint) LANGUAGE plpgsql STABLE AS $$
+  RETURNS TABLE(epoch bigint, counted bigint, present bigint, late bigint) LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   c @extschema@.collections := @extschema@.collection_row(name);
   lo bigint;
@@ -303,7 +303,7 @@ COMMENT ON FUNCTION @extschema@.late_reports(text) IS 'Per closed epoch: the row
 
 CREATE FUNCTION @extschema@.collection_estimates(name text, confidence float8 DEFAULT 0.95)
   RETURNS TABLE(epoch bigint, epoch_start timestamptz, reports bigint, estimate float8,
-                std_error float8, ci_lower float8, ci_upper float8) LANGUAGE plpgsql STABLE AS $$
+                std_error float8, ci_lower float8, ci_upper float8) LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   c @extschema@.collections := @extschema@.collection_of_kind(name, 'mean');
 BEGIN
@@ -316,7 +316,7 @@ COMMENT ON FUNCTION @extschema@.collection_estimates(text, float8) IS 'One row p
 
 CREATE FUNCTION @extschema@.collection_frequencies(name text, consistency text DEFAULT 'none')
   RETURNS TABLE(epoch bigint, epoch_start timestamptz, item int, frequency float8,
-                std_error float8, ci_lower float8, ci_upper float8) LANGUAGE plpgsql STABLE AS $$
+                std_error float8, ci_lower float8, ci_upper float8) LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   c @extschema@.collections := @extschema@.collection_of_kind(name, 'frequency');
 BEGIN
@@ -425,7 +425,7 @@ COMMENT ON FUNCTION @extschema@.thresh_decide(@extschema@.thresh_streams, bigint
 COMMENT ON FUNCTION @extschema@.thresh_decode(@extschema@.thresh_streams, bigint, bigint) IS 'Internal: the global estimate and its standard error from an epoch''s estimate reports.';
 
 CREATE FUNCTION @extschema@.thresh_stream(name text, lock boolean DEFAULT false)
-  RETURNS @extschema@.thresh_streams LANGUAGE plpgsql AS $$
+  RETURNS @extschema@.thresh_streams LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   s @extschema@.thresh_streams;
 BEGIN
@@ -445,7 +445,7 @@ COMMENT ON FUNCTION @extschema@.thresh_stream(text, boolean) IS 'Internal: a THR
 CREATE FUNCTION @extschema@.thresh_create(name text, users bigint, epochs int, epoch_rounds int,
     min_group_size bigint, groups int, epsilon float8, delta float8,
     vote_noise float8 DEFAULT NULL, estimate_noise float8 DEFAULT NULL, threshold_unit float8 DEFAULT NULL)
-  RETURNS void LANGUAGE plpgsql AS $$
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   p record;
 BEGIN
@@ -471,7 +471,7 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION @extschema@.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) IS 'Creates a THRESH stream for n users, T epochs of epoch_rounds rounds, groups subgroups of at least min_group_size users, privacy epsilon and failure probability delta; derives the vote noise a, estimate noise b and thresholds (or takes the given ones) and refuses configurations that break Assumption 4.2 or leave b undefined, saying what to change.';
 
-CREATE FUNCTION @extschema@.thresh_drop(name text) RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION @extschema@.thresh_drop(name text) RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   s @extschema@.thresh_streams := @extschema@.thresh_stream(name, true);
 BEGIN
@@ -485,7 +485,7 @@ CREATE FUNCTION @extschema@.thresh_params(name text)
   RETURNS TABLE(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint, groups int,
                 epsilon float8, delta float8, vote_noise float8, estimate_noise float8,
                 vote_threshold float8, thresholds float8[])
-  LANGUAGE sql STABLE AS $$
+  LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
   SELECT s.users, s.epochs, s.epoch_rounds, s.min_group_size, s.groups, s.epsilon, s.delta,
          s.vote_noise, s.estimate_noise, s.vote_threshold, s.thresholds
   FROM @extschema@.thresh_stream(name) s $$;
@@ -494,7 +494,7 @@ COMMENT ON FUNCTION @extschema@.thresh_params(text) IS 'What every device of a T
 -- Shared by both submit functions: checks the batch, stores one row per user and
 -- adds the batch to the stream's tallies, or refuses the whole batch.
 CREATE FUNCTION @extschema@.thresh_submit(name text, epoch int, user_ids bigint[], bits boolean[], kind text)
-  RETURNS bigint LANGUAGE plpgsql AS $$
+  RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   s @extschema@.thresh_streams := @extschema@.thresh_stream(name);
   want text := CASE kind WHEN 'votes' THEN 'voting' ELSE 'estimating' END;
@@ -575,13 +575,13 @@ END $$;
 COMMENT ON FUNCTION @extschema@.thresh_submit(text, int, bigint[], boolean[], text) IS 'Internal: stores a batch of THRESH votes or estimates whole, or refuses it whole.';
 
 CREATE FUNCTION @extschema@.thresh_submit_votes(name text, epoch int, user_ids bigint[], votes boolean[])
-  RETURNS bigint LANGUAGE sql AS $$ SELECT @extschema@.thresh_submit(name, epoch, user_ids, votes, 'votes') $$;
+  RETURNS bigint LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$ SELECT @extschema@.thresh_submit(name, epoch, user_ids, votes, 'votes') $$;
 CREATE FUNCTION @extschema@.thresh_submit_estimates(name text, epoch int, user_ids bigint[], reports boolean[])
-  RETURNS bigint LANGUAGE sql AS $$ SELECT @extschema@.thresh_submit(name, epoch, user_ids, reports, 'estimates') $$;
+  RETURNS bigint LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$ SELECT @extschema@.thresh_submit(name, epoch, user_ids, reports, 'estimates') $$;
 COMMENT ON FUNCTION @extschema@.thresh_submit_votes(text, int, bigint[], boolean[]) IS 'Stores a batch of VOTE reports for the current epoch of a THRESH stream in its voting phase; returns how many. One vote per user per epoch: a batch with a duplicate, for another epoch or phase, or with arrays of different lengths is refused whole.';
 COMMENT ON FUNCTION @extschema@.thresh_submit_estimates(text, int, bigint[], boolean[]) IS 'Stores a batch of EST reports for the current epoch of a THRESH stream whose votes decided a global update; returns how many. At most one per user per epoch; a bad batch is refused whole.';
 
-CREATE PROCEDURE @extschema@.thresh_close_votes(name text, epoch int DEFAULT NULL) LANGUAGE plpgsql AS $$
+CREATE PROCEDURE @extschema@.thresh_close_votes(name text, epoch int DEFAULT NULL) LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   s @extschema@.thresh_streams := @extschema@.thresh_stream(name, true);  -- waits for submitters
   d record;
@@ -603,7 +603,7 @@ BEGIN
 END $$;
 COMMENT ON PROCEDURE @extschema@.thresh_close_votes(text, int) IS 'Applies THRESH''s update rule to the current epoch''s votes and publishes the decision (phase estimating on a global update, else closed). With epoch given, closing an already closed phase is a no-op.';
 
-CREATE PROCEDURE @extschema@.thresh_close_epoch(name text, epoch int DEFAULT NULL) LANGUAGE plpgsql AS $$
+CREATE PROCEDURE @extschema@.thresh_close_epoch(name text, epoch int DEFAULT NULL) LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   s @extschema@.thresh_streams := @extschema@.thresh_stream(name, true);
   e record;
@@ -652,7 +652,7 @@ COMMENT ON PROCEDURE @extschema@.thresh_close_epoch(text, int) IS 'Publishes the
 CREATE FUNCTION @extschema@.thresh_status(name text)
   RETURNS TABLE(epoch int, phase text, last_update_epoch int, estimate float8, std_error float8,
                 votes bigint, estimate_reports bigint)
-  LANGUAGE sql STABLE AS $$
+  LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
   SELECT s.epoch, s.phase, s.last_update_epoch, s.estimate, s.std_error, s.votes, s.estimate_reports
   FROM @extschema@.thresh_stream(name) s $$;
 COMMENT ON FUNCTION @extschema@.thresh_status(text) IS 'A THRESH stream now: current epoch and phase (voting, estimating, closed, finished), the epoch of the last global update, the published estimate p~ and its standard error, and the reports received so far in this epoch.';
@@ -660,7 +660,7 @@ COMMENT ON FUNCTION @extschema@.thresh_status(text) IS 'A THRESH stream now: cur
 CREATE FUNCTION @extschema@.thresh_history(name text)
   RETURNS TABLE(epoch int, votes bigint, vote_share float8, vote_threshold float8, global_update boolean,
                 estimate_reports bigint, estimate float8, std_error float8, last_update_epoch int)
-  LANGUAGE sql STABLE AS $$
+  LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
   SELECT h.epoch, h.votes, CASE WHEN h.votes > 0 THEN h.yes_votes::float8 / h.votes END, h.vote_threshold,
          h.global_update, h.estimate_reports, h.estimate, h.std_error, h.last_update_epoch
   FROM @extschema@.thresh_stream(name) s JOIN @extschema@.thresh_epochs h ON h.stream = s.id

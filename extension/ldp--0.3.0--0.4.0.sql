@@ -903,3 +903,27 @@ COMMENT ON FUNCTION @extschema@._thresh_close_votes(regrole, text, int) IS 'Inte
 COMMENT ON FUNCTION @extschema@._thresh_close_epoch(regrole, text, int) IS 'Internal: ldp.thresh_close_epoch run as the catalog''s owner for the calling role.';
 COMMENT ON FUNCTION @extschema@._grant_thresh(regrole, text, text, text) IS 'Internal: ldp.grant_thresh run as the catalog''s owner for the calling role.';
 COMMENT ON FUNCTION @extschema@._revoke_thresh(regrole, text, text, text) IS 'Internal: ldp.revoke_thresh run as the catalog''s owner for the calling role.';
+
+-- Functions and aggregates re-created here or by earlier update scripts, documented again
+-- with what they do now (their comments carry over; they are restated so that every
+-- CREATE in these scripts has its COMMENT ON).
+COMMENT ON FUNCTION @extschema@.collection_close_range(c @extschema@.collections, lo bigint, hi bigint, refresh boolean) IS 'Internal: stores the summaries of epochs lo..hi of a collection in one scan of its source.';
+COMMENT ON FUNCTION @extschema@.collection_epoch_of(c @extschema@.collections, t timestamp with time zone) IS 'Internal: the epoch of a collection row that holds time t.';
+COMMENT ON FUNCTION @extschema@.collection_epoch_start(c @extschema@.collections, epoch bigint) IS 'Internal: the first instant of an epoch of a collection row.';
+COMMENT ON FUNCTION @extschema@.collection_estimates(name text, confidence double precision) IS 'One row per closed epoch of a mean collection: epoch, its start, rows, estimate, standard error and confidence interval (NULL for an epoch without reports).';
+COMMENT ON FUNCTION @extschema@.collection_frequencies(name text, consistency text) IS 'One row per item and closed epoch of a frequency collection: frequency, standard error and 95% interval (consistency as in ldp.frequencies; epochs without reports have no rows).';
+COMMENT ON FUNCTION @extschema@.collection_of_kind(collection text, kind text) IS 'Internal: a collection''s row, or error 42809 unless it summarizes the given kind.';
+COMMENT ON FUNCTION @extschema@.collection_row(collection text, lock boolean) IS 'Internal: a collection''s row (locked FOR UPDATE when asked), or error 42704.';
+COMMENT ON FUNCTION @extschema@.collection_scan(c @extschema@.collections, with_summary boolean, grouped boolean) IS 'Internal: the query that counts (and summarizes) a collection''s source rows per epoch between two instants.';
+COMMENT ON FUNCTION @extschema@.epoch_of(collection text, t timestamp with time zone) IS 'The epoch of the collection that holds time t: floor((t - starts_at) / epoch_length).';
+COMMENT ON FUNCTION @extschema@.epoch_start(collection text, epoch bigint) IS 'The first instant of an epoch of the collection: starts_at + epoch·epoch_length (days of 24 hours).';
+COMMENT ON AGGREGATE @extschema@.laplace_mean_agg(report double precision, epsilon double precision, max_value double precision) IS 'Laplace mechanism (baseline): summary estimating the mean of values in [0, max_value] from value + Lap(max_value/epsilon) reports.';
+COMMENT ON AGGREGATE @extschema@.oue_agg(report bit varying, epsilon double precision) IS 'Optimized unary encoding: k-bit reports; frequency summary.';
+COMMENT ON AGGREGATE @extschema@.piecewise_mean_agg(report double precision, epsilon double precision, max_value double precision) IS 'Piecewise mechanism (Wang et al. 2019) on [0, max_value]: summary estimating the mean; reports outside the mechanism''s range are rejected.';
+COMMENT ON AGGREGATE @extschema@.rollup(@extschema@.freq_summary) IS 'Merges frequency summaries of the same mechanism and parameters.';
+COMMENT ON AGGREGATE @extschema@.rollup(@extschema@.mean_summary) IS 'Merges mean summaries of the same mechanism and parameters (e.g. daily summaries into a weekly one).';
+COMMENT ON AGGREGATE @extschema@.sue_agg(report bit varying, epsilon double precision) IS 'Symmetric unary encoding (basic one-time RAPPOR, BinFlip): k-bit reports, bit v = item v from the left; frequency summary.';
+COMMENT ON FUNCTION @extschema@.thresh_history(name text) IS 'One row per THRESH epoch whose votes are closed: votes, share of 1s, the threshold it was compared with, the decision, and once closed the estimate reports, published estimate, standard error and last update epoch.';
+COMMENT ON FUNCTION @extschema@.thresh_params(name text) IS 'What every device of a THRESH stream needs: its configuration, a, b, the vote threshold (for n votes) and thresholds[1] = tau_-1 .. thresholds[ceil(log2 T)+2] = tau_ceil(log2 T).';
+COMMENT ON FUNCTION @extschema@.thresh_status(name text) IS 'A THRESH stream now: current epoch and phase (voting, estimating, closed, finished), the epoch of the last global update, the published estimate p~ and its standard error, and the reports received so far in this epoch.';
+COMMENT ON FUNCTION @extschema@.thresh_stream(name text, lock boolean) IS 'Internal: a THRESH stream''s row (locked FOR UPDATE when asked), or error 42704.';
