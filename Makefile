@@ -9,8 +9,8 @@ MODULEDIR = extension
 DATA = extension/ldp.control extension/ldp--0.1.0.sql extension/ldp--0.1.0--0.2.0.sql \
        extension/ldp--0.2.0--0.3.0.sql extension/ldp--0.3.0--0.4.0.sql
 
-CORE_SRCS = $(wildcard src/core/*.cpp src/core/mechanisms/*.cpp)
-PG_SRCS = $(wildcard src/pg/*.cpp)
+CORE_SRCS = $(wildcard src/core/*/*.cpp)
+PG_SRCS = $(wildcard src/pg/*/*.cpp)
 OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 
 PG_CPPFLAGS = -Isrc/core -Isrc/pg
@@ -40,7 +40,7 @@ override with_llvm = no
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-$(OBJS): $(wildcard src/core/*.hpp src/pg/*.hpp)
+$(OBJS): $(wildcard src/core/*/*.hpp src/pg/*/*.hpp)
 
 installcheck: | build/regress build/isolation
 build/regress build/isolation:

@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "freq_encoders.hpp"
-#include "freq_summary.hpp"
-#include "mean_encoders.hpp"
-#include "mean_summary.hpp"
-#include "random.hpp"
+#include "freq/freq_encoders.hpp"
+#include "freq/freq_summary.hpp"
+#include "mean/mean_encoders.hpp"
+#include "mean/mean_summary.hpp"
+#include "common/random.hpp"
 
 namespace {
 

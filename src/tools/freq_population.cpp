@@ -10,9 +10,9 @@
 #include <fstream>
 #include <memory>
 
-#include "error.hpp"
-#include "freq_encoders.hpp"
-#include "stats.hpp"
+#include "common/error.hpp"
+#include "freq/freq_encoders.hpp"
+#include "common/stats.hpp"
 
 namespace ldp::tools {
 

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "freq_summary.hpp"
+#include "freq/freq_summary.hpp"
 #include "population.hpp"  // UsageError, ChunkSink, ProgressFn, mix_seed
-#include "random.hpp"
+#include "common/random.hpp"
 
 namespace ldp::tools {
 

@@ -12,10 +12,10 @@
 #include <fstream>
 #include <memory>
 
-#include "error.hpp"
-#include "exact_sum.hpp"
-#include "mean_encoders.hpp"
-#include "mean_summary.hpp"
+#include "common/error.hpp"
+#include "common/exact_sum.hpp"
+#include "mean/mean_encoders.hpp"
+#include "mean/mean_summary.hpp"
 
 namespace ldp::tools {
 

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "random.hpp"
-#include "stats.hpp"
+#include "common/random.hpp"
+#include "common/stats.hpp"
 
 namespace ldp::tools {
 

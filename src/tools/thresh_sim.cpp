@@ -4,9 +4,9 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "mean_encoders.hpp"
-#include "mean_summary.hpp"
-#include "random.hpp"
+#include "mean/mean_encoders.hpp"
+#include "mean/mean_summary.hpp"
+#include "common/random.hpp"
 
 namespace ldp::tools {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "thresh.hpp"
+#include "thresh/thresh.hpp"
 
 namespace ldp::tools {
 

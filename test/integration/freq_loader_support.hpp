@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "freq_encoders.hpp"
+#include "freq/freq_encoders.hpp"
 #include "freq_population.hpp"
 
 namespace ldp::tools::testing {

@@ -8,10 +8,10 @@
 #include <cstring>
 #include <vector>
 
-#include "error.hpp"
-#include "freq_encoders.hpp"
-#include "freq_summary.hpp"
-#include "random.hpp"
+#include "common/error.hpp"
+#include "freq/freq_encoders.hpp"
+#include "freq/freq_summary.hpp"
+#include "common/random.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // from ALGORITHMS.md §2 (never through our encoders), reports the mechanisms cannot
 // produce, parameters and the OLH hash. Merges and consistency: freq_merge_test.cpp;
 // codecs: freq_summary_io_test.cpp; encoders and statistics: freq_estimator_test.cpp.
-#include "freq_summary.hpp"
+#include "freq/freq_summary.hpp"
 
 #include <gtest/gtest.h>
 #include <xxhash.h>
@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "freq_encoders.hpp"
+#include "freq/freq_encoders.hpp"
 #include "freq_test_support.hpp"
-#include "random.hpp"
+#include "common/random.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "mean_encoders.hpp"
-#include "mean_summary.hpp"
-#include "random.hpp"
+#include "mean/mean_encoders.hpp"
+#include "mean/mean_summary.hpp"
+#include "common/random.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "exact_sum.hpp"
-#include "mean_summary.hpp"
+#include "common/exact_sum.hpp"
+#include "mean/mean_summary.hpp"
 #include "test_support.hpp"
 
 namespace {

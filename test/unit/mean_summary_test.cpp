@@ -1,7 +1,7 @@
 // The mean/proportion summary without the encoders: estimates computed by hand
 // from ALGORITHMS.md §1, merges, parameter checks, lossless text and binary round
 // trips. Malformed text and binary input: mean_summary_io_test.cpp.
-#include "mean_summary.hpp"
+#include "mean/mean_summary.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "mean_encoders.hpp"
-#include "stats.hpp"
+#include "mean/mean_encoders.hpp"
+#include "common/stats.hpp"
 #include "test_support.hpp"
 
 namespace {

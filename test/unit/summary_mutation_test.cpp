@@ -13,9 +13,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "freq_summary.hpp"
+#include "freq/freq_summary.hpp"
 #include "freq_test_support.hpp"
-#include "mean_summary.hpp"
+#include "mean/mean_summary.hpp"
 #include "test_support.hpp"
 
 namespace {

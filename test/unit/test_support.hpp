@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "error.hpp"
-#include "mean_summary.hpp"
+#include "common/error.hpp"
+#include "mean/mean_summary.hpp"
 
 namespace ldp_test {
 

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "random.hpp"
+#include "common/random.hpp"
 #include "test_support.hpp"
-#include "thresh.hpp"
+#include "thresh/thresh.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <vector>
-#include "mean_summary.hpp"
+#include "mean/mean_summary.hpp"
 using namespace ldp;
 int main(int argc, char** argv) {
   alignas(8) unsigned char buf[kMaxMeanSummarySize];

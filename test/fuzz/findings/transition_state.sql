@@ -3,7 +3,7 @@
 -- raised by ldp"). Any role with the TEMP privilege (PUBLIC has it by default) can build
 -- an aggregate over ldp's transition functions with an initial state of its choosing:
 --
---   * the mean transition functions (src/pg/mean_aggregates.cpp, mean_state) take any
+--   * the mean transition functions (src/pg/mean/mean_aggregates.cpp, mean_state) take any
 --     non-NULL state as their own full-size memory image: no check of the mechanism, of
 --     the parameters (when the call's parameters are constants) or of the stored packed
 --     form (kMeanPackedTag) that the input function returns for laplace and piecewise.

@@ -1,0 +1,335 @@
+// Text and binary forms of the frequency-oracle summary.
+//
+// Text:   v1:<name>{epsilon=<e>,k=<k>[,d=<d>],n=<n>,<array>=[c0,...][,<array>=[...]]}
+//         epsilon in the shortest text that reads back as the same double; the arrays
+//         are named by the mechanism (counts; holders and ones; sums over K rows).
+// Binary: u8 version, u8 mechanism, f64 epsilon, i64 k, [i64 d], i64 n, then the
+//         width i64 counters; big-endian, as PostgreSQL sends.
+//
+// Parsing is strict (fixed field order, no spaces, no '+', exact array lengths) and
+// validates every counter against n (each mechanism's check_counts).
+#include <charconv>
+#include <cinttypes>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <system_error>
+
+#include "common/byte_reader.hpp"
+#include "common/error.hpp"
+#include "freq/freq_internal.hpp"
+#include "freq/freq_summary.hpp"
+
+namespace ldp {
+
+namespace {
+
+// The parameters the header of either form describes, validated.
+struct Header {
+  const FreqMechanismImpl* m;
+  FreqParams params;
+  int64_t g;
+  int64_t width;
+  size_t size() const {
+    return sizeof(FreqSummary) + sizeof(int64_t) * static_cast<size_t>(width);
+  }
+};
+
+// Validates the parameters; a failure is reported as `kind` (malformed input).
+Header make_header(const FreqMechanismImpl* m, const FreqParams& p, ErrorKind kind,
+                   const char* type_prefix) {
+  Header h{m, p, 0, 0};
+  try {
+    h.g = freq_validated_g(*m, p);
+    h.width = m->width(p.k, h.g);
+  } catch (const Error& e) {
+    throw Error(kind, std::string(type_prefix) + e.what());
+  }
+  return h;
+}
+
+void fill(FreqSummary* out, size_t size, const Header& h, const char* form) {
+  if (size != h.size())
+    throw_error(ErrorKind::Internal, "freq_summary %s: buffer of %zu bytes for %zu", form, size,
+                h.size());
+  freq_summary_init(out, h.m->info.id, h.params);
+}
+
+void check_counts(const FreqSummary& s, ErrorKind kind) {
+  if (s.n < 0) throw_error(kind, "freq_summary: negative report count %" PRId64, s.n);
+  freq_impl(s.mech()).check_counts(s, kind);
+}
+
+// ---------------------------------------------------------------------------
+// Text
+
+// Appends to a buffer, or only counts (out == nullptr): the size and the text
+// come from the same code.
+class TextOut {
+ public:
+  TextOut(char* out, size_t cap) : out_(out), cap_(cap) {}
+  void put(const char* s, size_t n) {
+    if (out_ != nullptr) {
+      if (len_ + n >= cap_) throw_error(ErrorKind::Internal, "freq_summary text buffer too small");
+      std::memcpy(out_ + len_, s, n);
+    }
+    len_ += n;
+  }
+  void put(const char* s) { put(s, std::strlen(s)); }
+  template <class T>
+  void number(T v) {  // integers, and doubles in their shortest round-trip form
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    put(buf, static_cast<size_t>(r.ptr - buf));
+  }
+  size_t len() const { return len_; }
+
+ private:
+  char* out_;
+  size_t cap_;
+  size_t len_ = 0;
+};
+
+void render(const FreqSummary& s, TextOut& o) {
+  const FreqMechanismImpl& m = freq_impl(s.mech());
+  o.put("v");
+  o.number(static_cast<int>(s.version));
+  o.put(":");
+  o.put(m.info.name);
+  o.put("{epsilon=");
+  o.number(s.epsilon);
+  o.put(",k=");
+  o.number(s.k);
+  if (m.uses_d) {
+    o.put(",d=");
+    o.number(s.d);
+  }
+  o.put(",n=");
+  o.number(s.n);
+  const int64_t len = m.array_length(s.k, s.g);
+  const int64_t* c = s.counters();
+  for (int a = 0; a < m.arrays_count(); ++a) {
+    o.put(",");
+    o.put(m.arrays[a]);
+    o.put("=[");
+    for (int64_t i = 0; i < len; ++i) {
+      if (i > 0) o.put(",", 1);
+      o.number(c[a * len + i]);
+    }
+    o.put("]");
+  }
+  o.put("}");
+}
+
+// A cursor over the text being parsed; every failure names what was expected.
+struct Cursor {
+  const char* p;
+  const char* end;
+  const char* whole;
+
+  [[noreturn]] void fail(const char* what) const {
+    throw_error(ErrorKind::InvalidText,
+                "invalid input syntax for type freq_summary: expected %s at offset %d of "
+                "\"%.200s\"",
+                what, static_cast<int>(p - whole), whole);
+  }
+  void expect(const char* lit) {
+    size_t n = std::strlen(lit);
+    if (static_cast<size_t>(end - p) < n || std::memcmp(p, lit, n) != 0) fail(lit);
+    p += n;
+  }
+  bool at_delimiter() const { return p < end && (*p == ',' || *p == ']' || *p == '}'); }
+  // An integer token ending at a delimiter; '-' only where negative values are allowed.
+  int64_t integer(bool allow_negative) {
+    const char* b = p;
+    if (p < end && *p == '-' && !allow_negative) fail("a non-negative integer");
+    int64_t v = 0;
+    auto r = std::from_chars(p, end, v);
+    if (r.ec == std::errc::result_out_of_range) fail("an integer within bigint");
+    if (r.ec != std::errc()) fail(allow_negative ? "an integer" : "a non-negative integer");
+    p = r.ptr;
+    if (!at_delimiter()) {
+      p = b;
+      fail(allow_negative ? "an integer" : "a non-negative integer");
+    }
+    return v;
+  }
+  int64_t field(const char* key) {  // key=<non-negative integer>
+    expect(key);
+    expect("=");
+    return integer(false);
+  }
+  double number(const char* key) {  // key=<finite double>
+    expect(key);
+    expect("=");
+    const char* b = p;
+    double d = 0;
+    auto r = std::from_chars(p, end, d);
+    p = r.ptr;
+    if (r.ec != std::errc() || !at_delimiter() || !std::isfinite(d)) {
+      p = b;
+      fail("a finite number");
+    }
+    return d;
+  }
+  void array(const char* key, int64_t* out, int64_t len, bool allow_negative) {
+    expect(key);
+    expect("=[");
+    for (int64_t i = 0; i < len; ++i) {
+      if (i > 0) {
+        if (p < end && *p == ']')
+          throw_error(ErrorKind::InvalidText,
+                      "invalid input syntax for type freq_summary: %s has %" PRId64
+                      " values, expected %" PRId64,
+                      key, i, len);
+        expect(",");
+      }
+      out[i] = integer(allow_negative);
+    }
+    if (p < end && *p == ',')
+      throw_error(ErrorKind::InvalidText,
+                  "invalid input syntax for type freq_summary: %s has more than the %" PRId64
+                  " values expected",
+                  key, len);
+    expect("]");
+  }
+};
+
+// Parses the header (through the parameters) and validates it.
+Header parse_text_header(Cursor& c) {
+  c.expect("v");
+  if (c.p >= c.end || *c.p != '1' || (c.p + 1 < c.end && c.p[1] != ':'))
+    c.fail("version 1 (v1:)");
+  ++c.p;
+  c.expect(":");
+  const char* nb = c.p;
+  while (c.p < c.end && *c.p != '{') ++c.p;
+  const FreqMechanismInfo* info = freq_mechanism_by_name(nb, static_cast<size_t>(c.p - nb));
+  if (info == nullptr) {
+    c.p = nb;
+    c.fail("a mechanism name (grr, sue, oue, dbitflip, olh, hadamard)");
+  }
+  const FreqMechanismImpl* m = &freq_impl(info->id);
+  c.expect("{");
+  FreqParams p;
+  p.epsilon = c.number("epsilon");
+  c.expect(",");
+  p.k = c.field("k");
+  if (m->uses_d) {
+    c.expect(",");
+    p.d = c.field("d");
+  }
+  Header h = make_header(m, p, ErrorKind::InvalidText, "freq_summary: ");
+  // Every counter takes at least two characters: a short text cannot claim a huge summary.
+  if (c.end - c.whole < 2 * h.width)
+    throw_error(ErrorKind::InvalidText,
+                "invalid input syntax for type freq_summary: too short for its %" PRId64
+                " counters",
+                h.width);
+  return h;
+}
+
+}  // namespace
+
+size_t freq_summary_text_size(const FreqSummary& s) {
+  TextOut o(nullptr, 0);
+  render(s, o);
+  return o.len() + 1;
+}
+
+void freq_summary_to_text(const FreqSummary& s, char* out, size_t cap) {
+  TextOut o(out, cap);
+  render(s, o);
+  out[o.len()] = '\0';
+}
+
+size_t freq_summary_parse_size(const char* text) {
+  Cursor c{text, text + std::strlen(text), text};
+  return parse_text_header(c).size();
+}
+
+void freq_summary_from_text(const char* text, FreqSummary* out, size_t size) {
+  Cursor c{text, text + std::strlen(text), text};
+  Header h = parse_text_header(c);
+  fill(out, size, h, "text");
+  c.expect(",");
+  out->n = c.field("n");
+  const int64_t len = h.m->array_length(h.params.k, h.g);
+  for (int a = 0; a < h.m->arrays_count(); ++a) {
+    c.expect(",");
+    c.array(h.m->arrays[a], out->counters() + a * len, len, h.m->signed_counters);
+  }
+  c.expect("}");
+  if (c.p != c.end) c.fail("end of input");
+  check_counts(*out, ErrorKind::InvalidText);
+}
+
+// ---------------------------------------------------------------------------
+// Binary
+
+namespace {
+
+size_t binary_header_size(const FreqMechanismImpl& m) { return 2 + 8 + 8 + (m.uses_d ? 8 : 0) + 8; }
+
+
+// Reads and validates the header (through d) and checks the total length.
+Header read_binary_header(ByteReader& r, size_t len) {
+  uint8_t version = r.u8();
+  if (version != kFreqSummaryVersion)
+    throw_error(ErrorKind::InvalidBinary,
+                "invalid binary freq_summary: version %d, this build reads version %d", version,
+                kFreqSummaryVersion);
+  const FreqMechanismImpl* m = freq_impl_from_byte(r.u8());
+  if (m == nullptr) r.fail("unknown mechanism");
+  FreqParams p;
+  p.epsilon = r.f64();
+  p.k = r.i64();
+  if (m->uses_d) p.d = r.i64();
+  Header h = make_header(m, p, ErrorKind::InvalidBinary, "invalid binary freq_summary: ");
+  size_t want = binary_header_size(*m) + 8 * static_cast<size_t>(h.width);
+  if (len != want)
+    throw_error(ErrorKind::InvalidBinary,
+                "invalid binary freq_summary: %zu bytes, expected %zu for %s with k = %" PRId64,
+                len, want, m->info.name, p.k);
+  return h;
+}
+
+
+}  // namespace
+
+size_t freq_summary_binary_size(const FreqSummary& s) {
+  return binary_header_size(freq_impl(s.mech())) + 8 * static_cast<size_t>(s.width);
+}
+
+void freq_summary_to_binary(const FreqSummary& s, uint8_t* out, size_t cap) {
+  const FreqMechanismImpl& m = freq_impl(s.mech());
+  if (cap < freq_summary_binary_size(s))
+    throw_error(ErrorKind::Internal, "freq_summary binary buffer too small");
+  uint8_t* o = out;
+  *o++ = s.version;
+  *o++ = s.mechanism;
+  put_be64(o, double_bits(s.epsilon));
+  put_be64(o, static_cast<uint64_t>(s.k));
+  if (m.uses_d) put_be64(o, static_cast<uint64_t>(s.d));
+  put_be64(o, static_cast<uint64_t>(s.n));
+  const int64_t* c = s.counters();
+  for (int64_t i = 0; i < s.width; ++i) put_be64(o, static_cast<uint64_t>(c[i]));
+}
+
+size_t freq_summary_binary_parse_size(const uint8_t* p, size_t len) {
+  ByteReader r{p, len, "freq_summary"};
+  return read_binary_header(r, len).size();
+}
+
+void freq_summary_from_binary(const uint8_t* p, size_t len, FreqSummary* out, size_t size) {
+  ByteReader r{p, len, "freq_summary"};
+  Header h = read_binary_header(r, len);
+  fill(out, size, h, "binary");
+  out->n = r.i64();
+  int64_t* c = out->counters();
+  for (int64_t i = 0; i < h.width; ++i) c[i] = r.i64();
+  if (r.left != 0) r.fail("trailing bytes");
+  check_counts(*out, ErrorKind::InvalidBinary);
+}
+
+}  // namespace ldp

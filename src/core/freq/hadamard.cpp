@@ -1,0 +1,115 @@
+// Hadamard response (the one-row form of Apple's HCMS): K = the smallest power of
+// two >= k+1, item v uses column v+1 of the Sylvester Hadamard matrix
+// H[j][c] = (-1)^popcount(j & c) (column 0 is all ones and carries nothing). The
+// device draws a row j uniformly from [0, K) and sends (j, y), y = H[j][v+1]
+// flipped with probability 1/(e^eps+1).
+//
+// Counters: S[j], the sum of the +1/-1 reports of row j (K rows).
+// Estimate: f̂(v) = c · (1/n) · (H·S)[v+1], c = (e^eps+1)/(e^eps-1) = coth(eps/2),
+// (H·S)[col] = Σ_j (-1)^popcount(j & col) S[j], all columns at once by one fast
+// Walsh–Hadamard transform, O(K log K).
+// Variance for a fixed population: one user's term is c·H[j][v+1]·y =
+// c·H[j][(v+1) xor (x+1)]·s with s = ±1, E[s] = 1/c, and its square is c^2; its mean
+// is [x = v]. So Var f̂(v) = (c^2 - f)/n. ALGORITHMS.md writes (c^2 - f^2)/n, the
+// variance when each user's value is drawn at random with probability f (then
+// Var [x = v] = f - f^2 adds to the fixed-population variance); the difference is
+// (f - f^2)/n <= 1/(4n), small next to c^2/n >= 1/n. The standard error uses
+// f = f̂ clamped to [0, 1].
+#include <cinttypes>
+#include <cmath>
+#include <vector>
+
+#include "common/error.hpp"
+#include "freq/freq_encoders.hpp"
+#include "freq/freq_internal.hpp"
+#include "freq/freq_summary.hpp"
+
+namespace ldp {
+
+namespace {
+
+int64_t hadamard_derive_g(const FreqParams& p) { return hadamard_order(p.k); }
+
+// Row j holds n_j reports with |S_j| <= n_j and S_j = n_j mod 2, Σ n_j = n: such n_j
+// exist iff Σ |S_j| <= n and n - Σ |S_j| is even.
+void hadamard_check_counts(const FreqSummary& s, ErrorKind kind) {
+  const int64_t* S = s.counters();
+  check_counter_range(s, kind, "sums", S, s.g, -s.n, s.n);
+  int64_t total = 0;  // Σ|S_j| so far, <= n
+  for (int64_t j = 0; j < s.g; ++j) {
+    int64_t a = S[j] < 0 ? -S[j] : S[j];
+    if (a > s.n - total)
+      throw_bad_counts(s, kind, "the absolute row sums exceed n (at sums[%" PRId64 "])", j);
+    total += a;
+  }
+  if ((s.n - total) % 2 != 0)
+    throw_bad_counts(s, kind, "n - Σ|sums| = %" PRId64 " must be even", s.n - total);
+}
+
+void hadamard_estimate(const FreqSummary& s, double* freq, double* std_error) {
+  const int64_t K = s.g;
+  // In place, in unsigned arithmetic: every intermediate is a signed sum of a subset of
+  // the S_j, at most Σ|S_j| <= n in magnitude (and unsigned wrap-around is defined).
+  std::vector<uint64_t> t(s.counters(), s.counters() + K);
+  for (int64_t h = 1; h < K; h <<= 1)
+    for (int64_t i = 0; i < K; i += 2 * h)
+      for (int64_t j = i; j < i + h; ++j) {
+        uint64_t a = t[j], b = t[j + h];
+        t[j] = a + b;
+        t[j + h] = a - b;
+      }
+  const double n = static_cast<double>(s.n);
+  const double c = 1.0 / std::tanh(s.epsilon / 2);
+  for (int64_t v = 0; v < s.k; ++v) {
+    double f = c * (static_cast<double>(static_cast<int64_t>(t[v + 1])) / n);
+    double fc = std::fmin(std::fmax(f, 0.0), 1.0);
+    freq[v] = f;
+    std_error[v] = std::sqrt((c * c - fc) / n);
+  }
+}
+
+}  // namespace
+
+int64_t hadamard_order(int64_t k) {
+  if (k < 2 || k >= kMaxDomain)
+    throw_error(ErrorKind::InvalidParameter,
+                "k must be in [2, %" PRId64 "] for hadamard (K, the smallest power of two >= "
+                "k+1, must be at most %" PRId64 "), got %" PRId64,
+                kMaxDomain - 1, kMaxDomain, k);
+  int64_t K = 1;
+  while (K < k + 1) K <<= 1;
+  return K;
+}
+
+HadamardReport hadamard_encode(int64_t value, double epsilon, int64_t k, RandomSource& rng) {
+  validate_freq_params(FreqMechanism::Hadamard, FreqParams{epsilon, k, 0});
+  check_encoder_value(value, k);
+  auto row = static_cast<int64_t>(rng.below(static_cast<uint64_t>(hadamard_order(k))));
+  bool plus = (__builtin_popcountll(static_cast<uint64_t>(row & (value + 1))) & 1) == 0;
+  bool flip = rng.bernoulli(1.0 / (1.0 + std::exp(epsilon)));
+  return {row, plus != flip};
+}
+
+void freq_add_hadamard(FreqSummary* s, int64_t row, bool plus_one) {
+  check_summary_mechanism(*s, FreqMechanism::Hadamard);
+  if (row < 0 || row >= s->g)
+    throw_error(ErrorKind::ImpossibleReport,
+                "hadamard row must be in [0, K = %" PRId64 ") (the smallest power of two >= "
+                "k+1), got %" PRId64,
+                s->g, row);
+  s->counters()[row] += plus_one ? 1 : -1;
+  s->n += 1;
+}
+
+extern const FreqMechanismImpl kHadamardImpl = {
+    {FreqMechanism::Hadamard, "hadamard"},
+    /*uses_d=*/false,
+    /*signed_counters=*/true,
+    /*arrays_over_g=*/true,
+    {"sums", nullptr},
+    hadamard_derive_g,
+    hadamard_check_counts,
+    hadamard_estimate,
+};
+
+}  // namespace ldp

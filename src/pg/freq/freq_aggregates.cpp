@@ -1,0 +1,191 @@
+// Transition and combine functions of the frequency-oracle aggregates. The state
+// is ldp.freq_summary itself, updated in place inside the aggregate context.
+#include "common/glue.hpp"  // postgres.h first
+
+extern "C" {
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/varbit.h"
+}
+
+#include <cstddef>
+#include <cstring>
+
+#include "freq/freq_glue.hpp"
+
+using ldp::FreqMechanism;
+
+namespace {
+
+[[noreturn]] void partial_null_report(const char* what) {
+  ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+                  errmsg("report is partly NULL: %s", what),
+                  errhint("A report is ignored only when all of its columns are NULL.")));
+  pg_unreachable();
+}
+
+int64 param_int(FunctionCallInfo fcinfo, int argno, const char* name) {
+  if (unlikely(PG_ARGISNULL(argno))) ldp_null_param(name);
+  return PG_GETARG_INT32(argno);
+}
+
+// A new live state of this aggregate (see kLiveStateTag): empty, or holding a state it
+// was handed that is not one of ours, validated and flushed by freq_var_arg, then
+// merged, which refuses another mechanism or other parameters (22023).
+__attribute__((noinline, cold)) FreqVar* freq_state_new(FunctionCallInfo fcinfo, FreqMechanism id,
+                                                        int eps_arg, int k_arg, int64 row_k,
+                                                        int64 row_d) {
+  ldp::FreqParams p;
+  p.epsilon = ldp_param_float8(fcinfo, eps_arg, "epsilon");
+  p.k = k_arg >= 0 ? param_int(fcinfo, k_arg, "k") : row_k;
+  p.d = row_d;
+  FreqVar* st = freq_var_new(id, p);
+  if (!PG_ARGISNULL(0)) {
+    const FreqVar* given = freq_var_arg(fcinfo, 0);
+    LDP_CORE(ldp::freq_summary_merge(&st->s, given->s));
+  }
+  if (unlikely(st->s.n > ldp_pg::kMaxAdoptedReports)) ldp_pg::raise_adopted_too_large(st->s.n);
+  st->pad_ = ldp_pg::kLiveStateTag;
+  return st;
+}
+
+// The state for this row: a new summary on the first report, else the
+// aggregate's own (updated in place). k_arg < 0: k comes from the report
+// (bit length), passed as row_k; d likewise comes from the report (dBitFlip).
+__attribute__((always_inline)) inline FreqVar* freq_state(FunctionCallInfo fcinfo, FreqMechanism id,
+                                                         const char* fn, int eps_arg,
+                    int k_arg, int64 row_k, int64 row_d) {
+  ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, fn, eps_arg);
+  if (unlikely(PG_ARGISNULL(0))) return freq_state_new(fcinfo, id, eps_arg, k_arg, row_k, row_d);
+  auto* st = reinterpret_cast<FreqVar*>(PG_GETARG_POINTER(0));
+  if (unlikely(st->pad_ != ldp_pg::kLiveStateTag || st->s.mechanism != static_cast<uint8_t>(id)))
+    return freq_state_new(fcinfo, id, eps_arg, k_arg, row_k, row_d);
+  if (site->params_stable) return st;
+  double eps = ldp_param_float8(fcinfo, eps_arg, "epsilon");
+  int64 k = k_arg >= 0 ? param_int(fcinfo, k_arg, "k") : st->s.k;
+  if (unlikely(!ldp::same_freq_params(st->s, eps, k, st->s.d)))
+    ldp_pg::core_raise([&] { ldp::throw_freq_params_changed(st->s, eps, k, st->s.d); });
+  return st;
+}
+
+#define FREQ_SKIP_NULL_REPORT(first, last)                                 \
+  do {                                                                     \
+    bool all_ = true, any_ = false;                                        \
+    for (int a_ = (first); a_ <= (last); ++a_) {                           \
+      all_ = all_ && PG_ARGISNULL(a_);                                     \
+      any_ = any_ || PG_ARGISNULL(a_);                                     \
+    }                                                                      \
+    if (all_) {                                                            \
+      if (PG_ARGISNULL(0)) PG_RETURN_NULL();                               \
+      PG_RETURN_DATUM(PG_GETARG_DATUM(0));                                 \
+    }                                                                      \
+    if (any_) partial_null_report("some of its columns are NULL");         \
+  } while (0)
+
+}  // namespace
+
+// grr_agg(report int, epsilon, k)
+LDP_FUNCTION(ldp_grr_trans) {
+  FREQ_SKIP_NULL_REPORT(1, 1);
+  FreqVar* st = freq_state(fcinfo, FreqMechanism::GRR, "grr_trans", 2, 3, 0, 0);
+  LDP_CORE(ldp::freq_add_item(&st->s, PG_GETARG_INT32(1)));
+  PG_RETURN_POINTER(st);
+}
+
+// sue_agg / oue_agg(report varbit, epsilon): k is the bit length
+static Datum unary_trans(FunctionCallInfo fcinfo, FreqMechanism id, const char* fn) {
+  FREQ_SKIP_NULL_REPORT(1, 1);
+  VarBit* bits = PG_GETARG_VARBIT_P(1);
+  FreqVar* st = freq_state(fcinfo, id, fn, 2, -1, VARBITLEN(bits), 0);
+  LDP_CORE(ldp::freq_add_bits(&st->s, VARBITS(bits), VARBITLEN(bits)));
+  PG_RETURN_POINTER(st);
+}
+LDP_FUNCTION(ldp_sue_trans) { return unary_trans(fcinfo, FreqMechanism::SUE, "sue_trans"); }
+LDP_FUNCTION(ldp_oue_trans) { return unary_trans(fcinfo, FreqMechanism::OUE, "oue_trans"); }
+
+namespace {
+
+// A one-dimensional array argument read where it lies: a short-header (packed)
+// or plain varlena is not copied; only a compressed or external one is detoasted.
+// The fields of ArrayType follow the length word at the same offsets whatever the
+// header's size, so they and the elements are read with memcpy (a packed array is
+// not aligned).
+struct ArrayView {
+  int32 ndim;
+  int32 n;
+  bool hasnull;
+  const char* data;
+};
+
+__attribute__((always_inline)) inline ArrayView array_view(FunctionCallInfo fcinfo, int argno) {
+  auto* p = reinterpret_cast<struct varlena*>(DatumGetPointer(PG_GETARG_DATUM(argno)));
+  if (VARATT_IS_EXTERNAL(p) || VARATT_IS_COMPRESSED(p)) p = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+  const char* body = VARDATA_ANY(p);  // = (char*) ArrayType + VARHDRSZ, unaligned if packed
+  auto field = [body](size_t offset) {
+    int32 v;
+    std::memcpy(&v, body + offset - VARHDRSZ, sizeof v);
+    return v;
+  };
+  ArrayView a;
+  a.ndim = field(offsetof(ArrayType, ndim));
+  int32 dataoffset = field(offsetof(ArrayType, dataoffset));
+  a.hasnull = dataoffset != 0;
+  a.n = a.ndim == 0 ? 0 : field(sizeof(ArrayType));  // dims[0]
+  a.data = body + (a.hasnull ? dataoffset : ARR_OVERHEAD_NONULLS(a.ndim)) - VARHDRSZ;
+  return a;
+}
+
+}  // namespace
+
+// dbitflip_agg(buckets int[], bits boolean[], epsilon, k): d is the array length
+LDP_FUNCTION(ldp_dbitflip_trans) {
+  FREQ_SKIP_NULL_REPORT(1, 2);
+  ArrayView buckets = array_view(fcinfo, 1), bits = array_view(fcinfo, 2);
+  if (buckets.ndim > 1 || bits.ndim > 1 || buckets.hasnull || bits.hasnull) {
+    if (buckets.hasnull || bits.hasnull) partial_null_report("buckets and bits must not contain NULL");
+    ereport(ERROR, (errcode(ERRCODE_DATA_EXCEPTION),
+                    errmsg("buckets and bits must be one-dimensional arrays")));
+  }
+  int nb = buckets.n, nv = bits.n;
+  if (nb != nv)
+    ereport(ERROR, (errcode(ERRCODE_DATA_EXCEPTION),
+                    errmsg("buckets and bits must have the same length, got %d and %d", nb, nv)));
+  FreqVar* st = freq_state(fcinfo, FreqMechanism::DBitFlip, "dbitflip_trans", 3, 4, 0, nb);
+  int32_t local[64];
+  const int32_t* b = reinterpret_cast<const int32_t*>(buckets.data);
+  if (reinterpret_cast<uintptr_t>(b) % alignof(int32_t) != 0) {  // a packed array
+    auto* copy = nb <= 64 ? local : static_cast<int32_t*>(palloc(sizeof(int32_t) * nb));
+    std::memcpy(copy, buckets.data, sizeof(int32_t) * nb);
+    b = copy;
+  }
+  static_assert(sizeof(bool) == 1, "boolean[] elements are one byte");
+  const auto* v = reinterpret_cast<const bool*>(bits.data);
+  LDP_CORE(ldp::freq_add_dbitflip(&st->s, b, v, nb));
+  PG_RETURN_POINTER(st);
+}
+
+// olh_agg(seed bigint, report int, epsilon, k)
+LDP_FUNCTION(ldp_olh_trans) {
+  FREQ_SKIP_NULL_REPORT(1, 2);
+  FreqVar* st = freq_state(fcinfo, FreqMechanism::OLH, "olh_trans", 3, 4, 0, 0);
+  uint64_t seed = static_cast<uint64_t>(PG_GETARG_INT64(1));
+  int64 y = PG_GETARG_INT32(2);
+  LDP_CORE(ldp::freq_add_olh(&st->s, seed, y));
+  PG_RETURN_POINTER(st);
+}
+
+// hadamard_agg(row int, report boolean, epsilon, k)
+LDP_FUNCTION(ldp_hadamard_trans) {
+  FREQ_SKIP_NULL_REPORT(1, 2);
+  FreqVar* st = freq_state(fcinfo, FreqMechanism::Hadamard, "hadamard_trans", 3, 4, 0, 0);
+  LDP_CORE(ldp::freq_add_hadamard(&st->s, PG_GETARG_INT32(1), PG_GETARG_BOOL(2)));
+  PG_RETURN_POINTER(st);
+}
+
+// Strict combine function (also rollup's transition); see ldp_mean_combine.
+LDP_FUNCTION(ldp_freq_combine) {
+  FreqVar* into = ldp_pg::combine_target(fcinfo, freq_var_arg_copy, freq_var_arg);
+  const FreqVar* from = freq_var_arg(fcinfo, 1);
+  LDP_CORE(ldp::freq_summary_merge(&into->s, from->s));
+  PG_RETURN_POINTER(into);
+}
