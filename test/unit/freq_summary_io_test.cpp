@@ -23,6 +23,8 @@ using ldp::ErrorKind;
 using ldp::FreqMechanism;
 using ldp::FreqParams;
 using ldp_test::Freq;
+using ldp_test::format2;
+using ldp_test::hex;
 using ldp_test::ThrowsKind;
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -75,11 +77,19 @@ Bin GrrBin(double eps, int64_t k, int64_t n) { return Bin().u8(1).u8(1).f64(eps)
 Bin DbfBin(int64_t k, int64_t d, int64_t n) { return Bin().u8(1).u8(4).f64(1).i64(k).i64(d).i64(n); }
 Bin HadBin(int64_t k, int64_t n) { return Bin().u8(1).u8(6).f64(1).i64(k).i64(n); }
 
+// Format 2 (common/stored_form.hpp): "LDPS", format 2, family 2 (frequency), then
+// the format-1 body; format 1 (send up to 0.4.0) still reads to the same summary.
 TEST(FreqBinaryForm, IsPinned) {
-  EXPECT_EQ(Grr().binary(), GrrBin(1, 4, 10).i64s({1, 2, 3, 4}).b);
-  EXPECT_EQ(Dbf().binary(), DbfBin(4, 2, 3).i64s({2, 1, 2, 1, 1, 0, 2, 0}).b);
-  EXPECT_EQ(Had().binary(), HadBin(3, 10).i64s({2, -3, 1, 4}).b);
-  EXPECT_EQ(Grr().binary().size(), 2 + 8 * 3 + 8 * 4u);
+  EXPECT_EQ(Grr().binary(), format2(GrrBin(1, 4, 10).i64s({1, 2, 3, 4}).b, 2));
+  EXPECT_EQ(Dbf().binary(), format2(DbfBin(4, 2, 3).i64s({2, 1, 2, 1, 1, 0, 2, 0}).b, 2));
+  EXPECT_EQ(Had().binary(), format2(HadBin(3, 10).i64s({2, -3, 1, 4}).b, 2));
+  EXPECT_EQ(Grr().binary().size(), 6 + 1 + 8 * 3 + 8 * 4u);
+  EXPECT_EQ(hex(Had().binary()), "4c445053" "02" "02" "06" "3ff0000000000000" "0000000000000003"
+                                 "000000000000000a" "0000000000000002" "fffffffffffffffd"
+                                 "0000000000000001" "0000000000000004");
+  for (const Bin& f1 : {GrrBin(1, 4, 10).i64s({1, 2, 3, 4}), DbfBin(4, 2, 3).i64s({2, 1, 2, 1, 1, 0, 2, 0}),
+                        HadBin(3, 10).i64s({2, -3, 1, 4})})
+    EXPECT_EQ(Freq::from_binary(f1.b).binary(), format2(f1.b, 2));
 }
 
 // Summaries of encoded reports of every mechanism, and edge cases.

@@ -18,6 +18,8 @@ namespace {
 
 using ldp::ErrorKind;
 using ldp::MeanMechanism;
+using ldp_test::format2;
+using ldp_test::hex;
 using ldp_test::bits;
 using ldp_test::reals;
 using ldp_test::Summary;
@@ -155,12 +157,22 @@ Bin onebit_bin(double eps, double m, double gamma, int64_t n, int64_t ones) {
 }
 Bin laplace_bin(int64_t n) { return Bin().u8(1).u8(3).f64(1).f64(10).i64(n); }
 
+// Format 2 (common/stored_form.hpp): "LDPS", format 2, family 1 (mean), then the
+// format-1 body; format 1 (send up to 0.4.0) still reads to the same summary.
 TEST(BinaryForm, IsPinned) {
-  EXPECT_EQ(bits(MeanMechanism::RR, {1, 1, 0}, 8, 6).binary(), rr_bin(1, 1, 1, 8, 6).b);
-  EXPECT_EQ(bits(MeanMechanism::OneBit, {1, 10, 0.2}, 8, 6).binary(),
-            onebit_bin(1, 10, 0.2, 8, 6).b);
-  EXPECT_EQ(reals(MeanMechanism::Laplace, {1, 10, 0}, {5}).binary(),
-            laplace_bin(1).exact(5).exact(0.25).b);
+  Summary rr = bits(MeanMechanism::RR, {1, 1, 0}, 8, 6);
+  EXPECT_EQ(rr.binary(), format2(rr_bin(1, 1, 1, 8, 6).b, 1));
+  EXPECT_EQ(hex(rr.binary()),
+            "4c445053" "02" "01" "01" "3ff0000000000000" "0000000000000008" "0000000000000006");
+  Summary onebit = bits(MeanMechanism::OneBit, {1, 10, 0.2}, 8, 6);
+  EXPECT_EQ(onebit.binary(), format2(onebit_bin(1, 10, 0.2, 8, 6).b, 1));
+  Summary laplace = reals(MeanMechanism::Laplace, {1, 10, 0}, {5});
+  EXPECT_EQ(laplace.binary(), format2(laplace_bin(1).exact(5).exact(0.25).b, 1));
+  for (const Bin& f1 : {rr_bin(1, 1, 1, 8, 6), onebit_bin(1, 10, 0.2, 8, 6),
+                        laplace_bin(1).exact(5).exact(0.25)}) {
+    Summary from1 = Summary::from_binary(f1.b);
+    EXPECT_EQ(from1.binary(), format2(f1.b, 1));
+  }
 }
 
 struct BadBinary {

@@ -1,6 +1,7 @@
 // The mean/proportion summary without the encoders: estimates computed by hand
 // from ALGORITHMS.md §1, merges, parameter checks, lossless text and binary round
 // trips. Malformed text and binary input: mean_summary_io_test.cpp.
+#include "common/stored_form.hpp"
 #include "mean/mean_summary.hpp"
 
 #include <gtest/gtest.h>
@@ -354,7 +355,7 @@ TEST(OneBitMean, NegativeZeroGammaIsZero) {
   EXPECT_EQ(Summary::from_text("v1:onebit{epsilon=1,max_value=10,gamma=-0,n=8,ones=3}").text(),
             neg.text());
   std::vector<uint8_t> bin = neg.binary();
-  bin[2 + 8 + 8] = 0x80;  // the sign bit of gamma
+  bin[ldp::kStoredHeaderSize + 1 + 8 + 8] = 0x80;  // the sign bit of gamma
   EXPECT_EQ(Summary::from_binary(bin).binary(), neg.binary());
 }
 

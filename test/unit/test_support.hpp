@@ -33,6 +33,24 @@ inline const char* kind_name(ldp::ErrorKind k) {
   return "?";
 }
 
+// A format-1 binary form (u8 version 1, then the body) as format 2 writes it: the
+// stored-form header (magic, format 2, family) then the same body.
+inline std::vector<uint8_t> format2(const std::vector<uint8_t>& format1, uint8_t family) {
+  std::vector<uint8_t> out = {'L', 'D', 'P', 'S', 2, family};
+  out.insert(out.end(), format1.begin() + 1, format1.end());
+  return out;
+}
+
+inline std::string hex(const std::vector<uint8_t>& bytes) {
+  static const char digits[] = "0123456789abcdef";
+  std::string out;
+  for (uint8_t b : bytes) {
+    out.push_back(digits[b >> 4]);
+    out.push_back(digits[b & 15]);
+  }
+  return out;
+}
+
 // EXPECT_TRUE(ThrowsKind(kind, [&] { ... })): f() must throw ldp::Error of that kind.
 template <class F>
 ::testing::AssertionResult ThrowsKind(ldp::ErrorKind kind, F&& f) {

@@ -3,8 +3,9 @@
 // Text:   v1:<name>{epsilon=<e>,k=<k>[,d=<d>],n=<n>,<array>=[c0,...][,<array>=[...]]}
 //         epsilon in the shortest text that reads back as the same double; the arrays
 //         are named by the mechanism (counts; holders and ones; sums over K rows).
-// Binary: u8 version, u8 mechanism, f64 epsilon, i64 k, [i64 d], i64 n, then the
-//         width i64 counters; big-endian, as PostgreSQL sends.
+// Binary: the format-2 header (common/stored_form.hpp), u8 mechanism, f64 epsilon,
+//         i64 k, [i64 d], i64 n, then the width i64 counters; big-endian, as
+//         PostgreSQL sends. Format 1 (send up to 0.4.0): u8 version 1, then the same.
 //
 // Parsing is strict (fixed field order, no spaces, no '+', exact array lengths) and
 // validates every counter against n (each mechanism's check_counts).
@@ -16,6 +17,7 @@
 #include <system_error>
 
 #include "common/byte_reader.hpp"
+#include "common/stored_form.hpp"
 #include "common/error.hpp"
 #include "freq/freq_internal.hpp"
 #include "freq/freq_summary.hpp"
@@ -269,16 +271,15 @@ void freq_summary_from_text(const char* text, FreqSummary* out, size_t size) {
 
 namespace {
 
-size_t binary_header_size(const FreqMechanismImpl& m) { return 2 + 8 + 8 + (m.uses_d ? 8 : 0) + 8; }
+// The format-2 header, the mechanism byte, epsilon, k, [d], n.
+size_t binary_header_size(const FreqMechanismImpl& m) {
+  return kStoredHeaderSize + 1 + 8 + 8 + (m.uses_d ? 8 : 0) + 8;
+}
 
 
-// Reads and validates the header (through d) and checks the total length.
-Header read_binary_header(ByteReader& r, size_t len) {
-  uint8_t version = r.u8();
-  if (version != kFreqSummaryVersion)
-    throw_error(ErrorKind::InvalidBinary,
-                "invalid binary freq_summary: version %d, this build reads version %d", version,
-                kFreqSummaryVersion);
+// Reads and validates a body's header (through d) and checks the body's length.
+Header read_binary_header(ByteReader& r) {
+  const size_t len = r.left;
   const FreqMechanismImpl* m = freq_impl_from_byte(r.u8());
   if (m == nullptr) r.fail("unknown mechanism");
   FreqParams p;
@@ -286,7 +287,7 @@ Header read_binary_header(ByteReader& r, size_t len) {
   p.k = r.i64();
   if (m->uses_d) p.d = r.i64();
   Header h = make_header(m, p, ErrorKind::InvalidBinary, "invalid binary freq_summary: ");
-  size_t want = binary_header_size(*m) + 8 * static_cast<size_t>(h.width);
+  size_t want = binary_header_size(*m) - kStoredHeaderSize + 8 * static_cast<size_t>(h.width);
   if (len != want)
     throw_error(ErrorKind::InvalidBinary,
                 "invalid binary freq_summary: %zu bytes, expected %zu for %s with k = %" PRId64,
@@ -306,7 +307,8 @@ void freq_summary_to_binary(const FreqSummary& s, uint8_t* out, size_t cap) {
   if (cap < freq_summary_binary_size(s))
     throw_error(ErrorKind::Internal, "freq_summary binary buffer too small");
   uint8_t* o = out;
-  *o++ = s.version;
+  write_stored_header(o, Family::Frequency);
+  o += kStoredHeaderSize;
   *o++ = s.mechanism;
   put_be64(o, double_bits(s.epsilon));
   put_be64(o, static_cast<uint64_t>(s.k));
@@ -317,13 +319,15 @@ void freq_summary_to_binary(const FreqSummary& s, uint8_t* out, size_t cap) {
 }
 
 size_t freq_summary_binary_parse_size(const uint8_t* p, size_t len) {
-  ByteReader r{p, len, "freq_summary"};
-  return read_binary_header(r, len).size();
+  StoredBody body = stored_body(p, len, Family::Frequency, "freq_summary");
+  ByteReader r{body.p, body.len, "freq_summary"};
+  return read_binary_header(r).size();
 }
 
 void freq_summary_from_binary(const uint8_t* p, size_t len, FreqSummary* out, size_t size) {
-  ByteReader r{p, len, "freq_summary"};
-  Header h = read_binary_header(r, len);
+  StoredBody body = stored_body(p, len, Family::Frequency, "freq_summary");
+  ByteReader r{body.p, body.len, "freq_summary"};
+  Header h = read_binary_header(r);
   fill(out, size, h, "binary");
   out->n = r.i64();
   int64_t* c = out->counters();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/byte_reader.hpp"
+#include "common/stored_form.hpp"
 #include "common/error.hpp"
 #include "common/stats.hpp"
 
@@ -521,14 +522,14 @@ size_t mean_summary_from_text(const char* text, void* out) {
 }
 
 // ---------------------------------------------------------------------------
-// Binary form: u8 version, u8 mechanism, f64 epsilon, [f64 max_value], [f64 gamma],
-// i64 n, then i64 ones or the two exact sums. Big-endian, as PostgreSQL sends.
-
+// Binary form (common/stored_form.hpp): the format-2 header, then u8 mechanism,
+// f64 epsilon, [f64 max_value], [f64 gamma], i64 n, then i64 ones or the two exact
+// sums. Big-endian. Format 1 (send up to 0.4.0) is u8 version 1 then the same body.
 
 size_t mean_summary_to_binary(const MeanSummary& s, uint8_t* out, size_t cap) {
   const MeanMechanismInfo& m = mean_mechanism(s.mech());
-  std::vector<uint8_t> o;
-  o.push_back(s.version);
+  std::vector<uint8_t> o(kStoredHeaderSize);
+  write_stored_header(o.data(), Family::Mean);
   o.push_back(s.mechanism);
   put_be64(o, double_bits(s.epsilon));
   if (m.uses_max_value) put_be64(o, double_bits(s.max_value));
@@ -546,13 +547,8 @@ size_t mean_summary_to_binary(const MeanSummary& s, uint8_t* out, size_t cap) {
 }
 
 size_t mean_summary_from_binary(const uint8_t* p, size_t len, void* out) {
-  ByteReader r{p, len, "mean_summary"};
-  uint8_t version = r.u8();
-  if (version != kMeanSummaryVersion) {
-    throw_error(ErrorKind::InvalidBinary,
-                "invalid binary mean_summary: version %d, this build reads version %d", version,
-                kMeanSummaryVersion);
-  }
+  StoredBody body = stored_body(p, len, Family::Mean, "mean_summary");
+  ByteReader r{body.p, body.len, "mean_summary"};
   uint8_t mech = r.u8();
   const MeanMechanismInfo* m = nullptr;
   for (const auto* c : kMechanisms)
@@ -560,7 +556,7 @@ size_t mean_summary_from_binary(const uint8_t* p, size_t len, void* out) {
   if (m == nullptr) r.fail("unknown mechanism");
   auto* s = static_cast<MeanSummary*>(out);
   std::memset(out, 0, kMaxMeanSummarySize);
-  s->version = version;
+  s->version = kMeanSummaryVersion;
   s->mechanism = mech;
   s->epsilon = r.f64();
   s->max_value = m->uses_max_value ? r.f64() : 1.0;

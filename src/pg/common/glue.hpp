@@ -4,7 +4,7 @@
 //   copied into a trivially destructible CoreError and raised with ereport only
 //   after the catch block has ended, so no C++ exception crosses into PostgreSQL
 //   and no destructor is skipped by longjmp.
-// - Summaries are flat core structs stored after an 8-byte varlena prefix.
+// - Summaries: common/summary_datum.hpp.
 #pragma once
 
 extern "C" {
@@ -46,13 +46,6 @@ inline bool core_try(CoreError* err, F&& f) noexcept {
   }
 }
 
-// The padding word of a summary that one of our transition functions created (or
-// adopted): a live aggregation state, a memory image built and updated only by this
-// code. Every other state a transition function is handed — a user-defined
-// aggregate's initcond over ldp's transition functions, read by the input function
-// in its stored form, of any mechanism and parameters — is validated, checked against
-// this aggregate's mechanism and parameters and copied into a new state first.
-constexpr int32 kLiveStateTag = 0x54415453;  // "STAT"
 // An adopted state holds at most this many reports, so that the reports one query
 // adds (counted without an overflow check on the hot path) cannot overflow its count.
 constexpr int64 kMaxAdoptedReports = INT64CONST(1) << 62;
@@ -101,43 +94,6 @@ template <class F>
   Datum name(PG_FUNCTION_ARGS)
 
 namespace ldp_pg {
-
-// A summary argument (Var: varlena prefix + core struct s), detoasted, its core
-// part checked by check(const Core&, size_t size).
-template <class Var, class Check>
-const Var* summary_arg(FunctionCallInfo fcinfo, int argno, Check check) {
-  auto* v = reinterpret_cast<const Var*>(PG_DETOAST_DATUM(PG_GETARG_DATUM(argno)));
-  size_t size = VARSIZE(v) >= offsetof(Var, s) ? VARSIZE(v) - offsetof(Var, s) : 0;
-  LDP_CORE(check(v->s, size));
-  return v;
-}
-
-// A copy of a checked summary argument v that this call may modify: v itself
-// when detoasting already made a fresh copy, else a palloc'd copy.
-template <class Var>
-Var* summary_arg_copy(FunctionCallInfo fcinfo, int argno, const Var* v) {
-  if (reinterpret_cast<Pointer>(const_cast<Var*>(v)) != DatumGetPointer(PG_GETARG_DATUM(argno)))
-    return const_cast<Var*>(v);
-  auto* c = static_cast<Var*>(palloc(VARSIZE(v)));
-  memcpy(c, v, VARSIZE(v));
-  return c;
-}
-
-// The first argument of a strict combine function (also rollup's transition),
-// as a summary this call may update: the aggregate's own state in place, or a
-// detoasted copy. PostgreSQL initializes the state with a plain copy of the
-// first non-NULL input, which may still be packed or compressed.
-template <class Var>
-Var* combine_target(FunctionCallInfo fcinfo, Var* (*copy_arg)(FunctionCallInfo, int),
-                    const Var* (*checked_arg)(FunctionCallInfo, int)) {
-  auto* raw = reinterpret_cast<struct varlena*>(DatumGetPointer(PG_GETARG_DATUM(0)));
-  if (AggCheckCallContext(fcinfo, nullptr) && !VARATT_IS_EXTENDED(raw)) {
-    // Validates without copying: the state itself, unless checked_arg had to
-    // convert a summary stored in an earlier memory layout (then a fresh copy).
-    return const_cast<Var*>(checked_arg(fcinfo, 0));
-  }
-  return copy_arg(fcinfo, 0);
-}
 
 // Every number an accessor returns is finite, or the call fails with 22003
 // (numeric_value_out_of_range) naming `what`: never a silent Inf or NaN.

@@ -1,5 +1,5 @@
 // Transition and combine functions of the frequency-oracle aggregates. The state
-// is ldp.freq_summary itself, updated in place inside the aggregate context.
+// is a live ldp.freq_summary (common/summary_datum.hpp), updated in place.
 #include "common/glue.hpp"  // postgres.h first
 
 extern "C" {
@@ -29,42 +29,47 @@ int64 param_int(FunctionCallInfo fcinfo, int argno, const char* name) {
   return PG_GETARG_INT32(argno);
 }
 
-// A new live state of this aggregate (see kLiveStateTag): empty, or holding a state it
-// was handed that is not one of ours, validated and flushed by freq_var_arg, then
-// merged, which refuses another mechanism or other parameters (22023).
-__attribute__((noinline, cold)) FreqVar* freq_state_new(FunctionCallInfo fcinfo, FreqMechanism id,
-                                                        int eps_arg, int k_arg, int64 row_k,
-                                                        int64 row_d) {
+// A new live state of this aggregate: empty, or holding a state it was handed that
+// is not its own live summary, read and validated by freq_arg, then merged, which
+// refuses another mechanism or other parameters (22023). *state: the datum to return.
+__attribute__((noinline, cold)) ldp::FreqSummary* freq_state_new(FunctionCallInfo fcinfo,
+                                                                 FreqMechanism id, int eps_arg,
+                                                                 int k_arg, int64 row_k,
+                                                                 int64 row_d, Datum* state) {
   ldp::FreqParams p;
   p.epsilon = ldp_param_float8(fcinfo, eps_arg, "epsilon");
   p.k = k_arg >= 0 ? param_int(fcinfo, k_arg, "k") : row_k;
   p.d = row_d;
-  FreqVar* st = freq_var_new(id, p);
+  ldp_pg::LiveSummary* live = freq_live_new(fcinfo, id, p);
+  ldp::FreqSummary* st = freq_core(live);
   if (!PG_ARGISNULL(0)) {
-    const FreqVar* given = freq_var_arg(fcinfo, 0);
-    LDP_CORE(ldp::freq_summary_merge(&st->s, given->s));
+    const ldp::FreqSummary& given = freq_arg(fcinfo, 0);
+    LDP_CORE(ldp::freq_summary_merge(st, given));
   }
-  if (unlikely(st->s.n > ldp_pg::kMaxAdoptedReports)) ldp_pg::raise_adopted_too_large(st->s.n);
-  st->pad_ = ldp_pg::kLiveStateTag;
+  if (unlikely(st->n > ldp_pg::kMaxAdoptedReports)) ldp_pg::raise_adopted_too_large(st->n);
+  *state = live->rw_datum();
   return st;
 }
 
 // The state for this row: a new summary on the first report, else the
 // aggregate's own (updated in place). k_arg < 0: k comes from the report
 // (bit length), passed as row_k; d likewise comes from the report (dBitFlip).
-__attribute__((always_inline)) inline FreqVar* freq_state(FunctionCallInfo fcinfo, FreqMechanism id,
-                                                         const char* fn, int eps_arg,
-                    int k_arg, int64 row_k, int64 row_d) {
+__attribute__((always_inline)) inline ldp::FreqSummary* freq_state(
+    FunctionCallInfo fcinfo, FreqMechanism id, const char* fn, int eps_arg, int k_arg, int64 row_k,
+    int64 row_d, Datum* state) {
   ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, fn, eps_arg);
-  if (unlikely(PG_ARGISNULL(0))) return freq_state_new(fcinfo, id, eps_arg, k_arg, row_k, row_d);
-  auto* st = reinterpret_cast<FreqVar*>(PG_GETARG_POINTER(0));
-  if (unlikely(st->pad_ != ldp_pg::kLiveStateTag || st->s.mechanism != static_cast<uint8_t>(id)))
-    return freq_state_new(fcinfo, id, eps_arg, k_arg, row_k, row_d);
+  if (unlikely(PG_ARGISNULL(0)))
+    return freq_state_new(fcinfo, id, eps_arg, k_arg, row_k, row_d, state);
+  ldp_pg::LiveSummary* live = ldp_pg::live_rw_arg(fcinfo, 0, &kFreqCodec);
+  if (unlikely(live == nullptr || freq_core(live)->mechanism != static_cast<uint8_t>(id)))
+    return freq_state_new(fcinfo, id, eps_arg, k_arg, row_k, row_d, state);
+  *state = PG_GETARG_DATUM(0);
+  ldp::FreqSummary* st = freq_core(live);
   if (site->params_stable) return st;
   double eps = ldp_param_float8(fcinfo, eps_arg, "epsilon");
-  int64 k = k_arg >= 0 ? param_int(fcinfo, k_arg, "k") : st->s.k;
-  if (unlikely(!ldp::same_freq_params(st->s, eps, k, st->s.d)))
-    ldp_pg::core_raise([&] { ldp::throw_freq_params_changed(st->s, eps, k, st->s.d); });
+  int64 k = k_arg >= 0 ? param_int(fcinfo, k_arg, "k") : st->k;
+  if (unlikely(!ldp::same_freq_params(*st, eps, k, st->d)))
+    ldp_pg::core_raise([&] { ldp::throw_freq_params_changed(*st, eps, k, st->d); });
   return st;
 }
 
@@ -87,18 +92,20 @@ __attribute__((always_inline)) inline FreqVar* freq_state(FunctionCallInfo fcinf
 // grr_agg(report int, epsilon, k)
 LDP_FUNCTION(ldp_grr_trans) {
   FREQ_SKIP_NULL_REPORT(1, 1);
-  FreqVar* st = freq_state(fcinfo, FreqMechanism::GRR, "grr_trans", 2, 3, 0, 0);
-  LDP_CORE(ldp::freq_add_item(&st->s, PG_GETARG_INT32(1)));
-  PG_RETURN_POINTER(st);
+  Datum state;
+  ldp::FreqSummary* st = freq_state(fcinfo, FreqMechanism::GRR, "grr_trans", 2, 3, 0, 0, &state);
+  LDP_CORE(ldp::freq_add_item(st, PG_GETARG_INT32(1)));
+  PG_RETURN_DATUM(state);
 }
 
 // sue_agg / oue_agg(report varbit, epsilon): k is the bit length
 static Datum unary_trans(FunctionCallInfo fcinfo, FreqMechanism id, const char* fn) {
   FREQ_SKIP_NULL_REPORT(1, 1);
   VarBit* bits = PG_GETARG_VARBIT_P(1);
-  FreqVar* st = freq_state(fcinfo, id, fn, 2, -1, VARBITLEN(bits), 0);
-  LDP_CORE(ldp::freq_add_bits(&st->s, VARBITS(bits), VARBITLEN(bits)));
-  PG_RETURN_POINTER(st);
+  Datum state;
+  ldp::FreqSummary* st = freq_state(fcinfo, id, fn, 2, -1, VARBITLEN(bits), 0, &state);
+  LDP_CORE(ldp::freq_add_bits(st, VARBITS(bits), VARBITLEN(bits)));
+  PG_RETURN_DATUM(state);
 }
 LDP_FUNCTION(ldp_sue_trans) { return unary_trans(fcinfo, FreqMechanism::SUE, "sue_trans"); }
 LDP_FUNCTION(ldp_oue_trans) { return unary_trans(fcinfo, FreqMechanism::OUE, "oue_trans"); }
@@ -150,7 +157,9 @@ LDP_FUNCTION(ldp_dbitflip_trans) {
   if (nb != nv)
     ereport(ERROR, (errcode(ERRCODE_DATA_EXCEPTION),
                     errmsg("buckets and bits must have the same length, got %d and %d", nb, nv)));
-  FreqVar* st = freq_state(fcinfo, FreqMechanism::DBitFlip, "dbitflip_trans", 3, 4, 0, nb);
+  Datum state;
+  ldp::FreqSummary* st =
+      freq_state(fcinfo, FreqMechanism::DBitFlip, "dbitflip_trans", 3, 4, 0, nb, &state);
   int32_t local[64];
   const int32_t* b = reinterpret_cast<const int32_t*>(buckets.data);
   if (reinterpret_cast<uintptr_t>(b) % alignof(int32_t) != 0) {  // a packed array
@@ -160,32 +169,36 @@ LDP_FUNCTION(ldp_dbitflip_trans) {
   }
   static_assert(sizeof(bool) == 1, "boolean[] elements are one byte");
   const auto* v = reinterpret_cast<const bool*>(bits.data);
-  LDP_CORE(ldp::freq_add_dbitflip(&st->s, b, v, nb));
-  PG_RETURN_POINTER(st);
+  LDP_CORE(ldp::freq_add_dbitflip(st, b, v, nb));
+  PG_RETURN_DATUM(state);
 }
 
 // olh_agg(seed bigint, report int, epsilon, k)
 LDP_FUNCTION(ldp_olh_trans) {
   FREQ_SKIP_NULL_REPORT(1, 2);
-  FreqVar* st = freq_state(fcinfo, FreqMechanism::OLH, "olh_trans", 3, 4, 0, 0);
+  Datum state;
+  ldp::FreqSummary* st = freq_state(fcinfo, FreqMechanism::OLH, "olh_trans", 3, 4, 0, 0, &state);
   uint64_t seed = static_cast<uint64_t>(PG_GETARG_INT64(1));
   int64 y = PG_GETARG_INT32(2);
-  LDP_CORE(ldp::freq_add_olh(&st->s, seed, y));
-  PG_RETURN_POINTER(st);
+  LDP_CORE(ldp::freq_add_olh(st, seed, y));
+  PG_RETURN_DATUM(state);
 }
 
 // hadamard_agg(row int, report boolean, epsilon, k)
 LDP_FUNCTION(ldp_hadamard_trans) {
   FREQ_SKIP_NULL_REPORT(1, 2);
-  FreqVar* st = freq_state(fcinfo, FreqMechanism::Hadamard, "hadamard_trans", 3, 4, 0, 0);
-  LDP_CORE(ldp::freq_add_hadamard(&st->s, PG_GETARG_INT32(1), PG_GETARG_BOOL(2)));
-  PG_RETURN_POINTER(st);
+  Datum state;
+  ldp::FreqSummary* st =
+      freq_state(fcinfo, FreqMechanism::Hadamard, "hadamard_trans", 3, 4, 0, 0, &state);
+  LDP_CORE(ldp::freq_add_hadamard(st, PG_GETARG_INT32(1), PG_GETARG_BOOL(2)));
+  PG_RETURN_DATUM(state);
 }
 
 // Strict combine function (also rollup's transition); see ldp_mean_combine.
 LDP_FUNCTION(ldp_freq_combine) {
-  FreqVar* into = ldp_pg::combine_target(fcinfo, freq_var_arg_copy, freq_var_arg);
-  const FreqVar* from = freq_var_arg(fcinfo, 1);
-  LDP_CORE(ldp::freq_summary_merge(&into->s, from->s));
-  PG_RETURN_POINTER(into);
+  ldp_pg::LiveSummary* into = ldp_pg::live_rw_arg(fcinfo, 0, &kFreqCodec);
+  if (into == nullptr) into = freq_live_copy(fcinfo, freq_arg(fcinfo, 0));
+  const ldp::FreqSummary& from = freq_arg(fcinfo, 1);
+  LDP_CORE(ldp::freq_summary_merge(freq_core(into), from));
+  PG_RETURN_DATUM(into->rw_datum());
 }

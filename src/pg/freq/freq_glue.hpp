@@ -1,22 +1,24 @@
-// ldp.freq_summary as a varlena: an 8-byte prefix (length word + padding, so the
-// core struct is 8-byte aligned) followed by the flat ldp::FreqSummary and its
-// int64 counters.
+// ldp.freq_summary in the server: its codec (common/summary_datum.hpp: a flat
+// stored form, or a live summary while an aggregate runs) and what the
+// transition functions and accessors share.
 #pragma once
 
+#include "common/summary_datum.hpp"
 #include "freq/freq_summary.hpp"
-#include "common/glue.hpp"
 
-struct FreqVar {
-  int32 vl_len_;
-  int32 pad_;
-  ldp::FreqSummary s;  // followed by s.width int64 counters
-};
+extern const ldp_pg::SummaryCodec kFreqCodec;
 
-inline size_t freq_var_core_size(const FreqVar* v) { return VARSIZE(v) - offsetof(FreqVar, s); }
-
-// A new empty summary (parameters validated) in the current memory context.
-FreqVar* freq_var_new(ldp::FreqMechanism id, const ldp::FreqParams& p);
-// The summary argument, detoasted and checked.
-const FreqVar* freq_var_arg(FunctionCallInfo fcinfo, int argno);
-// A copy of the argument that this call may modify.
-FreqVar* freq_var_arg_copy(FunctionCallInfo fcinfo, int argno);
+// The summary argument, readable: validated, pending counts settled.
+inline const ldp::FreqSummary& freq_arg(FunctionCallInfo fcinfo, int argno) {
+  return *static_cast<const ldp::FreqSummary*>(ldp_pg::summary_arg(fcinfo, argno, &kFreqCodec));
+}
+inline ldp::FreqSummary* freq_core(ldp_pg::LiveSummary* live) {
+  return static_cast<ldp::FreqSummary*>(live->core());
+}
+// A new live summary: empty (parameters validated; SUE/OUE with their pending
+// area), or a copy of s (without one).
+ldp_pg::LiveSummary* freq_live_new(FunctionCallInfo fcinfo, ldp::FreqMechanism id,
+                                   const ldp::FreqParams& p);
+ldp_pg::LiveSummary* freq_live_copy(FunctionCallInfo fcinfo, const ldp::FreqSummary& s);
+// A flat datum holding the stored form of s.
+inline Datum freq_stored(const ldp::FreqSummary& s) { return ldp_pg::stored_datum(&kFreqCodec, &s); }

@@ -6,6 +6,7 @@ extern "C" {
 #include "utils/tuplestore.h"
 }
 
+#include "common/stored_form.hpp"
 #include "freq/freq_glue.hpp"
 
 #include <algorithm>
@@ -13,59 +14,95 @@ extern "C" {
 using ldp::FreqSummary;
 
 namespace {
-FreqVar* freq_var_alloc(size_t core_size) {
-  auto* v = static_cast<FreqVar*>(palloc0(offsetof(FreqVar, s) + core_size));
-  SET_VARSIZE(v, offsetof(FreqVar, s) + core_size);
-  return v;
+
+void* core_alloc(size_t size) { return palloc0(size); }
+
+// Format 2, or an earlier version's stored value after its length word: a 4-byte
+// padding word, then the memory image of this host's build (FreqSummary and its
+// counters; an aggregation state of SUE/OUE stored by the 0.1.0 SQL may still
+// carry its pending area, which is added in).
+const void* freq_read_flat(const char* content, size_t len) {
+  const auto* bytes = reinterpret_cast<const uint8_t*>(content);
+  if (ldp::has_stored_magic(bytes, len)) {
+    size_t size = 0;
+    LDP_CORE(size = ldp::freq_summary_binary_parse_size(bytes, len));
+    auto* s = static_cast<FreqSummary*>(core_alloc(size));
+    LDP_CORE(ldp::freq_summary_from_binary(bytes, len, s, size));
+    return s;
+  }
+  size_t size = len >= 4 ? len - 4 : 0;
+  const char* image = content + (len >= 4 ? 4 : len);
+  if (reinterpret_cast<uintptr_t>(image) % 8 != 0) {
+    void* copy = palloc(size);
+    memcpy(copy, image, size);
+    image = static_cast<const char*>(copy);
+  }
+  const auto* s = reinterpret_cast<const FreqSummary*>(image);
+  LDP_CORE(ldp::freq_summary_check(*s, size));
+  if (likely(s->pending_bytes == 0)) return s;
+  auto* flushed = static_cast<FreqSummary*>(core_alloc(ldp::freq_summary_canonical_size(*s)));
+  LDP_CORE(ldp::freq_summary_flushed_copy(*s, flushed));
+  return flushed;
 }
+
+void freq_settle(void* core) {
+  auto* s = static_cast<FreqSummary*>(core);
+  if (s->pending_bytes != 0) ldp::freq_flush_pending(s);
+}
+
+size_t freq_stored_size(const void* core) {
+  return ldp::freq_summary_binary_size(*static_cast<const FreqSummary*>(core));
+}
+
+void freq_write_stored(const void* core, uint8_t* out, size_t len) {
+  ldp::freq_summary_to_binary(*static_cast<const FreqSummary*>(core), out, len);
+}
+
 }  // namespace
 
-FreqVar* freq_var_new(ldp::FreqMechanism id, const ldp::FreqParams& p) {
+const ldp_pg::SummaryCodec kFreqCodec = {"freq_summary", freq_read_flat, freq_settle,
+                                         freq_stored_size, freq_write_stored};
+
+ldp_pg::LiveSummary* freq_live_new(FunctionCallInfo fcinfo, ldp::FreqMechanism id,
+                                   const ldp::FreqParams& p) {
   size_t size = 0, pending = 0;
   LDP_CORE({
     size = ldp::freq_summary_size(id, p);
     pending = ldp::freq_pending_bytes(id, p.k);
   });
-  FreqVar* v = freq_var_alloc(size + pending);
+  ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kFreqCodec, size + pending);
   LDP_CORE({
-    ldp::freq_summary_init(&v->s, id, p);
-    if (pending != 0) ldp::freq_summary_add_pending_area(&v->s);
+    ldp::freq_summary_init(freq_core(live), id, p);
+    if (pending != 0) ldp::freq_summary_add_pending_area(freq_core(live));
   });
-  return v;
+  return live;
 }
 
-// Readers get the summary as its text and binary forms describe it: an aggregation
-// state with pending counts (SUE/OUE, see freq_summary.hpp) becomes a flushed copy.
-const FreqVar* freq_var_arg(FunctionCallInfo fcinfo, int argno) {
-  const FreqVar* v = ldp_pg::summary_arg<FreqVar>(fcinfo, argno, ldp::freq_summary_check);
-  if (likely(v->s.pending_bytes == 0)) return v;
-  FreqVar* flushed = freq_var_alloc(ldp::freq_summary_canonical_size(v->s));
-  LDP_CORE(ldp::freq_summary_flushed_copy(v->s, &flushed->s));
-  return flushed;
+ldp_pg::LiveSummary* freq_live_copy(FunctionCallInfo fcinfo, const ldp::FreqSummary& s) {
+  size_t size = ldp::freq_summary_canonical_size(s);
+  ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kFreqCodec, size);
+  LDP_CORE(ldp::freq_summary_flushed_copy(s, freq_core(live)));
+  return live;
 }
 
-// The final function of sue_agg and oue_agg: the result without its pending area.
-LDP_FUNCTION(ldp_freq_final) { PG_RETURN_POINTER(freq_var_arg(fcinfo, 0)); }
-
-FreqVar* freq_var_arg_copy(FunctionCallInfo fcinfo, int argno) {
-  return ldp_pg::summary_arg_copy(fcinfo, argno, freq_var_arg(fcinfo, argno));
-}
+// The final function of sue_agg and oue_agg (declared by 0.2.0): the stored form.
+LDP_FUNCTION(ldp_freq_final) { PG_RETURN_DATUM(freq_stored(freq_arg(fcinfo, 0))); }
 
 LDP_FUNCTION(ldp_freq_summary_in) {
   const char* text = PG_GETARG_CSTRING(0);
   size_t size = 0;
   LDP_CORE(size = ldp::freq_summary_parse_size(text));
-  FreqVar* v = freq_var_alloc(size);
-  LDP_CORE(ldp::freq_summary_from_text(text, &v->s, size));
-  PG_RETURN_POINTER(v);
+  auto* s = static_cast<FreqSummary*>(core_alloc(size));
+  LDP_CORE(ldp::freq_summary_from_text(text, s, size));
+  PG_RETURN_DATUM(freq_stored(*s));
 }
 
 LDP_FUNCTION(ldp_freq_summary_out) {
-  const FreqVar* v = freq_var_arg(fcinfo, 0);
+  const FreqSummary& s = freq_arg(fcinfo, 0);
   size_t len = 0;
-  LDP_CORE(len = ldp::freq_summary_text_size(v->s));
+  LDP_CORE(len = ldp::freq_summary_text_size(s));
   char* out = static_cast<char*>(palloc(len));
-  LDP_CORE(ldp::freq_summary_to_text(v->s, out, len));
+  LDP_CORE(ldp::freq_summary_to_text(s, out, len));
   PG_RETURN_CSTRING(out);
 }
 
@@ -75,32 +112,32 @@ LDP_FUNCTION(ldp_freq_summary_recv) {
   size_t len = static_cast<size_t>(in->len - in->cursor);
   size_t size = 0;
   LDP_CORE(size = ldp::freq_summary_binary_parse_size(bytes, len));
-  FreqVar* v = freq_var_alloc(size);
-  LDP_CORE(ldp::freq_summary_from_binary(bytes, len, &v->s, size));
+  auto* s = static_cast<FreqSummary*>(core_alloc(size));
+  LDP_CORE(ldp::freq_summary_from_binary(bytes, len, s, size));
   in->cursor = in->len;
-  PG_RETURN_POINTER(v);
+  PG_RETURN_DATUM(freq_stored(*s));
 }
 
 LDP_FUNCTION(ldp_freq_summary_send) {
-  const FreqVar* v = freq_var_arg(fcinfo, 0);
+  const FreqSummary& s = freq_arg(fcinfo, 0);
   size_t len = 0;
-  LDP_CORE(len = ldp::freq_summary_binary_size(v->s));
+  LDP_CORE(len = ldp::freq_summary_binary_size(s));
   bytea* out = static_cast<bytea*>(palloc(VARHDRSZ + len));
   SET_VARSIZE(out, VARHDRSZ + len);
-  LDP_CORE(ldp::freq_summary_to_binary(v->s, reinterpret_cast<uint8_t*>(VARDATA(out)), len));
+  LDP_CORE(ldp::freq_summary_to_binary(s, reinterpret_cast<uint8_t*>(VARDATA(out)), len));
   PG_RETURN_BYTEA_P(out);
 }
 
 // ---- accessors ----
 
-LDP_FUNCTION(ldp_freq_report_count) { PG_RETURN_INT64(freq_var_arg(fcinfo, 0)->s.n); }
-LDP_FUNCTION(ldp_freq_epsilon) { PG_RETURN_FLOAT8(freq_var_arg(fcinfo, 0)->s.epsilon); }
-LDP_FUNCTION(ldp_freq_domain_size) { PG_RETURN_INT32(static_cast<int32>(freq_var_arg(fcinfo, 0)->s.k)); }
+LDP_FUNCTION(ldp_freq_report_count) { PG_RETURN_INT64(freq_arg(fcinfo, 0).n); }
+LDP_FUNCTION(ldp_freq_epsilon) { PG_RETURN_FLOAT8(freq_arg(fcinfo, 0).epsilon); }
+LDP_FUNCTION(ldp_freq_domain_size) { PG_RETURN_INT32(static_cast<int32>(freq_arg(fcinfo, 0).k)); }
 
 LDP_FUNCTION(ldp_freq_mechanism) {
-  const FreqVar* v = freq_var_arg(fcinfo, 0);
+  const FreqSummary& s = freq_arg(fcinfo, 0);
   const char* name = nullptr;
-  LDP_CORE(name = ldp::freq_mechanism(v->s.mech()).name);
+  LDP_CORE(name = ldp::freq_mechanism(s.mech()).name);
   PG_RETURN_TEXT_P(cstring_to_text(name));
 }
 
@@ -114,17 +151,75 @@ void freq_estimates(const FreqSummary& s, double** freq, double** se) {
 }  // namespace
 
 // frequency(s, item): the unbiased estimate of one item's frequency.
+//
+// Prepare, then answer: the estimates of every item (a decode of the whole
+// summary: Hadamard's transform, OLH's k x n hash evaluations...) are computed once
+// per summary and kept in fn_extra for the rest of the query, so that asking for
+// many items of one summary, row by row, costs one decode. The cache is keyed by
+// the value itself: its TOAST pointer when it lies out of line (a toasted value
+// never changes while a query runs), else all of its bytes. A live argument (an
+// aggregate's result in the same expression) is decoded on each call.
+namespace {
+struct PreparedFreq {
+  size_t key_len;
+  char* key;  // the TOAST pointer or the stored bytes, in fn_mcxt
+  int64 k, n;
+  double* freq;  // k estimates, in fn_mcxt
+};
+
+bool same_key(const PreparedFreq* p, const char* key, size_t len) {
+  return p != nullptr && p->key_len == len && memcmp(p->key, key, len) == 0;
+}
+
+const PreparedFreq* prepare_freq(FunctionCallInfo fcinfo) {
+  Datum d = PG_GETARG_DATUM(0);
+  auto* raw = reinterpret_cast<struct varlena*>(DatumGetPointer(d));
+  auto* cache = static_cast<PreparedFreq*>(fcinfo->flinfo->fn_extra);
+  const char* key = nullptr;
+  size_t key_len = 0;
+  if (VARATT_IS_EXTERNAL_ONDISK(raw)) {
+    key = reinterpret_cast<const char*>(raw);
+    key_len = VARSIZE_EXTERNAL(raw);
+  } else if (!VARATT_IS_EXTERNAL_EXPANDED(raw)) {
+    raw = PG_DETOAST_DATUM_PACKED(d);
+    key = reinterpret_cast<const char*>(raw);
+    key_len = VARSIZE_ANY(raw);
+  }
+  if (key != nullptr && same_key(cache, key, key_len)) return cache;
+  const FreqSummary& s = freq_arg(fcinfo, 0);
+  MemoryContext mcxt = key != nullptr ? fcinfo->flinfo->fn_mcxt : CurrentMemoryContext;
+  auto* p = static_cast<PreparedFreq*>(MemoryContextAllocZero(mcxt, sizeof(PreparedFreq)));
+  p->k = s.k;
+  p->n = s.n;
+  if (s.n > 0) {
+    p->freq = static_cast<double*>(MemoryContextAllocHuge(mcxt, sizeof(double) * s.k));
+    double* se = static_cast<double*>(palloc(sizeof(double) * s.k));
+    LDP_CORE(ldp::freq_estimate(s, p->freq, se));
+    pfree(se);
+  }
+  if (key == nullptr) return p;  // not cached
+  p->key = static_cast<char*>(MemoryContextAlloc(mcxt, key_len));
+  memcpy(p->key, key, key_len);
+  p->key_len = key_len;
+  if (cache != nullptr) {
+    pfree(cache->key);
+    if (cache->freq != nullptr) pfree(cache->freq);
+    pfree(cache);
+  }
+  fcinfo->flinfo->fn_extra = p;
+  return p;
+}
+}  // namespace
+
 LDP_FUNCTION(ldp_freq_frequency) {
-  const FreqVar* v = freq_var_arg(fcinfo, 0);
+  const PreparedFreq* p = prepare_freq(fcinfo);
   int32 item = PG_GETARG_INT32(1);
-  if (item < 0 || item >= v->s.k)
+  if (item < 0 || item >= p->k)
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                    errmsg("item must be in [0, %lld), got %d", static_cast<long long>(v->s.k),
+                    errmsg("item must be in [0, %lld), got %d", static_cast<long long>(p->k),
                            item)));
-  if (v->s.n == 0) PG_RETURN_NULL();
-  double *freq, *se;
-  freq_estimates(v->s, &freq, &se);
-  PG_RETURN_FLOAT8(ldp_pg::finite_result(freq[item], "the frequency"));
+  if (p->n == 0) PG_RETURN_NULL();
+  PG_RETURN_FLOAT8(ldp_pg::finite_result(p->freq[item], "the frequency"));
 }
 
 // frequencies(s, consistency): one row per item with its estimate, count,
@@ -133,22 +228,22 @@ LDP_FUNCTION(ldp_freq_frequency) {
 // and widened, where needed, to contain the post-processed frequency: it still
 // contains the unbiased interval, so its coverage is at least that one's.
 LDP_FUNCTION(ldp_freq_frequencies) {
-  const FreqVar* v = freq_var_arg(fcinfo, 0);
+  const FreqSummary& s = freq_arg(fcinfo, 0);
   text* ctext = PG_GETARG_TEXT_PP(1);
   ldp::Consistency c = ldp::Consistency::None;
   LDP_CORE(c = ldp::parse_consistency(VARDATA_ANY(ctext), VARSIZE_ANY_EXHDR(ctext)));
   InitMaterializedSRF(fcinfo, 0);
   ReturnSetInfo* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
-  if (v->s.n == 0) return (Datum)0;
+  if (s.n == 0) return (Datum)0;
   double *freq, *se;
-  freq_estimates(v->s, &freq, &se);
-  double* post = static_cast<double*>(palloc(sizeof(double) * v->s.k));
-  memcpy(post, freq, sizeof(double) * v->s.k);
-  LDP_CORE(ldp::apply_consistency(c, post, v->s.k));
+  freq_estimates(s, &freq, &se);
+  double* post = static_cast<double*>(palloc(sizeof(double) * s.k));
+  memcpy(post, freq, sizeof(double) * s.k);
+  LDP_CORE(ldp::apply_consistency(c, post, s.k));
   double z = 0;
   LDP_CORE(z = ldp::normal_critical_value(0.95));
-  double n = static_cast<double>(v->s.n);
-  for (int64 item = 0; item < v->s.k; ++item) {
+  double n = static_cast<double>(s.n);
+  for (int64 item = 0; item < s.k; ++item) {
     if ((item & 1023) == 0) CHECK_FOR_INTERRUPTS();
     double lo = freq[item] - z * se[item], hi = freq[item] + z * se[item];
     if (c != ldp::Consistency::None) {

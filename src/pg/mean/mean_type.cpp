@@ -3,64 +3,89 @@
 
 #include "mean/mean_encoders.hpp"
 #include "mean/mean_glue.hpp"
+#include "common/stored_form.hpp"
 
 using ldp::MeanSummary;
 
-MeanVar* mean_var_from_core(const void* summary, size_t size) {
-  auto* v = static_cast<MeanVar*>(palloc0(offsetof(MeanVar, s) + size));
-  SET_VARSIZE(v, offsetof(MeanVar, s) + size);
-  memcpy(&v->s, summary, size);
-  return v;
+namespace {
+
+// An earlier version's stored value, after the length word: a 4-byte padding word
+// ("PACK": the format-1 binary form follows; else the memory image of this host's
+// build: MeanSummary, its sums in the 0.1.0 or the 0.4.0 layout).
+constexpr int32 kMeanPackedTag = 0x4b434150;  // "PACK"
+
+const void* core_copy(const void* core, size_t size) {
+  void* c = palloc(size);
+  memcpy(c, core, size);
+  return c;
 }
 
-MeanVar* mean_var_new(ldp::MeanMechanism id, const ldp::MeanParams& p) {
+const void* mean_read_flat(const char* content, size_t len) {
+  const auto* bytes = reinterpret_cast<const uint8_t*>(content);
   alignas(8) char buf[ldp::kMaxMeanSummarySize];
   size_t size = 0;
-  LDP_CORE({
-    size = ldp::mean_summary_size(id);
-    ldp::mean_summary_init(reinterpret_cast<MeanSummary*>(buf), id, p);
-  });
-  return mean_var_from_core(buf, size);
-}
-
-MeanVar* mean_var_stored(const ldp::MeanSummary& s) {
-  bool real = false;
-  size_t size = 0;
-  uint8_t buf[ldp::kMaxMeanSummaryBinary];
-  LDP_CORE({
-    real = ldp::mean_mechanism(s.mech()).real_valued;
-    if (real) size = ldp::mean_summary_to_binary(s, buf, sizeof buf);
-    else size = ldp::mean_summary_size(s.mech());
-  });
-  if (!real) return mean_var_from_core(&s, size);
-  auto* v = static_cast<MeanVar*>(palloc0(offsetof(MeanVar, s) + size));
-  SET_VARSIZE(v, offsetof(MeanVar, s) + size);
-  v->pad_ = kMeanPackedTag;
-  memcpy(&v->s, buf, size);
-  return v;
-}
-
-const MeanVar* mean_var_arg(FunctionCallInfo fcinfo, int argno) {
-  auto* v = reinterpret_cast<const MeanVar*>(PG_DETOAST_DATUM(PG_GETARG_DATUM(argno)));
-  size_t size = VARSIZE(v) >= offsetof(MeanVar, s) ? VARSIZE(v) - offsetof(MeanVar, s) : 0;
-  if (VARSIZE(v) >= offsetof(MeanVar, s) && v->pad_ == kMeanPackedTag) {  // the stored form
-    alignas(8) char buf[ldp::kMaxMeanSummarySize];
-    LDP_CORE(size = ldp::mean_summary_from_binary(reinterpret_cast<const uint8_t*>(&v->s), size, buf));
-    return mean_var_from_core(buf, size);
+  if (ldp::has_stored_magic(bytes, len)) {
+    LDP_CORE(size = ldp::mean_summary_from_binary(bytes, len, buf));
+    return core_copy(buf, size);
   }
+  int32 pad = 0;
+  if (len >= sizeof pad) memcpy(&pad, content, sizeof pad);
+  if (len >= sizeof pad && pad == kMeanPackedTag) {
+    LDP_CORE(size = ldp::mean_summary_from_binary(bytes + 4, len - 4, buf));
+    return core_copy(buf, size);
+  }
+  // a memory image: read where it lies when aligned, else from an aligned copy
+  size = len >= sizeof pad ? len - sizeof pad : 0;
+  const char* image = content + sizeof pad;
+  if (reinterpret_cast<uintptr_t>(image) % 8 != 0) image = static_cast<const char*>(core_copy(image, size));
+  const auto* s = reinterpret_cast<const MeanSummary*>(image);
   bool legacy = false;
-  LDP_CORE(legacy = ldp::mean_summary_is_legacy(v->s, size));
-  if (unlikely(legacy)) {  // stored by an earlier build: a converted copy
-    alignas(8) char buf[ldp::kMaxMeanSummarySize];
-    LDP_CORE(size = ldp::mean_summary_upgrade_legacy(v->s, size, buf));
-    return mean_var_from_core(buf, size);
+  LDP_CORE(legacy = size >= sizeof(MeanSummary) && ldp::mean_summary_is_legacy(*s, size));
+  if (unlikely(legacy)) {
+    LDP_CORE(size = ldp::mean_summary_upgrade_legacy(*s, size, buf));
+    return core_copy(buf, size);
   }
-  LDP_CORE(ldp::mean_summary_check(v->s, size));
-  return v;
+  LDP_CORE(ldp::mean_summary_check(*s, size));
+  return s;
 }
 
-MeanVar* mean_var_arg_copy(FunctionCallInfo fcinfo, int argno) {
-  return ldp_pg::summary_arg_copy(fcinfo, argno, mean_var_arg(fcinfo, argno));
+void mean_settle(void* core) {
+  auto* s = static_cast<MeanSummary*>(core);
+  if (ldp::mean_mechanism(s->mech()).real_valued) ldp::mean_flush_hot(s);
+}
+
+size_t mean_stored_size(const void* core) {
+  uint8_t buf[ldp::kMaxMeanSummaryBinary];
+  return ldp::mean_summary_to_binary(*static_cast<const MeanSummary*>(core), buf, sizeof buf);
+}
+
+void mean_write_stored(const void* core, uint8_t* out, size_t len) {
+  ldp::mean_summary_to_binary(*static_cast<const MeanSummary*>(core), out, len);
+}
+
+}  // namespace
+
+const ldp_pg::SummaryCodec kMeanCodec = {"mean_summary", mean_read_flat, mean_settle,
+                                         mean_stored_size, mean_write_stored};
+
+ldp_pg::LiveSummary* mean_live_new(FunctionCallInfo fcinfo, ldp::MeanMechanism id,
+                                   const ldp::MeanParams& p) {
+  size_t size = 0;
+  LDP_CORE({
+    ldp::validate_mean_params(id, p);
+    size = ldp::mean_summary_size(id);
+  });
+  ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kMeanCodec, size);
+  LDP_CORE(ldp::mean_summary_init(mean_core(live), id, p));
+  return live;
+}
+
+ldp_pg::LiveSummary* mean_live_copy(FunctionCallInfo fcinfo, const ldp::MeanSummary& s) {
+  size_t size = 0;
+  LDP_CORE(size = ldp::mean_summary_size(s.mech()));
+  ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kMeanCodec, size);
+  memcpy(live->core(), &s, size);
+  return live;
 }
 
 ldp::MeanParams mean_params_args(FunctionCallInfo fcinfo, ldp::MeanMechanism id, int first) {
@@ -78,13 +103,13 @@ LDP_FUNCTION(ldp_mean_summary_in) {
   const char* text = PG_GETARG_CSTRING(0);
   alignas(8) char buf[ldp::kMaxMeanSummarySize];
   LDP_CORE(ldp::mean_summary_from_text(text, buf));
-  PG_RETURN_MEAN_VAR(mean_var_stored(*reinterpret_cast<const MeanSummary*>(buf)));
+  PG_RETURN_DATUM(mean_stored(*reinterpret_cast<const MeanSummary*>(buf)));
 }
 
 LDP_FUNCTION(ldp_mean_summary_out) {
-  const MeanVar* v = mean_var_arg(fcinfo, 0);
+  const MeanSummary& s = mean_arg(fcinfo, 0);
   char buf[ldp::kMaxMeanSummaryText];
-  LDP_CORE(ldp::mean_summary_to_text(v->s, buf, sizeof buf));
+  LDP_CORE(ldp::mean_summary_to_text(s, buf, sizeof buf));
   PG_RETURN_CSTRING(pstrdup(buf));
 }
 
@@ -95,14 +120,14 @@ LDP_FUNCTION(ldp_mean_summary_recv) {
   size_t len = static_cast<size_t>(in->len - in->cursor);
   LDP_CORE(ldp::mean_summary_from_binary(bytes, len, buf));
   in->cursor = in->len;
-  PG_RETURN_MEAN_VAR(mean_var_stored(*reinterpret_cast<const MeanSummary*>(buf)));
+  PG_RETURN_DATUM(mean_stored(*reinterpret_cast<const MeanSummary*>(buf)));
 }
 
 LDP_FUNCTION(ldp_mean_summary_send) {
-  const MeanVar* v = mean_var_arg(fcinfo, 0);
+  const MeanSummary& s = mean_arg(fcinfo, 0);
   uint8_t buf[ldp::kMaxMeanSummaryBinary];
   size_t len = 0;
-  LDP_CORE(len = ldp::mean_summary_to_binary(v->s, buf, sizeof buf));
+  LDP_CORE(len = ldp::mean_summary_to_binary(s, buf, sizeof buf));
   StringInfoData out;
   pq_begintypsend(&out);
   pq_sendbytes(&out, reinterpret_cast<const char*>(buf), static_cast<int>(len));
@@ -113,17 +138,17 @@ LDP_FUNCTION(ldp_mean_summary_send) {
 
 namespace {
 // The estimate of a non-empty summary; false when there are no reports.
-bool mean_estimate_of(const MeanVar* v, ldp::Estimate* e) {
-  if (v->s.n == 0) return false;
-  LDP_CORE(*e = ldp::mean_estimate(v->s));
+bool mean_estimate_of(const MeanSummary& s, ldp::Estimate* e) {
+  if (s.n == 0) return false;
+  LDP_CORE(*e = ldp::mean_estimate(s));
   return true;
 }
 
 Datum mean_interval_end(FunctionCallInfo fcinfo, bool upper) {
-  const MeanVar* v = mean_var_arg(fcinfo, 0);
+  const MeanSummary& s = mean_arg(fcinfo, 0);
   double confidence = PG_GETARG_FLOAT8(1), lo = 0, hi = 0;
   bool has = false;
-  LDP_CORE(has = ldp::mean_interval(v->s, confidence, &lo, &hi));
+  LDP_CORE(has = ldp::mean_interval(s, confidence, &lo, &hi));
   if (!has) PG_RETURN_NULL();
   PG_RETURN_FLOAT8(ldp_pg::finite_result(upper ? hi : lo, upper ? "ci_upper" : "ci_lower"));
 }
@@ -131,35 +156,35 @@ Datum mean_interval_end(FunctionCallInfo fcinfo, bool upper) {
 
 LDP_FUNCTION(ldp_mean_estimate) {
   ldp::Estimate e;
-  if (!mean_estimate_of(mean_var_arg(fcinfo, 0), &e)) PG_RETURN_NULL();
+  if (!mean_estimate_of(mean_arg(fcinfo, 0), &e)) PG_RETURN_NULL();
   PG_RETURN_FLOAT8(ldp_pg::finite_result(e.value, "the estimate"));
 }
 
 LDP_FUNCTION(ldp_mean_std_error) {
   ldp::Estimate e;
-  if (!mean_estimate_of(mean_var_arg(fcinfo, 0), &e) || !e.has_std_error) PG_RETURN_NULL();
+  if (!mean_estimate_of(mean_arg(fcinfo, 0), &e) || !e.has_std_error) PG_RETURN_NULL();
   PG_RETURN_FLOAT8(ldp_pg::finite_result(e.std_error, "the standard error"));
 }
 
 LDP_FUNCTION(ldp_mean_ci_lower) { return mean_interval_end(fcinfo, false); }
 LDP_FUNCTION(ldp_mean_ci_upper) { return mean_interval_end(fcinfo, true); }
 
-LDP_FUNCTION(ldp_mean_report_count) { PG_RETURN_INT64(mean_var_arg(fcinfo, 0)->s.n); }
-LDP_FUNCTION(ldp_mean_epsilon) { PG_RETURN_FLOAT8(mean_var_arg(fcinfo, 0)->s.epsilon); }
+LDP_FUNCTION(ldp_mean_report_count) { PG_RETURN_INT64(mean_arg(fcinfo, 0).n); }
+LDP_FUNCTION(ldp_mean_epsilon) { PG_RETURN_FLOAT8(mean_arg(fcinfo, 0).epsilon); }
 
 LDP_FUNCTION(ldp_mean_mechanism) {
-  const MeanVar* v = mean_var_arg(fcinfo, 0);
+  const MeanSummary& s = mean_arg(fcinfo, 0);
   const char* name = nullptr;
-  LDP_CORE(name = ldp::mean_mechanism(v->s.mech()).name);
+  LDP_CORE(name = ldp::mean_mechanism(s.mech()).name);
   PG_RETURN_TEXT_P(cstring_to_text(name));
 }
 
 LDP_FUNCTION(ldp_mean_error_bound) {
-  const MeanVar* v = mean_var_arg(fcinfo, 0);
+  const MeanSummary& s = mean_arg(fcinfo, 0);
   double delta = PG_GETARG_FLOAT8(1);
   double bound = 0;
-  LDP_CORE(bound = ldp::mean_error_bound(v->s, delta));
-  if (v->s.n == 0 || std::isnan(bound)) PG_RETURN_NULL();
+  LDP_CORE(bound = ldp::mean_error_bound(s, delta));
+  if (s.n == 0 || std::isnan(bound)) PG_RETURN_NULL();
   PG_RETURN_FLOAT8(ldp_pg::finite_result(bound, "the error bound"));
 }
 

@@ -1,0 +1,47 @@
+// The stored form shared by every summary type: what a table holds, what send
+// writes and recv reads (format 2). Written and read byte by byte, big-endian
+// (the order PostgreSQL sends in), never as a memory image, so the bytes mean the
+// same on every host and to every build:
+//
+//   offset 0  4 bytes  magic "LDPS"
+//          4  u8       format version (2)
+//          5  u8       family (Family below)
+//          6  u8       mechanism (the family's registry id)
+//          7  ...      the mechanism's parameters (8 bytes each: f64 as its IEEE
+//                      bits, i64 two's complement), then i64 n (reports), then the
+//                      family's counters
+//
+// From the mechanism byte on, a body is the family's format-1 binary form without
+// its leading version byte: format 1 (u8 version = 1, then the body) is what send
+// wrote up to extension 0.4.0, and recv still reads it. The header is the only
+// part every family shares; each family reads and writes its own body.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ldp {
+
+enum class Family : uint8_t { Mean = 1, Frequency = 2 };
+
+constexpr uint8_t kStoredMagic[4] = {'L', 'D', 'P', 'S'};
+constexpr uint8_t kStoredFormat = 2;
+constexpr size_t kStoredHeaderSize = 6;  // magic, format, family
+constexpr uint8_t kFormat1Version = 1;   // the leading byte of a format-1 binary form
+
+// Writes the 6-byte header.
+void write_stored_header(uint8_t* out, Family family);
+// True when the bytes begin with the magic (a format-2 form, possibly malformed).
+bool has_stored_magic(const uint8_t* p, size_t len);
+
+// The body (from the mechanism byte) of a binary form of this family: format 2
+// (header checked) or format 1 (leading version byte 1). Throws InvalidBinary
+// naming `type` for anything else.
+struct StoredBody {
+  const uint8_t* p;
+  size_t len;
+  int format;  // 1 or 2
+};
+StoredBody stored_body(const uint8_t* p, size_t len, Family family, const char* type);
+
+}  // namespace ldp

@@ -1,0 +1,78 @@
+// Every summary type's two lives (issue 12):
+//
+// - stored: a flat varlena holding the stored form (common/stored_form.hpp),
+//   which is what a table holds, what send writes and what every function
+//   returns; never a memory image. Readers also take the forms earlier versions
+//   stored (memory images of this host's 0.1.0–0.4.0 builds, see each family's
+//   read_flat), which only this host can have written: a data directory does not
+//   move between architectures.
+// - live: an expanded object (utils/expandeddatum.h) holding the core summary in
+//   memory, which a transition function creates and then updates in place while
+//   the aggregate runs. PostgreSQL flattens it into the stored form whenever it
+//   stores, copies or sends it (get_flat_size / flatten_into), so a memory image
+//   never leaves the backend. A transition function trusts only a read-write live
+//   summary of its own codec; anything else (a user-defined aggregate's initcond,
+//   a stored value) is read, validated and merged into a new live summary.
+//
+// A family contributes one SummaryCodec (mean/mean_glue.cpp, freq/freq_glue.cpp).
+#pragma once
+
+#include "common/glue.hpp"  // postgres.h first
+
+extern "C" {
+#include "utils/expandeddatum.h"
+#include "utils/memutils.h"
+}
+
+namespace ldp_pg {
+
+struct SummaryCodec {
+  const char* type;  // for messages: "mean_summary"
+  // A readable core summary from a detoasted flat datum's content (after its
+  // length word), in any form any version stored: validated, in place or
+  // palloc'd in the current memory context. Raises errors (22P03 for bytes that
+  // are no summary).
+  const void* (*read_flat)(const char* content, size_t len);
+  // Brings a live summary into the form readers see, in place: pending counts
+  // and hot sums moved into the counters (the value does not change).
+  void (*settle)(void* core);
+  // The stored form of a settled core summary: its size, and the bytes.
+  size_t (*stored_size)(const void* core);
+  void (*write_stored)(const void* core, uint8_t* out, size_t len);
+};
+
+struct LiveSummary {
+  ExpandedObjectHeader hdr;
+  const SummaryCodec* codec;
+  size_t size;  // bytes of the core summary that follows (8-byte aligned)
+
+  static constexpr size_t kCoreOffset = (sizeof(ExpandedObjectHeader) + 2 * 8 + 15) & ~size_t{15};
+  void* core() { return reinterpret_cast<char*>(this) + kCoreOffset; }
+  Datum rw_datum() { return EOHPGetRWDatum(&hdr); }
+};
+
+extern const ExpandedObjectMethods kLiveSummaryMethods;
+
+// A new live summary with a zeroed core of `size` bytes, in its own memory
+// context under the aggregate's context (or the current one outside an aggregate).
+LiveSummary* live_new(FunctionCallInfo fcinfo, const SummaryCodec* codec, size_t size);
+
+// The argument when it is a read-write live summary of this codec (the
+// aggregate's own state), else nullptr. Cheap: the per-row path.
+inline LiveSummary* live_rw_arg(FunctionCallInfo fcinfo, int argno, const SummaryCodec* codec) {
+  Datum d = PG_GETARG_DATUM(argno);
+  if (!VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d))) return nullptr;
+  ExpandedObjectHeader* eoh = DatumGetEOHP(d);
+  if (eoh->eoh_methods != &kLiveSummaryMethods) return nullptr;
+  auto* live = reinterpret_cast<LiveSummary*>(eoh);
+  return live->codec == codec ? live : nullptr;
+}
+
+// The summary argument as a readable core summary: a live one of this codec
+// settled in place, anything else detoasted and read (read_flat).
+const void* summary_arg(FunctionCallInfo fcinfo, int argno, const SummaryCodec* codec);
+
+// A flat datum holding the stored form of a (settled) core summary.
+Datum stored_datum(const SummaryCodec* codec, const void* core);
+
+}  // namespace ldp_pg
