@@ -3,11 +3,11 @@
 PG_CONFIG ?= pg_config
 
 MODULE_big = ldp
-EXTVERSION = 0.4.0
+EXTVERSION = 0.5.0
 MODULEDIR = extension
 # the current version installs as 0.1.0 plus the update scripts (no duplicated full script)
 DATA = extension/ldp.control extension/ldp--0.1.0.sql extension/ldp--0.1.0--0.2.0.sql \
-       extension/ldp--0.2.0--0.3.0.sql extension/ldp--0.3.0--0.4.0.sql
+       extension/ldp--0.2.0--0.3.0.sql extension/ldp--0.3.0--0.4.0.sql extension/ldp--0.4.0--0.5.0.sql
 
 CORE_SRCS = $(wildcard src/core/*/*.cpp)
 PG_SRCS = $(wildcard src/pg/*/*.cpp)
@@ -29,7 +29,7 @@ SHLIB_LINK = -lxxhash -lstdc++ -lm
 PG_CXXFLAGS += $(LDP_EXTRA_CXXFLAGS)
 SHLIB_LINK += $(LDP_EXTRA_LDFLAGS)
 
-REGRESS = setup upgrade forms mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io freq_pending window collections thresh security
+REGRESS = setup upgrade forms summary mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io freq_pending window collections thresh security
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 ISOLATION = thresh_concurrency
 ISOLATION_OPTS = --inputdir=. --outputdir=build/isolation

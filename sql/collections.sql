@@ -26,23 +26,23 @@ FROM generate_series(-1000, 1000, 7) e;
 
 -- close one epoch: the stored summary equals the aggregate over the epoch's rows
 CALL ldp.close_epoch('usage', 20513);
-SELECT epoch, epoch_start, reports, ldp.report_count(mean) FROM ldp.collection_epochs WHERE collection = 'usage';
-SELECT ce.mean::text = (SELECT ldp.onebit_mean_agg(bit, 1.0, 86400)::text FROM app_usage
+SELECT epoch, epoch_start, reports, ldp.report_count(summary) FROM ldp.collection_epochs WHERE collection = 'usage';
+SELECT ce.summary::text = (SELECT ldp.onebit_mean_agg(bit, 1.0, 86400)::text FROM app_usage
                         WHERE at >= '2026-03-01' AND at < '2026-03-02') AS same_summary
 FROM ldp.collection_epochs ce WHERE collection = 'usage' AND epoch = 20513;
 -- closing a closed epoch again is a no-op
 UPDATE app_usage SET bit = NOT bit WHERE device = 1 AND at < '2026-03-02';
 CALL ldp.close_epoch('usage', 20513);
-SELECT ldp.estimate(mean) = (SELECT ldp.estimate(ldp.onebit_mean_agg(bit, 1.0, 86400)) FROM app_usage
+SELECT ldp.estimate(summary::ldp.mean_summary) = (SELECT ldp.estimate(ldp.onebit_mean_agg(bit, 1.0, 86400)) FROM app_usage
                              WHERE at >= '2026-03-01' AND at < '2026-03-02') AS recomputed
 FROM ldp.collection_epochs WHERE collection = 'usage';
 -- close_due_epochs closes every ended epoch from the first report's on, empty ones with zero
 CALL ldp.close_due_epochs('usage');
-SELECT epoch, reports, ldp.report_count(mean) FROM ldp.collection_epochs
+SELECT epoch, reports, ldp.report_count(summary) FROM ldp.collection_epochs
 WHERE collection = 'usage' AND epoch < 20520 ORDER BY epoch;
 SELECT count(*) = ldp.epoch_of('usage', now()) - 20513 AS all_ended_epochs_closed,
        max(epoch) = ldp.epoch_of('usage', now()) - 1 AS up_to_the_last_ended,
-       count(*) FILTER (WHERE mean IS NULL) = count(*) FILTER (WHERE reports = 0) AS empty_means_null
+       count(*) FILTER (WHERE summary IS NULL) = count(*) FILTER (WHERE reports = 0) AS empty_means_null
 FROM ldp.collection_epochs WHERE collection = 'usage';
 -- running it again closes nothing more
 CALL ldp.close_due_epochs('usage');
@@ -55,14 +55,14 @@ SELECT * FROM ldp.late_reports('usage') WHERE epoch < 20520 ORDER BY epoch;
 SELECT count(*) AS epochs_with_late FROM ldp.late_reports('usage') WHERE late <> 0;
 CALL ldp.close_epoch('usage', 20514, true);
 SELECT * FROM ldp.late_reports('usage') WHERE late <> 0;
-SELECT reports, ldp.report_count(mean) FROM ldp.collection_epochs WHERE collection = 'usage' AND epoch = 20514;
+SELECT reports, ldp.report_count(summary) FROM ldp.collection_epochs WHERE collection = 'usage' AND epoch = 20514;
 
 -- plain columns for BI tools; equal to the accessors on the stored summaries
 SELECT epoch, epoch_start, reports, round(estimate::numeric, 3) AS estimate, round(std_error::numeric, 3) AS std_error,
        round(ci_lower::numeric, 3) AS ci_lower, round(ci_upper::numeric, 3) AS ci_upper
 FROM ldp.collection_estimates('usage') WHERE epoch < 20518;
-SELECT bool_and(e.estimate IS NOT DISTINCT FROM ldp.estimate(ce.mean)
-                AND e.ci_upper IS NOT DISTINCT FROM ldp.ci_upper(ce.mean, 0.9)) AS matches
+SELECT bool_and(e.estimate IS NOT DISTINCT FROM ldp.estimate(ce.summary::ldp.mean_summary)
+                AND e.ci_upper IS NOT DISTINCT FROM ldp.ci_upper(ce.summary::ldp.mean_summary, 0.9)) AS matches
 FROM ldp.collection_estimates('usage', 0.9) e JOIN ldp.collection_epochs ce ON ce.collection = 'usage' AND ce.epoch = e.epoch;
 
 -- a frequency collection over epochs of 12 hours from a custom start

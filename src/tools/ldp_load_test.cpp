@@ -442,7 +442,7 @@ int run(const Options& opt) {
     };
     std::map<int64_t, E> ce;
     for (const auto& r : t.exec(
-             "SELECT ce.epoch, ce.reports, coalesce(ldp.report_count(ce.mean), 0), ce.closed_at::text, "
+             "SELECT ce.epoch, ce.reports, coalesce(ldp.report_count(ce.summary), 0), ce.closed_at::text, "
              "ce.closed_at >= ce.epoch_start + c.epoch_length, lr.present, lr.late "
              "FROM ldp.collection_epochs ce JOIN ldp.collections c ON c.name = ce.collection "
              "LEFT JOIN ldp.late_reports(" + q + ") lr ON lr.epoch = ce.epoch WHERE ce.collection = " + q)) {

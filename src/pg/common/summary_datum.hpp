@@ -27,7 +27,14 @@ extern "C" {
 namespace ldp_pg {
 
 struct SummaryCodec {
-  const char* type;  // for messages: "mean_summary"
+  const char* type;  // the SQL type, for messages: "mean_summary"
+  uint8_t family;    // ldp::Family: the stored form's family byte
+  const char* kind;  // its row in ldp.summary_kinds: "mean", "frequency"
+  // True when `name` (a text form's "v1:<name>{") is one of the family's mechanisms.
+  bool (*names_mechanism)(const char* name, size_t len);
+  // The family type's own SQL functions, which ldp.summary (common/summary_type.cpp)
+  // calls for a value of this family: input, output and the shared accessors.
+  PGFunction in, out, report_count, epsilon, mechanism;
   // A readable core summary from a detoasted flat datum's content (after its
   // length word), in any form any version stored: validated, in place or
   // palloc'd in the current memory context. Raises errors (22P03 for bytes that

@@ -60,8 +60,8 @@ void freq_write_stored(const void* core, uint8_t* out, size_t len) {
 
 }  // namespace
 
-const ldp_pg::SummaryCodec kFreqCodec = {"freq_summary", freq_read_flat, freq_settle,
-                                         freq_stored_size, freq_write_stored};
+// extern: the codec is defined at the end of this file, after its SQL functions
+extern const ldp_pg::SummaryCodec kFreqCodec;
 
 ldp_pg::LiveSummary* freq_live_new(FunctionCallInfo fcinfo, ldp::FreqMechanism id,
                                    const ldp::FreqParams& p) {
@@ -261,3 +261,14 @@ LDP_FUNCTION(ldp_freq_frequencies) {
   }
   return (Datum)0;
 }
+
+// ---- the codec (common/summary_datum.hpp) ----
+
+namespace {
+bool names_mechanism(const char* name, size_t len) { return ldp::freq_mechanism_by_name(name, len) != nullptr; }
+}  // namespace
+
+const ldp_pg::SummaryCodec kFreqCodec = {
+    "freq_summary", static_cast<uint8_t>(ldp::Family::Frequency), "frequency", names_mechanism,
+    ldp_freq_summary_in, ldp_freq_summary_out, ldp_freq_report_count, ldp_freq_epsilon, ldp_freq_mechanism,
+    freq_read_flat, freq_settle, freq_stored_size, freq_write_stored};

@@ -65,8 +65,8 @@ void mean_write_stored(const void* core, uint8_t* out, size_t len) {
 
 }  // namespace
 
-const ldp_pg::SummaryCodec kMeanCodec = {"mean_summary", mean_read_flat, mean_settle,
-                                         mean_stored_size, mean_write_stored};
+// extern: the codec is defined at the end of this file, after its SQL functions
+extern const ldp_pg::SummaryCodec kMeanCodec;
 
 ldp_pg::LiveSummary* mean_live_new(FunctionCallInfo fcinfo, ldp::MeanMechanism id,
                                    const ldp::MeanParams& p) {
@@ -193,3 +193,14 @@ LDP_FUNCTION(ldp_output_perturbation_epsilon) {
   LDP_CORE(r = ldp::output_perturbation_epsilon(epsilon, gamma));
   PG_RETURN_FLOAT8(r);
 }
+
+// ---- the codec (common/summary_datum.hpp) ----
+
+namespace {
+bool names_mechanism(const char* name, size_t len) { return ldp::mean_mechanism_by_name(name, len) != nullptr; }
+}  // namespace
+
+const ldp_pg::SummaryCodec kMeanCodec = {
+    "mean_summary", static_cast<uint8_t>(ldp::Family::Mean), "mean", names_mechanism,
+    ldp_mean_summary_in, ldp_mean_summary_out, ldp_mean_report_count, ldp_mean_epsilon, ldp_mean_mechanism,
+    mean_read_flat, mean_settle, mean_stored_size, mean_write_stored};

@@ -1,0 +1,113 @@
+// ldp.summary: any summary, of any family, in the stored form (format 2, whose
+// header names the family). It is what a collection keeps per epoch, so that
+// collections, and whatever else stores summaries of several kinds, need no
+// branch per family: a value is cast to and from its family's own type
+// (ldp.mean_summary, ldp.freq_summary, ...), and its text form, binary form and
+// the accessors every family has are its family's.
+//
+// The registry of families in the server is kCodecs: a new family adds its codec
+// here, two cast functions below, and a row of ldp.summary_kinds.
+#include "common/summary_datum.hpp"
+
+#include "common/stored_form.hpp"
+#include "freq/freq_glue.hpp"
+#include "mean/mean_glue.hpp"
+
+namespace {
+
+const ldp_pg::SummaryCodec* const kCodecs[] = {&kMeanCodec, &kFreqCodec};
+
+[[noreturn]] void bad_summary(int code, const char* what) {
+  ereport(ERROR, (errcode(code), errmsg("invalid ldp.summary: %s", what)));
+  pg_unreachable();
+}
+
+// The family of a stored form (the detoasted value v), from its header.
+const ldp_pg::SummaryCodec* codec_of(const struct varlena* v) {
+  const auto* p = reinterpret_cast<const uint8_t*>(VARDATA_ANY(v));
+  size_t len = VARSIZE_ANY_EXHDR(v);
+  if (!ldp::has_stored_magic(p, len) || len < ldp::kStoredHeaderSize || p[4] != ldp::kStoredFormat)
+    bad_summary(ERRCODE_INVALID_BINARY_REPRESENTATION, "not a summary in the stored form (format 2)");
+  for (const ldp_pg::SummaryCodec* c : kCodecs)
+    if (c->family == p[5]) return c;
+  bad_summary(ERRCODE_INVALID_BINARY_REPRESENTATION, "unknown summary family");
+}
+
+const ldp_pg::SummaryCodec* codec_arg(FunctionCallInfo fcinfo, int argno) {
+  return codec_of(PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(argno)));
+}
+
+// The typed value as an ldp.summary (a family type's value may be live, or a form
+// an earlier version stored: always re-encoded).
+Datum from_typed(FunctionCallInfo fcinfo, const ldp_pg::SummaryCodec* codec) {
+  return ldp_pg::stored_datum(codec, ldp_pg::summary_arg(fcinfo, 0, codec));
+}
+
+// An ldp.summary as its family's type: the same bytes, once its family is checked.
+Datum to_typed(FunctionCallInfo fcinfo, const ldp_pg::SummaryCodec* want) {
+  const ldp_pg::SummaryCodec* have = codec_arg(fcinfo, 0);
+  if (have != want)
+    ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                    errmsg("a %s summary is not an ldp.%s", have->kind, want->type),
+                    errhint("ldp.summary_kind() tells a summary's kind.")));
+  (void)ldp_pg::summary_arg(fcinfo, 0, want);  // validated as its family reads it
+  PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+}
+
+}  // namespace
+
+LDP_FUNCTION(ldp_summary_in) {
+  const char* text = PG_GETARG_CSTRING(0);
+  const char* colon = strchr(text, ':');
+  const char* brace = colon != nullptr ? strchr(colon, '{') : nullptr;
+  if (brace != nullptr)
+    for (const ldp_pg::SummaryCodec* c : kCodecs)
+      if (c->names_mechanism(colon + 1, static_cast<size_t>(brace - colon - 1)))
+        return DirectFunctionCall1(c->in, PG_GETARG_DATUM(0));
+  ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                  errmsg("invalid input syntax for type summary: no mechanism of any summary kind "
+                         "in \"%.200s\"", text)));
+  pg_unreachable();
+}
+
+LDP_FUNCTION(ldp_summary_out) {
+  return DirectFunctionCall1(codec_arg(fcinfo, 0)->out, PG_GETARG_DATUM(0));
+}
+
+// Format 2 only: a format-1 form does not say its family (its family type reads it).
+LDP_FUNCTION(ldp_summary_recv) {
+  StringInfo in = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
+  size_t len = static_cast<size_t>(in->len - in->cursor);
+  auto* v = static_cast<struct varlena*>(palloc(VARHDRSZ + len));
+  SET_VARSIZE(v, VARHDRSZ + len);
+  memcpy(VARDATA(v), in->data + in->cursor, len);
+  in->cursor = in->len;
+  const ldp_pg::SummaryCodec* c = codec_of(v);
+  PG_RETURN_DATUM(ldp_pg::stored_datum(c, c->read_flat(VARDATA(v), len)));
+}
+
+LDP_FUNCTION(ldp_summary_send) {
+  auto* v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+  const ldp_pg::SummaryCodec* c = codec_of(v);
+  (void)c->read_flat(VARDATA(v), VARSIZE(v) - VARHDRSZ);  // validated
+  bytea* out = static_cast<bytea*>(palloc(VARSIZE(v)));
+  memcpy(out, v, VARSIZE(v));
+  PG_RETURN_BYTEA_P(out);
+}
+
+LDP_FUNCTION(ldp_summary_kind) { PG_RETURN_TEXT_P(cstring_to_text(codec_arg(fcinfo, 0)->kind)); }
+LDP_FUNCTION(ldp_summary_report_count) {
+  return DirectFunctionCall1(codec_arg(fcinfo, 0)->report_count, PG_GETARG_DATUM(0));
+}
+LDP_FUNCTION(ldp_summary_epsilon) {
+  return DirectFunctionCall1(codec_arg(fcinfo, 0)->epsilon, PG_GETARG_DATUM(0));
+}
+LDP_FUNCTION(ldp_summary_mechanism) {
+  return DirectFunctionCall1(codec_arg(fcinfo, 0)->mechanism, PG_GETARG_DATUM(0));
+}
+
+// Casts: one pair per family.
+LDP_FUNCTION(ldp_summary_from_mean) { return from_typed(fcinfo, &kMeanCodec); }
+LDP_FUNCTION(ldp_summary_to_mean) { return to_typed(fcinfo, &kMeanCodec); }
+LDP_FUNCTION(ldp_summary_from_freq) { return from_typed(fcinfo, &kFreqCodec); }
+LDP_FUNCTION(ldp_summary_to_freq) { return to_typed(fcinfo, &kFreqCodec); }
