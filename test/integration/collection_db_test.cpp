@@ -70,7 +70,7 @@ class CollectionDb : public ::testing::Test {
               0);
     EXPECT_EQ(value("SELECT count(*) FROM ldp.collection_epochs WHERE collection = " +
                     conn_->quote(name_) +
-                    " AND reports <> coalesce(ldp.report_count(mean), 0)"),
+                    " AND reports <> coalesce(ldp.report_count(summary), 0)"),
               0);
   }
 
