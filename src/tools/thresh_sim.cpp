@@ -4,9 +4,11 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "common/random.hpp"
 #include "mean/mean_encoders.hpp"
 #include "mean/mean_summary.hpp"
-#include "common/random.hpp"
+#include "thresh/client.hpp"
+#include "thresh/server.hpp"
 
 namespace ldp::tools {
 

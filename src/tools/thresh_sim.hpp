@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "thresh/thresh.hpp"
+#include "thresh/params.hpp"
+#include "thresh_scenario.hpp"
 
 namespace ldp::tools {
 

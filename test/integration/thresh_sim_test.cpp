@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "thresh_scenario.hpp"
 #include "thresh_sim.hpp"
 
 using namespace ldp::tools;

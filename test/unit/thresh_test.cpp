@@ -18,7 +18,10 @@
 
 #include "common/random.hpp"
 #include "test_support.hpp"
-#include "thresh/thresh.hpp"
+#include "thresh/client.hpp"
+#include "thresh/params.hpp"
+#include "thresh/server.hpp"
+#include "thresh_scenario.hpp"
 
 namespace {
 

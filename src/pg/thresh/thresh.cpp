@@ -1,7 +1,7 @@
 // THRESH streams (extension/ldp--*.sql, "THRESH"): the SQL side keeps the state
 // machine and the tallies; these functions hand the numbers to the core
-// (src/core/thresh.hpp), which alone knows the formulas, so the server and every
-// device derive the same parameters.
+// (src/core/thresh/params.hpp and server.hpp), which alone knows the formulas, so the
+// server and every device derive the same parameters.
 #include "common/glue.hpp"  // postgres.h first
 
 extern "C" {
@@ -12,7 +12,8 @@ extern "C" {
 
 #include <optional>
 
-#include "thresh/thresh.hpp"
+#include "thresh/params.hpp"
+#include "thresh/server.hpp"
 
 namespace {
 

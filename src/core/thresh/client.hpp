@@ -1,0 +1,67 @@
+// THRESH (seed 000; the family and the derivation: params.hpp): the device, with the
+// state it persists between epochs. Its budgets c^V and c^E stop truthful votes and
+// estimates at ε/4 each; params.hpp ("Privacy accounting") bounds what a user can
+// lose, Params::worst_case_loss.
+#pragma once
+
+#include <cstdint>
+
+#include "common/random.hpp"
+#include "thresh/params.hpp"
+
+namespace ldp::thresh {
+
+// b* when no threshold is exceeded (p̂^t = p̂^{f(t−1)} exactly).
+constexpr int kNoLevel = -2;
+
+// One user's local state: Algorithms 2 (VOTE) and 3 (EST).
+class Client {
+ public:
+  struct State {
+    double last_update_mean = -1;  // p̂^{f}: the epoch mean sent with the last EST (−1: none)
+    double vote_spent = 0;         // c^V
+    double estimate_spent = 0;     // c^E
+    double epoch_mean = 0;         // p̂^t of the last epoch voted on
+    int64_t epoch = 0;             // the last epoch voted on (0: none)
+    int64_t update_epoch = 0;      // f: the epoch of the last EST (0: none)
+  };
+
+  explicit Client(const Params& params);  // a fresh user: f(0) = 0, p̂^0 = −1
+  // Restores a persisted state; InvalidParameter unless it is one this client can reach.
+  Client(const Params& params, const State& state);
+
+  // Epoch t (1..T, strictly increasing across calls; epochs may be skipped): the
+  // user's mean over the epoch's ℓ rounds, in [0, 1] (OutOfRange otherwise). Returns
+  // the vote a_i^t. Truthful (Ber(e^a/(e^a+1)), c^V += a) iff c^V < ε/4 and
+  // 2^(⌈log T⌉ − b*) divides t; otherwise Ber(1/(e^a+1)).
+  bool vote(int64_t epoch, double epoch_mean, RandomSource& rng);
+  // Only after the server announced a global update for the epoch just voted on, at
+  // most once per epoch (InvalidParameter otherwise): the EST report p̃_i^t, truthful
+  // (Ber((1 + p̂(e^b−1))/(e^b+1)), c^E += b) iff c^E < ε/4, otherwise Ber(1/(e^b+1));
+  // then f(t) = t (last_update_mean = the epoch mean).
+  bool estimate(RandomSource& rng);
+  // b*: the highest b in −1..⌈log T⌉ with |p̂^t − p̂^{f}| > τ_b, kNoLevel if none.
+  // Before the first update (f = 0, p̂^0 = −1) it is ⌈log T⌉, whatever τ: the paper's
+  // p̂^0 = −1 gives a difference >= 1 > τ_{⌈log T⌉} whenever that threshold is below 1,
+  // and is there to make epoch 1 always update.
+  int highest_level(double epoch_mean) const;
+
+  const State& state() const { return state_; }
+  const Params& params() const { return params_; }
+
+ private:
+  Params params_;
+  State state_;
+};
+
+// The same steps on a bare state, for simulations holding many users without a copy
+// of the parameters each (neither argument is validated again: use validate_params
+// and Client(params, state) for untrusted input).
+bool vote_step(const Params& params, Client::State& state, int64_t epoch, double epoch_mean,
+               RandomSource& rng);
+bool estimate_step(const Params& params, Client::State& state, RandomSource& rng);
+int highest_level(const Params& params, const Client::State& state, double epoch_mean);
+// Whether level b* votes truthfully in epoch t (budget aside): 2^(⌈log T⌉ − b*) | t.
+bool level_scheduled(const Params& params, int level, int64_t epoch);
+
+}  // namespace ldp::thresh

@@ -1,0 +1,228 @@
+// THRESH (seed 000): the parameters the server derives from a stream's configuration
+// and publishes to every device. See params.hpp for the derivation and the privacy
+// accounting.
+#include "thresh/params.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdint>
+
+#include "common/error.hpp"
+#include "common/stats.hpp"
+#include "thresh/server.hpp"
+#include "thresh/thresh_internal.hpp"
+
+namespace ldp::thresh {
+
+namespace {
+
+int32_t ceil_log2(int32_t t) {
+  int32_t k = 0;
+  while ((int64_t{1} << k) < t) ++k;
+  return k;
+}
+
+bool positive_finite(double v) { return v > 0 && std::isfinite(v); }
+// The budget epsilon and the noises a and b are at least the smallest epsilon of any
+// mechanism (a subnormal one made every formula non-finite); they may exceed
+// kMaxEpsilon: no formula takes exp() of the budget, and e^a, e^b overflowing to
+// infinity only sends the randomized-response flip probability 1/(e^a+1) to 0.
+bool noise_in_range(double v) { return v >= kMinEpsilon && std::isfinite(v); }
+
+// 3·sqrt(2n·ln(12mT/δ)): Assumption 4.2 needs L above it.
+double assumption_bound(double n, double m, double T, double delta) {
+  return 3.0 * std::sqrt(2.0 * n * log_ratio(12.0, m, T, delta));
+}
+bool assumption_holds(int64_t n, int64_t L, int32_t m, int32_t T, double delta) {
+  return static_cast<double>(L) > assumption_bound(static_cast<double>(n), m, T, delta);
+}
+
+double pop_error(double n, double T, double delta) {  // x
+  return std::sqrt(log_ratio(12.0, T, 1.0, delta) / (2.0 * n));
+}
+double user_error(double n, double T, double ell, double delta) {  // y
+  return std::sqrt(log_ratio(12.0, n, T, delta) / (2.0 * ell));
+}
+
+void validate_config(const Config& c) {
+  if (c.users < 1)
+    throw_error(ErrorKind::InvalidParameter, "users must be >= 1, got %" PRId64, c.users);
+  if (c.epochs < 1)
+    throw_error(ErrorKind::InvalidParameter, "epochs must be >= 1, got %" PRId32, c.epochs);
+  if (c.epoch_rounds < 1)
+    throw_error(ErrorKind::InvalidParameter, "epoch_rounds must be >= 1, got %" PRId64,
+                c.epoch_rounds);
+  if (c.min_group_size < 1 || c.min_group_size > c.users)
+    throw_error(ErrorKind::InvalidParameter,
+                "min_group_size must be in [1, users = %" PRId64 "], got %" PRId64, c.users,
+                c.min_group_size);
+  if (c.groups < 1)
+    throw_error(ErrorKind::InvalidParameter, "groups must be >= 1, got %" PRId32, c.groups);
+  if (c.min_group_size > c.users / c.groups)
+    throw_error(ErrorKind::InvalidParameter,
+                "groups * min_group_size must be <= users: %" PRId32 " groups of at least %" PRId64
+                " users need more than the %" PRId64 " users (lower groups or min_group_size)",
+                c.groups, c.min_group_size, c.users);
+  if (!noise_in_range(c.epsilon))
+    throw_error(ErrorKind::InvalidParameter, "epsilon must be finite and >= %g, got %.15g",
+                kMinEpsilon, c.epsilon);
+  check_delta(c.delta);
+  if (c.vote_noise && !noise_in_range(*c.vote_noise))
+    throw_error(ErrorKind::InvalidParameter, "vote_noise must be finite and >= %g, got %.15g",
+                kMinEpsilon, *c.vote_noise);
+  if (c.estimate_noise && !noise_in_range(*c.estimate_noise))
+    throw_error(ErrorKind::InvalidParameter, "estimate_noise must be finite and >= %g, got %.15g",
+                kMinEpsilon, *c.estimate_noise);
+  if (c.threshold_unit && !positive_finite(*c.threshold_unit))
+    throw_error(ErrorKind::InvalidParameter, "threshold_unit must be > 0 and finite, got %.15g",
+                *c.threshold_unit);
+}
+
+[[noreturn]] void refuse_assumption(const Config& c) {
+  double n = static_cast<double>(c.users);
+  double bound = assumption_bound(n, c.groups, c.epochs, c.delta);
+  double smallest = std::floor(bound) + 1;  // the smallest integer L > bound
+  int64_t fits = c.users / c.groups;        // the largest L that m groups allow
+  if (smallest <= static_cast<double>(fits)) {
+    auto L = static_cast<int64_t>(smallest);
+    while (L > 1 && assumption_holds(c.users, L - 1, c.groups, c.epochs, c.delta)) --L;
+    while (!assumption_holds(c.users, L, c.groups, c.epochs, c.delta)) ++L;
+    throw_error(ErrorKind::InvalidParameter,
+                "min_group_size = %" PRId64 " breaks Assumption 4.2 of THRESH, L > "
+                "3*sqrt(2n*ln(12mT/delta)) = %.6g (n = users, m = groups, T = epochs): the "
+                "smallest subgroup could not outvote the noise; use min_group_size >= %" PRId64
+                " (fewer groups or a larger delta lower the bound), or set vote_noise",
+                c.min_group_size, bound, L);
+  }
+  // No L fits: L <= n/m and L > 3·sqrt(2n·ln(12mT/δ)) need n > 18m²·ln(12mT/δ).
+  double lg = log_ratio(12.0, c.groups, c.epochs, c.delta);
+  double need = std::ceil(18.0 * c.groups * static_cast<double>(c.groups) * lg);
+  int64_t users = need < 9e18 ? static_cast<int64_t>(need) : INT64_MAX;
+  for (int i = 0; i < 1000000 && users < INT64_MAX - c.groups &&
+                  !assumption_holds(users, users / c.groups, c.groups, c.epochs, c.delta);
+       ++i)
+    ++users;
+  throw_error(ErrorKind::InvalidParameter,
+              "min_group_size = %" PRId64 " breaks Assumption 4.2 of THRESH, L > "
+              "3*sqrt(2n*ln(12mT/delta)) = %.6g (n = users, m = groups, T = epochs), and no "
+              "min_group_size can satisfy it with %" PRId64 " users in %" PRId32
+              " groups: use at least %" PRId64 " users (about 18*m^2*ln(12mT/delta)), fewer "
+              "groups or a larger delta, or set vote_noise",
+              c.min_group_size, bound, c.users, c.groups, users);
+}
+
+[[noreturn]] void refuse_estimate_noise(const Config& c, double x, double y) {
+  double n = static_cast<double>(c.users);
+  // y > x <=> ℓ < n·ln(12nT/δ)/ln(12T/δ)
+  double limit = n * log_ratio(12.0, n, c.epochs, c.delta) /
+                 log_ratio(12.0, c.epochs, 1.0, c.delta);
+  auto works = [&](int64_t ell) {
+    return user_error(n, c.epochs, static_cast<double>(ell), c.delta) >
+           pop_error(n, c.epochs, c.delta);
+  };
+  if (!works(1))  // n = 1: y(ℓ) <= x for every ℓ >= 1
+    throw_error(ErrorKind::InvalidParameter,
+                "epoch_rounds = %" PRId64 " leaves the estimate noise b = 2x/(y - x) undefined "
+                "(y = %.6g <= x = %.6g), and no epoch_rounds works with %" PRId64
+                " users: use more users, or set estimate_noise",
+                c.epoch_rounds, y, x, c.users);
+  int64_t ell = limit >= 9e18 ? INT64_MAX - 1 : std::max<int64_t>(1, static_cast<int64_t>(std::ceil(limit)) - 1);
+  while (ell > 1 && !works(ell)) --ell;
+  while (ell < INT64_MAX - 1 && works(ell + 1)) ++ell;
+  throw_error(ErrorKind::InvalidParameter,
+              "epoch_rounds = %" PRId64 " leaves the estimate noise b = 2x/(y - x) undefined: "
+              "y = sqrt(ln(12nT/delta)/(2*epoch_rounds)) = %.6g must exceed x = "
+              "sqrt(ln(12T/delta)/(2n)) = %.6g (users' own means would be more precise than "
+              "any randomized response of the population); use epoch_rounds <= %" PRId64
+              ", or set estimate_noise",
+              c.epoch_rounds, y, x, ell);
+}
+
+int64_t truthful_count(double cap, double noise) {
+  double k = std::ceil(cap / noise);
+  return k >= 9.2e18 ? INT64_MAX : static_cast<int64_t>(k);
+}
+
+}  // namespace
+
+double Params::tau(int b) const {
+  if (b < -1 || b > log_epochs || static_cast<size_t>(b + 1) >= thresholds.size())
+    throw_error(ErrorKind::InvalidParameter, "threshold level must be in [-1, %d], got %d",
+                log_epochs, b);
+  return thresholds[static_cast<size_t>(b + 1)];
+}
+
+int64_t Params::max_truthful_votes() const { return truthful_count(vote_cap(), vote_noise); }
+int64_t Params::max_truthful_estimates() const {
+  return truthful_count(estimate_cap(), estimate_noise);
+}
+double Params::worst_case_loss() const {
+  return 2.0 * vote_noise * static_cast<double>(max_truthful_votes()) +
+         estimate_noise * static_cast<double>(max_truthful_estimates());
+}
+
+Params derive_params(const Config& c) {
+  validate_config(c);
+  Params p;
+  p.config = c;
+  p.log_epochs = ceil_log2(c.epochs);
+  double n = static_cast<double>(c.users);
+  double T = c.epochs;
+
+  if (c.vote_noise) {
+    p.vote_noise = *c.vote_noise;
+  } else {
+    if (!assumption_holds(c.users, c.min_group_size, c.groups, c.epochs, c.delta))
+      refuse_assumption(c);
+    double s = std::sqrt(2.0 * n * log_ratio(12.0, c.groups, T, c.delta));
+    p.vote_noise = 4.0 * s / (static_cast<double>(c.min_group_size) - 3.0 * s);
+  }
+
+  double x = pop_error(n, T, c.delta);
+  double y = user_error(n, T, static_cast<double>(c.epoch_rounds), c.delta);
+  p.sampling_error = y;
+  if (c.estimate_noise) {
+    p.estimate_noise = *c.estimate_noise;
+  } else {
+    if (!(y > x)) refuse_estimate_noise(c, x, y);
+    p.estimate_noise = 2.0 * x / (y - x);
+  }
+  if (!noise_in_range(p.vote_noise) || !noise_in_range(p.estimate_noise))
+    throw_error(ErrorKind::InvalidParameter,
+                "the derived noise levels a = %.6g, b = %.6g are not finite numbers >= %g",
+                p.vote_noise, p.estimate_noise, kMinEpsilon);
+
+  double unit = c.threshold_unit ? *c.threshold_unit : y;
+  p.thresholds.resize(static_cast<size_t>(p.log_epochs) + 2);
+  for (int b = -1; b <= p.log_epochs; ++b)
+    p.thresholds[static_cast<size_t>(b + 1)] = 2.0 * (b + 1) * unit;
+
+  p.vote_threshold = vote_threshold(p, c.users);
+  return p;
+}
+
+void validate_params(const Params& p) {
+  validate_config(p.config);
+  if (p.log_epochs != ceil_log2(p.config.epochs))
+    throw_error(ErrorKind::InvalidParameter, "log_epochs must be ceil(log2(epochs = %d)) = %d, got %d",
+                p.config.epochs, ceil_log2(p.config.epochs), p.log_epochs);
+  if (!noise_in_range(p.vote_noise))
+    throw_error(ErrorKind::InvalidParameter, "vote_noise must be finite and >= %g, got %.15g",
+                kMinEpsilon, p.vote_noise);
+  if (!noise_in_range(p.estimate_noise))
+    throw_error(ErrorKind::InvalidParameter, "estimate_noise must be finite and >= %g, got %.15g",
+                kMinEpsilon, p.estimate_noise);
+  if (p.thresholds.size() != static_cast<size_t>(p.log_epochs) + 2)
+    throw_error(ErrorKind::InvalidParameter, "thresholds must hold %d values (tau_-1..tau_%d), got %zu",
+                p.log_epochs + 2, p.log_epochs, p.thresholds.size());
+  for (size_t i = 0; i < p.thresholds.size(); ++i) {
+    if (!(p.thresholds[i] >= 0 && std::isfinite(p.thresholds[i])) ||
+        (i > 0 && p.thresholds[i] < p.thresholds[i - 1]))
+      throw_error(ErrorKind::InvalidParameter,
+                  "thresholds must be finite, >= 0 and non-decreasing; tau_%d = %.15g",
+                  static_cast<int>(i) - 1, p.thresholds[i]);
+  }
+}
+
+}  // namespace ldp::thresh
