@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what it lacks, builds everything,
 # runs the core unit and statistical tests (CTest, also under ASan + UBSan), pg_regress against a
-# temporary private cluster, the libpqxx integration tests, a short load test, the crash
+# temporary private cluster, the upgrade test (the catalog of CREATE EXTENSION ldp against
+# 0.1.0 updated step by step), the libpqxx integration tests, a short load test, the crash
 # test, and the fuzzing of the extension in a sanitizer-built server (test/fuzz.sh). Exits non-zero
 # on any failure and ends with one line "tests: N passed, N failed".
 set -euo pipefail
@@ -68,6 +69,15 @@ r_total="$(grep -cE '^(not )?ok|^test .*\.\.\. ' build/regress.log || true)"
 r_failed="$(grep -cE 'FAILED|^not ok' build/regress.log || true)"
 passed=$((passed + r_total - r_failed))
 failed=$((failed + r_failed))
+
+echo "== upgrade: CREATE EXTENSION ldp against 0.1.0 updated step by step, catalog for catalog (test/upgrade_catalog.sh)"
+if bash "$root/test/upgrade_catalog.sh" | tee build/upgrade.log; then :; else
+  status=1
+  # an error before the checks leaves no FAILED line: count it once
+  grep -q '^upgrade: .* FAILED' build/upgrade.log || failed=$((failed + 1))
+fi
+passed=$((passed + $(grep -c '^upgrade: .* ok$' build/upgrade.log || true)))
+failed=$((failed + $(grep -c '^upgrade: .* FAILED' build/upgrade.log || true)))
 
 export LDP_REQUIRE_CRON=1  # the private cluster preloads pg_cron
 echo "== libpqxx integration tests (CTest, label integration)"

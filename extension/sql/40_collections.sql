@@ -1,0 +1,499 @@
+------------------------------------------------------------------------------
+-- Collections and epochs: a source table of reports cut into epochs of equal
+-- length, each closed once into a stored summary (by hand or by pg_cron).
+-- Epoch e covers [starts_at + e·epoch_length, starts_at + (e+1)·epoch_length);
+-- a day is 24 hours, so daily epochs from the default start align to UTC midnight
+-- whatever the session's time zone. A collection has an owner and grants
+-- (30_security.sql): its query runs as its owner, whoever closes it.
+------------------------------------------------------------------------------
+
+CREATE TABLE @extschema@.collections (
+  name text PRIMARY KEY CHECK (name <> ''),
+  source regclass NOT NULL,
+  time_column name NOT NULL,
+  epoch_length interval NOT NULL,
+  summary text NOT NULL,
+  kind text NOT NULL CHECK (kind IN ('mean', 'frequency')),
+  starts_at timestamptz NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  owner regrole NOT NULL,
+  acl aclitem[] NOT NULL DEFAULT '{}'
+);
+-- Bounds. NOT VALID, as on an install updated from 0.3.0 or earlier, whose
+-- collections may have a shorter epoch (close_due_epochs bounds its work per call):
+-- so that every install has the same catalog. New and changed rows are checked
+-- either way.
+ALTER TABLE @extschema@.collections
+  ADD CONSTRAINT collections_epoch_length_bounds
+    CHECK (epoch_length >= interval '1 second' AND epoch_length <= interval '100000 days') NOT VALID,
+  ADD CONSTRAINT collections_starts_at_finite CHECK (pg_catalog.isfinite(starts_at)) NOT VALID;
+COMMENT ON TABLE @extschema@.collections IS 'One row per collection (ldp.create_collection): the source table, its time column, the epoch length and the validated summary call.';
+COMMENT ON COLUMN @extschema@.collections.owner IS 'The role that created the collection: its query runs with this role''s rights.';
+COMMENT ON COLUMN @extschema@.collections.acl IS 'Grants of ldp.grant_collection: SELECT = read, UPDATE = close.';
+
+CREATE TABLE @extschema@.collection_epochs (
+  collection text NOT NULL REFERENCES @extschema@.collections ON UPDATE CASCADE ON DELETE CASCADE,
+  epoch bigint NOT NULL,
+  epoch_start timestamptz NOT NULL,
+  reports bigint NOT NULL CHECK (reports >= 0),
+  mean @extschema@.mean_summary,
+  freq @extschema@.freq_summary,
+  closed_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (collection, epoch)
+);
+COMMENT ON TABLE @extschema@.collection_epochs IS 'One row per closed epoch of a collection: the rows counted when it was closed and its summary (mean or freq, by the collection''s kind; NULL for an epoch without reports).';
+
+-- pg_dump keeps their rows (they are the collector's data, not the extension's)
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.collections', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.collection_epochs', '');
+
+-- Readable through row-level security (a role sees the collections it may read,
+-- and their epochs); written only by the extension's functions (as the tables'
+-- owner, which row-level security does not restrict).
+REVOKE ALL ON @extschema@.collections, @extschema@.collection_epochs FROM PUBLIC;
+GRANT SELECT ON @extschema@.collections, @extschema@.collection_epochs TO PUBLIC;
+ALTER TABLE @extschema@.collections ENABLE ROW LEVEL SECURITY;
+ALTER TABLE @extschema@.collection_epochs ENABLE ROW LEVEL SECURITY;
+CREATE POLICY collections_readable ON @extschema@.collections FOR SELECT
+  USING (@extschema@.has_privilege(owner, acl, 'SELECT'));
+CREATE POLICY collection_epochs_readable ON @extschema@.collection_epochs FOR SELECT
+  USING (EXISTS (SELECT 1 FROM @extschema@.collections c WHERE c.name = collection));
+
+------------------------------------------------------------------------------
+-- A collection's row, its epochs and its source (internal, but for epoch_of and
+-- epoch_start)
+------------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.collection_summary_call(summary text) RETURNS text[]
+  AS 'MODULE_PATHNAME', 'ldp_collection_summary_call' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.collection_summary_call(text) IS 'Internal: checks on the parse tree that a collection''s summary is one schema-qualified call with plain column and constant arguments; returns {schema, function}.';
+
+-- The collection's row (optionally locked: one closer at a time), or 42704.
+CREATE FUNCTION @extschema@.collection_row(collection text, lock boolean DEFAULT false)
+  RETURNS @extschema@.collections LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  c @extschema@.collections;
+BEGIN
+  IF lock THEN
+    SELECT * INTO c FROM @extschema@.collections x WHERE x.name = collection FOR UPDATE;
+  ELSE
+    SELECT * INTO c FROM @extschema@.collections x WHERE x.name = collection;
+  END IF;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'collection "%" does not exist', collection
+      USING ERRCODE = 'undefined_object', HINT = 'Create it with ldp.create_collection.';
+  END IF;
+  RETURN c;
+END $$;
+COMMENT ON FUNCTION @extschema@.collection_row(text, boolean) IS 'Internal: a collection''s row (locked FOR UPDATE when asked), or error 42704.';
+
+-- The privileged twins' view of a collection: its row, locked (one closer at a
+-- time), if `caller` may use `privilege` on it; a collection the caller may not
+-- even read does not exist for it.
+CREATE FUNCTION @extschema@.collection_for(caller oid, collection text, privilege text)
+  RETURNS @extschema@.collections LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  c @extschema@.collections;
+BEGIN
+  SELECT * INTO c FROM @extschema@.collections x WHERE x.name = collection;
+  IF NOT FOUND OR NOT @extschema@.has_privilege(caller, c.owner, c.acl, 'SELECT') THEN
+    RAISE EXCEPTION 'collection "%" does not exist', collection
+      USING ERRCODE = 'undefined_object', HINT = 'Create it with ldp.create_collection.';
+  END IF;
+  IF NOT @extschema@.has_privilege(caller, c.owner, c.acl, privilege) THEN
+    RAISE EXCEPTION 'permission denied for collection "%"', collection
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = CASE privilege WHEN 'UPDATE' THEN 'Closing its epochs needs the close privilege.'
+                                    ELSE 'Only its owner (' || c.owner::text || ') may do this.' END,
+            HINT = 'Its owner grants privileges with ldp.grant_collection.';
+  END IF;
+  SELECT * INTO c FROM @extschema@.collections x WHERE x.name = collection FOR UPDATE;
+  RETURN c;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.collection_for(oid, text, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.collection_for(oid, text, text) IS 'Internal: a collection''s row locked FOR UPDATE if the role may use the privilege on it; else error 42704 (not readable) or 42501.';
+
+-- A collection's row that must summarize `kind` ('mean' or 'frequency'), or 42809.
+CREATE FUNCTION @extschema@.collection_of_kind(collection text, kind text)
+  RETURNS @extschema@.collections LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  c @extschema@.collections := @extschema@.collection_row(collection);
+BEGIN
+  IF c.kind <> kind THEN
+    RAISE EXCEPTION 'collection "%" summarizes %', collection,
+      CASE c.kind WHEN 'mean' THEN 'a mean' ELSE 'frequencies' END
+      USING ERRCODE = 'wrong_object_type',
+            HINT = CASE c.kind WHEN 'mean' THEN 'Use ldp.collection_estimates.'
+                               ELSE 'Use ldp.collection_frequencies.' END;
+  END IF;
+  RETURN c;
+END $$;
+COMMENT ON FUNCTION @extschema@.collection_of_kind(text, text) IS 'Internal: a collection''s row, or error 42809 unless it summarizes the given kind.';
+
+-- Epoch arithmetic in whole microseconds of UTC time.
+CREATE FUNCTION @extschema@.collection_epoch_of(c @extschema@.collections, t timestamptz) RETURNS bigint
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT pg_catalog.floor((EXTRACT(epoch FROM t) - EXTRACT(epoch FROM c.starts_at))
+                          / EXTRACT(epoch FROM c.epoch_length))::bigint $$;
+COMMENT ON FUNCTION @extschema@.collection_epoch_of(@extschema@.collections, timestamptz) IS 'Internal: the epoch of a collection row that holds time t.';
+CREATE FUNCTION @extschema@.collection_epoch_start(c @extschema@.collections, epoch bigint) RETURNS timestamptz
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT c.starts_at + (epoch * (EXTRACT(epoch FROM c.epoch_length) * 1000000)::bigint)
+                       * interval '1 microsecond' $$;
+COMMENT ON FUNCTION @extschema@.collection_epoch_start(@extschema@.collections, bigint) IS 'Internal: the first instant of an epoch of a collection row.';
+
+CREATE FUNCTION @extschema@.epoch_of(collection text, t timestamptz) RETURNS bigint
+  LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+  SELECT @extschema@.collection_epoch_of(@extschema@.collection_row(collection), t) $$;
+COMMENT ON FUNCTION @extschema@.epoch_of(text, timestamptz) IS 'The epoch of the collection that holds time t: floor((t - starts_at) / epoch_length).';
+CREATE FUNCTION @extschema@.epoch_start(collection text, epoch bigint) RETURNS timestamptz
+  LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+  SELECT @extschema@.collection_epoch_start(@extschema@.collection_row(collection), epoch) $$;
+COMMENT ON FUNCTION @extschema@.epoch_start(text, bigint) IS 'The first instant of an epoch of the collection: starts_at + epoch·epoch_length (days of 24 hours).';
+
+-- The first instant of an epoch, or error 22023 when it is outside the time range.
+CREATE FUNCTION @extschema@.collection_checked_start(c @extschema@.collections, epoch bigint) RETURNS timestamptz
+  LANGUAGE plpgsql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  RETURN @extschema@.collection_epoch_start(c, epoch);
+EXCEPTION WHEN datetime_field_overflow OR numeric_value_out_of_range THEN
+  RAISE EXCEPTION 'epoch % of collection "%" is outside the range of timestamps', epoch, c.name
+    USING ERRCODE = 'invalid_parameter_value';
+END $$;
+COMMENT ON FUNCTION @extschema@.collection_checked_start(@extschema@.collections, bigint) IS 'Internal: the first instant of an epoch of a collection row, or error 22023 when it is not a representable time.';
+
+-- The source table, schema-qualified and quoted, after checking that the
+-- collection's definition still holds: the source exists, its time column is
+-- timestamptz, and the summary is still one call of an ldp aggregate with plain
+-- arguments (the stored text is data: it is checked again at every use).
+CREATE FUNCTION @extschema@.collection_source(c @extschema@.collections) RETURNS text
+  LANGUAGE plpgsql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  qualified text;
+  col_type regtype;
+  call text[];
+BEGIN
+  SELECT pg_catalog.format('%I.%I', n.nspname, r.relname) INTO qualified
+  FROM pg_catalog.pg_class r JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
+  WHERE r.oid = c.source;
+  IF qualified IS NULL THEN
+    RAISE EXCEPTION 'the source table of collection "%" no longer exists', c.name
+      USING ERRCODE = 'undefined_table', HINT = 'Drop the collection with ldp.drop_collection.';
+  END IF;
+  SELECT a.atttypid INTO col_type FROM pg_catalog.pg_attribute a
+  WHERE a.attrelid = c.source AND a.attname = c.time_column AND a.attnum > 0 AND NOT a.attisdropped;
+  IF col_type IS NULL THEN
+    RAISE EXCEPTION 'the time column "%" of collection "%" no longer exists in %', c.time_column, c.name, qualified
+      USING ERRCODE = 'undefined_column';
+  END IF;
+  IF col_type <> 'timestamptz'::regtype THEN
+    RAISE EXCEPTION 'the time column "%" of collection "%" is now %, not timestamptz', c.time_column, c.name, col_type
+      USING ERRCODE = 'datatype_mismatch',
+            HINT = 'Epochs are instants: change the column back, or make a view that converts it and a new collection over the view.';
+  END IF;
+  call := @extschema@.collection_summary_call(c.summary);
+  IF call[1] <> '@extschema@' OR NOT EXISTS (
+      SELECT 1 FROM pg_catalog.pg_aggregate a JOIN pg_catalog.pg_proc p ON p.oid = a.aggfnoid
+      WHERE p.pronamespace = '@extschema@'::regnamespace AND p.proname = call[2]) THEN
+    RAISE EXCEPTION 'a collection''s summary must be one call of an ldp aggregate: %.% is not one', call[1], call[2]
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN qualified;
+END $$;
+COMMENT ON FUNCTION @extschema@.collection_source(@extschema@.collections) IS 'Internal: the schema-qualified, quoted name of a collection''s source table, after checking the source, its timestamptz time column and the summary call again.';
+
+-- A query over the source rows with time in [$1, $2), grouped by epoch start:
+-- (bin timestamptz, n bigint[, s summary]). Ungrouped (one epoch: [$1, $2) is it),
+-- bin is $1 and no row is binned.
+CREATE FUNCTION @extschema@.collection_scan(c @extschema@.collections, with_summary boolean,
+                                            grouped boolean DEFAULT true) RETURNS text
+  LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+  SELECT pg_catalog.format('SELECT %s AS bin, pg_catalog.count(*) AS n%s FROM %s WHERE %I >= $1 AND %I < $2%s',
+                CASE WHEN grouped THEN pg_catalog.format('pg_catalog.date_bin(%L::interval, %I, %L::timestamptz)',
+                                                         c.epoch_length, c.time_column, c.starts_at)
+                     ELSE '$1::timestamptz' END,
+                CASE WHEN with_summary THEN pg_catalog.format(', (%s' || pg_catalog.chr(10) || ') AS s', c.summary) ELSE '' END,
+                @extschema@.collection_source(c), c.time_column, c.time_column,
+                CASE WHEN grouped THEN ' GROUP BY 1' ELSE '' END) $$;
+COMMENT ON FUNCTION @extschema@.collection_scan(@extschema@.collections, boolean, boolean) IS 'Internal: the query that counts (and summarizes) a collection''s source rows per epoch between two instants.';
+
+-- The summary type of a collection's kind (a fixed name, never user data).
+CREATE FUNCTION @extschema@.collection_summary_type(c @extschema@.collections) RETURNS text
+  LANGUAGE sql IMMUTABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+  SELECT CASE c.kind WHEN 'mean' THEN '@extschema@.mean_summary' ELSE '@extschema@.freq_summary' END $$;
+COMMENT ON FUNCTION @extschema@.collection_summary_type(@extschema@.collections) IS 'Internal: the summary type of a collection (ldp.mean_summary or ldp.freq_summary).';
+
+-- Closes epochs lo..hi of c that are not closed yet (all of them when refresh),
+-- with one scan of the source (run as the collection's owner).
+CREATE FUNCTION @extschema@.collection_close_range(c @extschema@.collections, lo bigint, hi bigint, refresh boolean)
+  RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  closed bigint;
+  col text := CASE c.kind WHEN 'mean' THEN 'mean' ELSE 'freq' END;
+BEGIN
+  -- the source query runs as the collection's owner; its rows are joined here
+  EXECUTE pg_catalog.format(
+    'INSERT INTO @extschema@.collection_epochs AS ce (collection, epoch, epoch_start, reports, %I)'
+    ' SELECT $3, g.e, @extschema@.collection_epoch_start($4, g.e), coalesce(r.n, 0), r.s'
+    ' FROM pg_catalog.generate_series($5, $6) AS g(e)'
+    ' LEFT JOIN @extschema@._as_role($7, $8, $1, $2) AS r(bin timestamptz, n bigint, s %s)'
+    '   ON r.bin = @extschema@.collection_epoch_start($4, g.e)'
+    ' ON CONFLICT (collection, epoch) DO %s',
+    col, @extschema@.collection_summary_type(c),
+    CASE WHEN refresh THEN pg_catalog.format('UPDATE SET reports = excluded.reports, %I = excluded.%I, closed_at = excluded.closed_at', col, col)
+         ELSE 'NOTHING' END)
+  USING @extschema@.collection_checked_start(c, lo), @extschema@.collection_checked_start(c, hi + 1),
+        c.name, c, lo, hi, c.owner, @extschema@.collection_scan(c, true, lo < hi);
+  GET DIAGNOSTICS closed = ROW_COUNT;
+  RETURN closed;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.collection_close_range(@extschema@.collections, bigint, bigint, boolean) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.collection_close_range(@extschema@.collections, bigint, bigint, boolean) IS 'Internal: stores the summaries of epochs lo..hi of a collection in one scan of its source.';
+
+------------------------------------------------------------------------------
+-- The SQL API. Each function that changes the catalog or runs a collection's
+-- query is a C entry point (ldp_privileged) that calls its internal twin
+-- ldp._<name> as the catalog's owner with the calling role (30_security.sql).
+------------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@._create_collection(caller regrole, name text, source regclass, time_column text,
+    epoch_length interval, summary text, starts_at timestamptz)
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  c @extschema@.collections;
+  col_type regtype;
+  result_type regtype;
+BEGIN
+  IF name IS NULL OR source IS NULL OR time_column IS NULL OR epoch_length IS NULL OR summary IS NULL THEN
+    RAISE EXCEPTION 'only starts_at may be NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF name = '' THEN
+    RAISE EXCEPTION 'a collection needs a non-empty name' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF EXISTS (SELECT 1 FROM @extschema@.collections x WHERE x.name = _create_collection.name) THEN
+    RAISE EXCEPTION 'collection "%" already exists', name USING ERRCODE = 'duplicate_object';
+  END IF;
+  IF EXTRACT(year FROM epoch_length) <> 0 OR EXTRACT(month FROM epoch_length) <> 0 THEN
+    RAISE EXCEPTION 'epoch_length must not have months or years (they have no fixed length): %', epoch_length
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'Use days, e.g. ''28 days''.';
+  END IF;
+  IF EXTRACT(epoch FROM epoch_length) <= 0 THEN
+    RAISE EXCEPTION 'epoch_length must be positive, got %', epoch_length USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF epoch_length < interval '1 second' OR epoch_length > interval '100000 days' THEN
+    RAISE EXCEPTION 'epoch_length must be between 1 second and 100000 days, got %', epoch_length
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF starts_at IS NOT NULL AND NOT pg_catalog.isfinite(starts_at) THEN
+    RAISE EXCEPTION 'starts_at must be a finite time, got %', starts_at USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  SELECT a.atttypid INTO col_type FROM pg_catalog.pg_attribute a
+  WHERE a.attrelid = source AND a.attname = time_column AND a.attnum > 0 AND NOT a.attisdropped;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'column "%" of % does not exist', time_column, source USING ERRCODE = 'undefined_column';
+  END IF;
+  IF col_type <> 'timestamptz'::regtype THEN
+    RAISE EXCEPTION 'time column "%" must be timestamptz, not %', time_column, col_type
+      USING ERRCODE = 'datatype_mismatch';
+  END IF;
+  c := ROW(name, source, time_column, epoch_length, summary, 'mean',
+           coalesce(starts_at, '1970-01-01 00:00+00'), pg_catalog.now(), caller, '{}');
+  -- source, time column and summary call (collection_source checks them all), then
+  -- the call must run on the source (one row, so that parameters are checked), as
+  -- the caller: the collection's owner
+  PERFORM @extschema@.collection_source(c);
+  SELECT r.t INTO result_type
+  FROM @extschema@._as_role(caller,
+         pg_catalog.format('SELECT pg_catalog.pg_typeof((%s' || pg_catalog.chr(10) || ')) FROM (SELECT * FROM %s LIMIT 1) AS src',
+                           summary, @extschema@.collection_source(c)), NULL, NULL) AS r(t regtype);
+  IF result_type = '@extschema@.mean_summary'::regtype THEN
+    c.kind := 'mean';
+  ELSIF result_type = '@extschema@.freq_summary'::regtype THEN
+    c.kind := 'frequency';
+  ELSE
+    RAISE EXCEPTION 'a collection''s summary must return ldp.mean_summary or ldp.freq_summary, not %', result_type
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  INSERT INTO @extschema@.collections SELECT c.*;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@._create_collection(regrole, text, regclass, text, interval, text, timestamptz) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._create_collection(regrole, text, regclass, text, interval, text, timestamptz) IS 'Internal: ldp.create_collection run as the catalog''s owner for the calling role.';
+
+CREATE FUNCTION @extschema@.create_collection(name text, source regclass, time_column text,
+    epoch_length interval, summary text, starts_at timestamptz DEFAULT NULL)
+  RETURNS void AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+REVOKE ALL ON FUNCTION @extschema@.create_collection(text, regclass, text, interval, text, timestamptz) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.create_collection(text, regclass, text, interval, text, timestamptz) IS 'Declares a collection owned by the calling role: reports in source, timed by time_column (timestamptz), cut into epochs of epoch_length (1 second to 100000 days) from starts_at (finite; default 1970-01-01 UTC), summarized by one ldp aggregate call such as ''ldp.onebit_mean_agg(bit, 1.0, 86400)'' (checked now, on the source, with the caller''s rights, and again at every close). Not executable by PUBLIC: GRANT EXECUTE to the roles that may create collections.';
+
+CREATE FUNCTION @extschema@._drop_collection(caller regrole, name text) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  PERFORM @extschema@.collection_for(caller, name, 'OWNER');
+  DELETE FROM @extschema@.collections c WHERE c.name = _drop_collection.name;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@._drop_collection(regrole, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._drop_collection(regrole, text) IS 'Internal: ldp.drop_collection run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@.drop_collection(name text) RETURNS void
+  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.drop_collection(text) IS 'Forgets a collection and its closed epochs (the source table is left alone). Its owner only.';
+
+CREATE FUNCTION @extschema@._close_epoch(caller regrole, name text, epoch bigint, refresh boolean)
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  c @extschema@.collections;
+  ends timestamptz;
+BEGIN
+  IF name IS NULL OR epoch IS NULL OR refresh IS NULL THEN
+    RAISE EXCEPTION 'close_epoch needs a name, an epoch and refresh' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  c := @extschema@.collection_for(caller, name, 'UPDATE');  -- concurrent closers wait here
+  ends := @extschema@.collection_checked_start(c, epoch + 1);
+  IF ends > pg_catalog.now() THEN
+    RAISE EXCEPTION 'epoch % of collection "%" has not ended yet (it ends at %)', epoch, name, ends
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  PERFORM @extschema@.collection_close_range(c, epoch, epoch, refresh);
+END $$;
+REVOKE ALL ON FUNCTION @extschema@._close_epoch(regrole, text, bigint, boolean) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._close_epoch(regrole, text, bigint, boolean) IS 'Internal: ldp.close_epoch run as the catalog''s owner for the calling role.';
+CREATE PROCEDURE @extschema@.close_epoch(name text, epoch bigint, refresh boolean DEFAULT false)
+  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C;
+COMMENT ON PROCEDURE @extschema@.close_epoch(text, bigint, boolean) IS 'Stores an ended epoch''s summary and row count; a closed epoch is left as it is unless refresh, which recomputes it (taking in late reports). Needs the close privilege; the query runs as the collection''s owner.';
+
+CREATE FUNCTION @extschema@._close_due_epochs(caller regrole, name text) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  max_epochs constant bigint := 10000;  -- per call (README)
+  c @extschema@.collections;
+  first_t timestamptz;
+  lo bigint;
+  hi bigint;
+  last_due bigint;
+BEGIN
+  IF name IS NULL THEN
+    RAISE EXCEPTION 'close_due_epochs needs a collection name' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  c := @extschema@.collection_for(caller, name, 'UPDATE');
+  SELECT r.t INTO first_t
+  FROM @extschema@._as_role(c.owner, pg_catalog.format('SELECT pg_catalog.min(%I) FROM %s WHERE %I > ''-infinity''',
+                                                       c.time_column, @extschema@.collection_source(c), c.time_column),
+                            NULL, NULL) AS r(t timestamptz);
+  IF first_t IS NULL THEN
+    RETURN;  -- no reports yet
+  END IF;
+  last_due := @extschema@.collection_epoch_of(c, pg_catalog.now()) - 1;
+  -- the first open epoch from the first report's on: lo itself, or the first gap
+  -- after the closed epochs that follow it
+  IF NOT pg_catalog.isfinite(first_t) THEN
+    RETURN;  -- only reports at +infinity, which no epoch holds
+  END IF;
+  lo := @extschema@.collection_epoch_of(c, first_t);
+  IF EXISTS (SELECT 1 FROM @extschema@.collection_epochs ce WHERE ce.collection = c.name AND ce.epoch = lo) THEN
+    SELECT pg_catalog.min(ce.epoch) + 1 INTO lo FROM @extschema@.collection_epochs ce
+    WHERE ce.collection = c.name AND ce.epoch >= lo
+      AND NOT EXISTS (SELECT 1 FROM @extschema@.collection_epochs nx
+                      WHERE nx.collection = c.name AND nx.epoch = ce.epoch + 1);
+  END IF;
+  IF lo > last_due THEN
+    RETURN;
+  END IF;
+  hi := least(last_due, lo + max_epochs - 1);
+  PERFORM @extschema@.collection_close_range(c, lo, hi, false);
+  IF hi < last_due THEN
+    RAISE NOTICE 'collection "%": closed epochs % to %; more are due: call again', name, lo, hi
+      USING DETAIL = pg_catalog.format('One call closes at most %s epochs; the last due now is epoch %s.', max_epochs, last_due);
+  END IF;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@._close_due_epochs(regrole, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._close_due_epochs(regrole, text) IS 'Internal: ldp.close_due_epochs run as the catalog''s owner for the calling role.';
+CREATE PROCEDURE @extschema@.close_due_epochs(name text)
+  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C;
+COMMENT ON PROCEDURE @extschema@.close_due_epochs(text) IS 'Closes ended epochs not closed yet, from the epoch of the source''s earliest report on (an epoch without reports is closed with zero), at most 10000 per call (a NOTICE says when more are due). What pg_cron runs. Needs the close privilege; the query runs as the collection''s owner.';
+
+CREATE FUNCTION @extschema@._late_reports(caller regrole, name text)
+  RETURNS TABLE(epoch bigint, counted bigint, present bigint, late bigint)
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  c @extschema@.collections := @extschema@.collection_for(caller, name, 'SELECT');
+  lo bigint;
+  hi bigint;
+BEGIN
+  SELECT pg_catalog.min(ce.epoch), pg_catalog.max(ce.epoch) INTO lo, hi
+  FROM @extschema@.collection_epochs ce WHERE ce.collection = c.name;
+  IF lo IS NULL THEN
+    RETURN;
+  END IF;
+  RETURN QUERY
+    SELECT ce.epoch, ce.reports, coalesce(p.n, 0)::bigint, (coalesce(p.n, 0) - ce.reports)::bigint
+    FROM @extschema@.collection_epochs ce
+    LEFT JOIN @extschema@._as_role(c.owner, @extschema@.collection_scan(c, false),
+                                   @extschema@.collection_checked_start(c, lo),
+                                   @extschema@.collection_checked_start(c, hi + 1)) AS p(bin timestamptz, n bigint)
+      ON p.bin = ce.epoch_start
+    WHERE ce.collection = c.name ORDER BY ce.epoch;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@._late_reports(regrole, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._late_reports(regrole, text) IS 'Internal: ldp.late_reports run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@.late_reports(name text)
+  RETURNS TABLE(epoch bigint, counted bigint, present bigint, late bigint)
+  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.late_reports(text) IS 'Per closed epoch: the rows its stored summary counted, the rows the source holds now (counted as the collection''s owner), and the difference (late reports; CALL ldp.close_epoch(name, epoch, true) takes them in). Needs the read privilege.';
+
+CREATE FUNCTION @extschema@.collection_estimates(name text, confidence float8 DEFAULT 0.95)
+  RETURNS TABLE(epoch bigint, epoch_start timestamptz, reports bigint, estimate float8,
+                std_error float8, ci_lower float8, ci_upper float8)
+  LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  c @extschema@.collections := @extschema@.collection_of_kind(name, 'mean');
+BEGIN
+  RETURN QUERY
+    SELECT ce.epoch, ce.epoch_start, ce.reports, @extschema@.estimate(ce.mean), @extschema@.std_error(ce.mean),
+           @extschema@.ci_lower(ce.mean, confidence), @extschema@.ci_upper(ce.mean, confidence)
+    FROM @extschema@.collection_epochs ce WHERE ce.collection = c.name ORDER BY ce.epoch;
+END $$;
+COMMENT ON FUNCTION @extschema@.collection_estimates(text, float8) IS 'One row per closed epoch of a mean collection: epoch, its start, rows, estimate, standard error and confidence interval (NULL for an epoch without reports).';
+
+CREATE FUNCTION @extschema@.collection_frequencies(name text, consistency text DEFAULT 'none')
+  RETURNS TABLE(epoch bigint, epoch_start timestamptz, item int, frequency float8,
+                std_error float8, ci_lower float8, ci_upper float8)
+  LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  c @extschema@.collections := @extschema@.collection_of_kind(name, 'frequency');
+BEGIN
+  RETURN QUERY
+    SELECT ce.epoch, ce.epoch_start, f.item, f.frequency, f.std_error, f.ci_lower, f.ci_upper
+    FROM @extschema@.collection_epochs ce
+    CROSS JOIN LATERAL @extschema@.frequencies(ce.freq, consistency) AS f
+    WHERE ce.collection = c.name ORDER BY ce.epoch, f.item;
+END $$;
+COMMENT ON FUNCTION @extschema@.collection_frequencies(text, text) IS 'One row per item and closed epoch of a frequency collection: frequency, standard error and 95% interval (consistency as in ldp.frequencies; epochs without reports have no rows).';
+
+-- Grants and revokes of a collection's privileges (its owner only).
+CREATE FUNCTION @extschema@.collection_grant(caller oid, collection text, privilege text, grantee text, grant_it boolean)
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  c @extschema@.collections := @extschema@.collection_for(caller, collection, 'OWNER');
+BEGIN
+  UPDATE @extschema@.collections x
+  SET acl = @extschema@.acl_change(x.acl, caller, grantee,
+                                   @extschema@.privilege_type(privilege, ARRAY['read', 'close']), grant_it)
+  WHERE x.name = c.name;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.collection_grant(oid, text, text, text, boolean) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.collection_grant(oid, text, text, text, boolean) IS 'Internal: grants or revokes a privilege on a collection for its owner.';
+CREATE FUNCTION @extschema@._grant_collection(caller regrole, collection text, privilege text, grantee text)
+  RETURNS void LANGUAGE sql SET search_path = pg_catalog, pg_temp
+  AS $$ SELECT @extschema@.collection_grant(caller, collection, privilege, grantee, true) $$;
+REVOKE ALL ON FUNCTION @extschema@._grant_collection(regrole, text, text, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._grant_collection(regrole, text, text, text) IS 'Internal: ldp.grant_collection run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@._revoke_collection(caller regrole, collection text, privilege text, grantee text)
+  RETURNS void LANGUAGE sql SET search_path = pg_catalog, pg_temp
+  AS $$ SELECT @extschema@.collection_grant(caller, collection, privilege, grantee, false) $$;
+REVOKE ALL ON FUNCTION @extschema@._revoke_collection(regrole, text, text, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._revoke_collection(regrole, text, text, text) IS 'Internal: ldp.revoke_collection run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@.grant_collection(collection text, privilege text, grantee text) RETURNS void
+  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.grant_collection(text, text, text) IS 'Lets a role (or public) read a collection (privilege read: its row, epochs, estimates, late reports) or close its epochs (close). The collection''s owner only.';
+CREATE FUNCTION @extschema@.revoke_collection(collection text, privilege text, grantee text) RETURNS void
+  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.revoke_collection(text, text, text) IS 'Takes back a privilege granted with ldp.grant_collection. The collection''s owner only.';

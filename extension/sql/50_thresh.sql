@@ -1,0 +1,481 @@
+------------------------------------------------------------------------------
+-- THRESH (seed 000; ALGORITHMS.md §3): a Bernoulli population mean published
+-- every epoch but re-estimated only when the users' private votes say it
+-- changed. The server keeps per stream: the configuration and the parameters
+-- every device needs, the current epoch and phase with running tallies of the
+-- reports, one row per user per epoch (so a second report is refused) and one
+-- history row per epoch. The formulas live in the core (src/core/thresh/thresh.hpp).
+--
+-- Phases of the current epoch: 'voting' (votes accepted) → thresh_close_votes →
+-- 'estimating' (global update: estimates accepted) or 'closed' (no update) →
+-- thresh_close_epoch → next epoch 'voting', or 'finished' after the last one.
+--
+-- A stream has an owner and grants (30_security.sql): read, submit, close.
+------------------------------------------------------------------------------
+
+CREATE TABLE @extschema@.thresh_streams (
+  id serial UNIQUE,
+  name text PRIMARY KEY CHECK (name <> ''),
+  users bigint NOT NULL,
+  epochs int NOT NULL,
+  epoch_rounds bigint NOT NULL,
+  min_group_size bigint NOT NULL,
+  groups int NOT NULL,
+  epsilon float8 NOT NULL,
+  delta float8 NOT NULL,
+  vote_noise float8 NOT NULL,
+  estimate_noise float8 NOT NULL,
+  threshold_unit float8,
+  vote_threshold float8 NOT NULL,
+  thresholds float8[] NOT NULL,
+  epoch int NOT NULL DEFAULT 1,
+  phase text NOT NULL DEFAULT 'voting' CHECK (phase IN ('voting', 'estimating', 'closed', 'finished')),
+  votes bigint NOT NULL DEFAULT 0,
+  yes_votes bigint NOT NULL DEFAULT 0,
+  estimate_reports bigint NOT NULL DEFAULT 0,
+  estimate_ones bigint NOT NULL DEFAULT 0,
+  last_update_epoch int NOT NULL DEFAULT 0,
+  estimate float8,
+  std_error float8,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  owner regrole NOT NULL,
+  acl aclitem[] NOT NULL DEFAULT '{}'
+);
+COMMENT ON TABLE @extschema@.thresh_streams IS 'One row per THRESH stream: configuration, derived parameters, current epoch and phase, and the running tallies of its reports.';
+COMMENT ON COLUMN @extschema@.thresh_streams.owner IS 'The role that created the stream.';
+COMMENT ON COLUMN @extschema@.thresh_streams.acl IS 'Grants of ldp.grant_thresh: SELECT = read, INSERT = submit, UPDATE = close.';
+
+-- no foreign keys on the report tables: a check per row would cost more than the row
+CREATE TABLE @extschema@.thresh_votes (
+  stream int NOT NULL,
+  epoch int NOT NULL,
+  user_id bigint NOT NULL,
+  vote boolean NOT NULL,
+  PRIMARY KEY (stream, epoch, user_id)
+);
+COMMENT ON TABLE @extschema@.thresh_votes IS 'Every accepted THRESH vote (one per user per epoch).';
+CREATE TABLE @extschema@.thresh_estimates (
+  stream int NOT NULL,
+  epoch int NOT NULL,
+  user_id bigint NOT NULL,
+  report boolean NOT NULL,
+  PRIMARY KEY (stream, epoch, user_id)
+);
+COMMENT ON TABLE @extschema@.thresh_estimates IS 'Every accepted THRESH estimate report (at most one per user per epoch).';
+CREATE TABLE @extschema@.thresh_epochs (
+  stream int NOT NULL REFERENCES @extschema@.thresh_streams (id) ON DELETE CASCADE,
+  epoch int NOT NULL,
+  votes bigint NOT NULL,
+  yes_votes bigint NOT NULL,
+  vote_threshold float8,
+  global_update boolean NOT NULL,
+  estimate_reports bigint,
+  estimate_ones bigint,
+  estimate float8,
+  std_error float8,
+  last_update_epoch int,
+  votes_closed_at timestamptz NOT NULL DEFAULT now(),
+  closed_at timestamptz,
+  PRIMARY KEY (stream, epoch)
+);
+COMMENT ON TABLE @extschema@.thresh_epochs IS 'One row per THRESH epoch whose votes are closed: the decision and, once the epoch is closed, the published estimate.';
+
+-- pg_dump keeps their rows (they are the collector's data, not the extension's)
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_streams', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_votes', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_estimates', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_epochs', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_streams_id_seq', '');
+
+-- Readable through row-level security (a role sees the streams it may read and
+-- their history; the individual reports only for the stream's owner); written
+-- only by the extension's functions (as the tables' owner, which row-level
+-- security does not restrict).
+REVOKE ALL ON @extschema@.thresh_streams, @extschema@.thresh_epochs, @extschema@.thresh_votes,
+              @extschema@.thresh_estimates FROM PUBLIC;
+GRANT SELECT ON @extschema@.thresh_streams, @extschema@.thresh_epochs, @extschema@.thresh_votes,
+                @extschema@.thresh_estimates TO PUBLIC;
+ALTER TABLE @extschema@.thresh_streams ENABLE ROW LEVEL SECURITY;
+ALTER TABLE @extschema@.thresh_epochs ENABLE ROW LEVEL SECURITY;
+ALTER TABLE @extschema@.thresh_votes ENABLE ROW LEVEL SECURITY;
+ALTER TABLE @extschema@.thresh_estimates ENABLE ROW LEVEL SECURITY;
+CREATE POLICY thresh_streams_readable ON @extschema@.thresh_streams FOR SELECT
+  USING (@extschema@.has_privilege(owner, acl, 'SELECT'));
+CREATE POLICY thresh_epochs_readable ON @extschema@.thresh_epochs FOR SELECT
+  USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s WHERE s.id = stream));
+-- individual reports: the stream's owner only
+CREATE POLICY thresh_votes_owner ON @extschema@.thresh_votes FOR SELECT
+  USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s
+                 WHERE s.id = stream AND @extschema@.has_privilege(s.owner, s.acl, 'OWNER')));
+CREATE POLICY thresh_estimates_owner ON @extschema@.thresh_estimates FOR SELECT
+  USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s
+                 WHERE s.id = stream AND @extschema@.has_privilege(s.owner, s.acl, 'OWNER')));
+
+------------------------------------------------------------------------------
+-- The formulas (C, src/pg/thresh/thresh.cpp) and a stream's row (internal, but
+-- for thresh_derive)
+------------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.thresh_derive(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint,
+    groups int, epsilon float8, delta float8, vote_noise float8, estimate_noise float8, threshold_unit float8,
+    OUT a float8, OUT b float8, OUT vote_threshold float8, OUT sampling_error float8, OUT thresholds float8[],
+    OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8,
+    OUT accuracy_bound float8)
+  AS 'MODULE_PATHNAME', 'ldp_thresh_derive' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.thresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8) IS 'THRESH parameters from a configuration (NULL noises and threshold unit are derived): vote noise a, estimate noise b, vote threshold, per-user sampling error y, thresholds tau_-1..tau_ceil(log2 T), the truthful reports a user can afford, its worst-case privacy loss and the Theorem 4.3 accuracy bound.';
+CREATE FUNCTION @extschema@.thresh_decide(stream @extschema@.thresh_streams, votes bigint, yes_votes bigint,
+    OUT vote_threshold float8, OUT global_update boolean)
+  AS 'MODULE_PATHNAME', 'ldp_thresh_decide' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.thresh_decide(@extschema@.thresh_streams, bigint, bigint) IS 'Internal: THRESH''s update rule on an epoch''s votes (the threshold uses the number of votes received).';
+CREATE FUNCTION @extschema@.thresh_decode(stream @extschema@.thresh_streams, reports bigint, ones bigint,
+    OUT estimate float8, OUT std_error float8)
+  AS 'MODULE_PATHNAME', 'ldp_thresh_decode' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.thresh_decode(@extschema@.thresh_streams, bigint, bigint) IS 'Internal: the global estimate and its standard error from an epoch''s estimate reports.';
+
+CREATE FUNCTION @extschema@.thresh_stream(name text, lock boolean DEFAULT false)
+  RETURNS @extschema@.thresh_streams LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams;
+BEGIN
+  IF lock THEN
+    SELECT * INTO s FROM @extschema@.thresh_streams t WHERE t.name = thresh_stream.name FOR UPDATE;
+  ELSE
+    SELECT * INTO s FROM @extschema@.thresh_streams t WHERE t.name = thresh_stream.name;
+  END IF;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'THRESH stream "%" does not exist', name
+      USING ERRCODE = 'undefined_object', HINT = 'Create it with ldp.thresh_create.';
+  END IF;
+  RETURN s;
+END $$;
+COMMENT ON FUNCTION @extschema@.thresh_stream(text, boolean) IS 'Internal: a THRESH stream''s row (locked FOR UPDATE when asked), or error 42704.';
+
+-- The privileged twins' view of a stream (as collection_for): its row, locked when
+-- asked, if the caller may use the privilege on it.
+CREATE FUNCTION @extschema@.thresh_stream_for(caller oid, name text, privilege text, lock boolean)
+  RETURNS @extschema@.thresh_streams LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams;
+BEGIN
+  SELECT * INTO s FROM @extschema@.thresh_streams t WHERE t.name = thresh_stream_for.name;
+  IF NOT FOUND OR NOT @extschema@.has_privilege(caller, s.owner, s.acl, 'SELECT') THEN
+    RAISE EXCEPTION 'THRESH stream "%" does not exist', name
+      USING ERRCODE = 'undefined_object', HINT = 'Create it with ldp.thresh_create.';
+  END IF;
+  IF NOT @extschema@.has_privilege(caller, s.owner, s.acl, privilege) THEN
+    RAISE EXCEPTION 'permission denied for THRESH stream "%"', name
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = CASE privilege WHEN 'INSERT' THEN 'Sending reports needs the submit privilege.'
+                                    WHEN 'UPDATE' THEN 'Closing needs the close privilege.'
+                                    ELSE 'Only its owner (' || s.owner::text || ') may do this.' END,
+            HINT = 'Its owner grants privileges with ldp.grant_thresh.';
+  END IF;
+  IF lock THEN
+    SELECT * INTO s FROM @extschema@.thresh_streams t WHERE t.name = thresh_stream_for.name FOR UPDATE;
+  END IF;
+  RETURN s;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_stream_for(oid, text, text, boolean) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_stream_for(oid, text, text, boolean) IS 'Internal: a THRESH stream''s row (locked FOR UPDATE when asked) if the role may use the privilege on it; else error 42704 (not readable) or 42501.';
+
+------------------------------------------------------------------------------
+-- The SQL API. Each function that changes the catalog is a C entry point
+-- (ldp_privileged) that calls its internal twin ldp._<name> as the catalog's
+-- owner with the calling role (30_security.sql).
+------------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@._thresh_create(caller regrole, name text, users bigint, epochs int, epoch_rounds int,
+    min_group_size bigint, groups int, epsilon float8, delta float8,
+    vote_noise float8, estimate_noise float8, threshold_unit float8)
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  p record;
+BEGIN
+  IF name IS NULL OR name = '' THEN
+    RAISE EXCEPTION 'a THRESH stream needs a non-empty name' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF EXISTS (SELECT 1 FROM @extschema@.thresh_streams t WHERE t.name = _thresh_create.name) THEN
+    RAISE EXCEPTION 'THRESH stream "%" already exists', name USING ERRCODE = 'duplicate_object';
+  END IF;
+  p := @extschema@.thresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
+                                 vote_noise, estimate_noise, threshold_unit);
+  IF p.worst_case_loss > epsilon THEN
+    RAISE WARNING 'THRESH stream "%": a user''s privacy loss can reach % > epsilon = %', name,
+      pg_catalog.round(p.worst_case_loss::numeric, 4), epsilon
+      USING DETAIL = pg_catalog.format('Truthful votes fall in data-dependent epochs: up to 2·a·ceil(eps/(4a)) + b·ceil(eps/(4b)) with a = %s, b = %s.',
+                                       pg_catalog.round(p.a::numeric, 4), pg_catalog.round(p.b::numeric, 4)),
+            HINT = 'Smaller vote and estimate noises (larger groups, shorter epochs) or a larger epsilon restore eps-LDP.';
+  END IF;
+  INSERT INTO @extschema@.thresh_streams (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon,
+      delta, vote_noise, estimate_noise, threshold_unit, vote_threshold, thresholds, owner)
+  VALUES (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta, p.a, p.b,
+          threshold_unit, p.vote_threshold, p.thresholds, caller);
+END $$;
+REVOKE ALL ON FUNCTION @extschema@._thresh_create(regrole, text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._thresh_create(regrole, text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) IS 'Internal: ldp.thresh_create run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@.thresh_create(name text, users bigint, epochs int, epoch_rounds int,
+    min_group_size bigint, groups int, epsilon float8, delta float8,
+    vote_noise float8 DEFAULT NULL, estimate_noise float8 DEFAULT NULL, threshold_unit float8 DEFAULT NULL)
+  RETURNS void AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+REVOKE ALL ON FUNCTION @extschema@.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) IS 'Creates a THRESH stream owned by the calling role for n users, T epochs of epoch_rounds rounds, groups subgroups of at least min_group_size users, privacy epsilon and failure probability delta; derives the vote noise a, estimate noise b and thresholds (or takes the given ones) and refuses configurations that break Assumption 4.2 or leave b undefined, saying what to change. Not executable by PUBLIC: GRANT EXECUTE to the roles that may create streams.';
+
+CREATE FUNCTION @extschema@._thresh_drop(caller regrole, name text) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'OWNER', true);
+BEGIN
+  DELETE FROM @extschema@.thresh_votes WHERE stream = s.id;
+  DELETE FROM @extschema@.thresh_estimates WHERE stream = s.id;
+  DELETE FROM @extschema@.thresh_streams WHERE id = s.id;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@._thresh_drop(regrole, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._thresh_drop(regrole, text) IS 'Internal: ldp.thresh_drop run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@.thresh_drop(name text) RETURNS void
+  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.thresh_drop(text) IS 'Deletes a THRESH stream with its reports and history. Its owner only.';
+
+CREATE FUNCTION @extschema@.thresh_params(name text)
+  RETURNS TABLE(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint, groups int,
+                epsilon float8, delta float8, vote_noise float8, estimate_noise float8,
+                vote_threshold float8, thresholds float8[])
+  LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT s.users, s.epochs, s.epoch_rounds, s.min_group_size, s.groups, s.epsilon, s.delta,
+         s.vote_noise, s.estimate_noise, s.vote_threshold, s.thresholds
+  FROM @extschema@.thresh_stream(name) s $$;
+COMMENT ON FUNCTION @extschema@.thresh_params(text) IS 'What every device of a THRESH stream needs: its configuration, a, b, the vote threshold (for n votes) and thresholds[1] = tau_-1 .. thresholds[ceil(log2 T)+2] = tau_ceil(log2 T).';
+
+-- Shared by both submit twins: checks the batch, stores one row per user and adds
+-- the batch to the stream's tallies, or refuses the whole batch.
+CREATE FUNCTION @extschema@.thresh_submit(caller oid, name text, epoch int, user_ids bigint[], bits boolean[], kind text)
+  RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'INSERT', false);
+  want text := CASE kind WHEN 'votes' THEN 'voting' ELSE 'estimating' END;
+  n bigint;
+  ones bigint;
+  dup bigint;
+BEGIN
+  IF epoch IS NULL OR user_ids IS NULL OR bits IS NULL THEN
+    RAISE EXCEPTION 'epoch, user_ids and % must not be NULL', CASE kind WHEN 'votes' THEN 'votes' ELSE 'reports' END
+      USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF coalesce(pg_catalog.array_ndims(user_ids), 1) <> 1 OR coalesce(pg_catalog.array_ndims(bits), 1) <> 1 THEN
+    RAISE EXCEPTION 'user_ids and % must be one-dimensional arrays', CASE kind WHEN 'votes' THEN 'votes' ELSE 'reports' END
+      USING ERRCODE = 'array_subscript_error';
+  END IF;
+  IF pg_catalog.cardinality(user_ids) <> pg_catalog.cardinality(bits) THEN
+    RAISE EXCEPTION 'user_ids and % must be arrays of the same length (got % and %)',
+      CASE kind WHEN 'votes' THEN 'votes' ELSE 'reports' END, pg_catalog.cardinality(user_ids), pg_catalog.cardinality(bits)
+      USING ERRCODE = 'array_subscript_error';
+  END IF;
+  IF pg_catalog.array_position(user_ids, NULL) IS NOT NULL OR pg_catalog.array_position(bits, NULL) IS NOT NULL THEN
+    RAISE EXCEPTION 'the batch holds a NULL user id or report' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF s.epoch <> epoch OR s.phase <> want THEN
+    RAISE EXCEPTION 'THRESH stream "%" takes no % for epoch %: it is in epoch %, phase %', name, kind, epoch, s.epoch, s.phase
+      USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'The whole batch was refused.';
+  END IF;
+  n := pg_catalog.cardinality(user_ids);
+  IF n = 0 THEN
+    RETURN 0;
+  END IF;
+  IF n > s.users THEN
+    RAISE EXCEPTION 'THRESH stream "%" would get more % in epoch % than its % users', name, kind, epoch, s.users
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
+  END IF;
+  SELECT pg_catalog.count(*) FILTER (WHERE b) INTO ones FROM pg_catalog.unnest(bits) AS b;
+  -- Rows go in in user order (unnest(a, b) cannot be schema-qualified): two batches
+  -- that share users then wait on the same user first, and the later one is refused
+  -- with 23505 instead of the two deadlocking (40P01) in opposite orders.
+  BEGIN
+    IF kind = 'votes' THEN
+      INSERT INTO @extschema@.thresh_votes (stream, epoch, user_id, vote)
+      SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b) ORDER BY u;
+    ELSE
+      INSERT INTO @extschema@.thresh_estimates (stream, epoch, user_id, report)
+      SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b) ORDER BY u;
+    END IF;
+  EXCEPTION WHEN unique_violation THEN
+    SELECT u INTO dup FROM pg_catalog.unnest(user_ids) AS u GROUP BY u HAVING pg_catalog.count(*) > 1 LIMIT 1;
+    IF dup IS NULL THEN
+      IF kind = 'votes' THEN
+        SELECT v.user_id INTO dup FROM @extschema@.thresh_votes v
+        WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = ANY (user_ids) LIMIT 1;
+      ELSE
+        SELECT v.user_id INTO dup FROM @extschema@.thresh_estimates v
+        WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = ANY (user_ids) LIMIT 1;
+      END IF;
+    END IF;
+    RAISE EXCEPTION 'user % already sent % for epoch % of THRESH stream "%"', dup,
+      CASE kind WHEN 'votes' THEN 'a vote' ELSE 'an estimate' END, epoch, name
+      USING ERRCODE = 'unique_violation', HINT = 'The whole batch was refused.';
+  END;
+  -- The tallies, re-checking the phase under the row lock: a close that got there
+  -- first has moved the phase on and the batch is refused; a close that comes
+  -- later waits for this transaction and counts it.
+  IF kind = 'votes' THEN
+    UPDATE @extschema@.thresh_streams t SET votes = t.votes + n, yes_votes = t.yes_votes + ones
+    WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = want AND t.votes + n <= t.users;
+  ELSE
+    UPDATE @extschema@.thresh_streams t SET estimate_reports = t.estimate_reports + n,
+                                           estimate_ones = t.estimate_ones + ones
+    WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = want AND t.estimate_reports + n <= t.users;
+  END IF;
+  IF NOT FOUND THEN
+    s := @extschema@.thresh_stream(name);
+    IF s.epoch <> epoch OR s.phase <> want THEN
+      RAISE EXCEPTION 'THRESH stream "%" takes no % for epoch %: it is in epoch %, phase %', name, kind, epoch, s.epoch, s.phase
+        USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'The whole batch was refused.';
+    END IF;
+    RAISE EXCEPTION 'THRESH stream "%" would get more % in epoch % than its % users', name, kind, epoch, s.users
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
+  END IF;
+  RETURN n;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_submit(oid, text, int, bigint[], boolean[], text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_submit(oid, text, int, bigint[], boolean[], text) IS 'Internal: stores a batch of THRESH votes or estimates whole for a role with the submit privilege, or refuses it whole.';
+
+CREATE FUNCTION @extschema@._thresh_submit_votes(caller regrole, name text, epoch int, user_ids bigint[], votes boolean[])
+  RETURNS bigint LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
+  SELECT @extschema@.thresh_submit(caller, name, epoch, user_ids, votes, 'votes') $$;
+REVOKE ALL ON FUNCTION @extschema@._thresh_submit_votes(regrole, text, int, bigint[], boolean[]) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._thresh_submit_votes(regrole, text, int, bigint[], boolean[]) IS 'Internal: ldp.thresh_submit_votes run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@._thresh_submit_estimates(caller regrole, name text, epoch int, user_ids bigint[], reports boolean[])
+  RETURNS bigint LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
+  SELECT @extschema@.thresh_submit(caller, name, epoch, user_ids, reports, 'estimates') $$;
+REVOKE ALL ON FUNCTION @extschema@._thresh_submit_estimates(regrole, text, int, bigint[], boolean[]) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._thresh_submit_estimates(regrole, text, int, bigint[], boolean[]) IS 'Internal: ldp.thresh_submit_estimates run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@.thresh_submit_votes(name text, epoch int, user_ids bigint[], votes boolean[])
+  RETURNS bigint AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.thresh_submit_votes(text, int, bigint[], boolean[]) IS 'Stores a batch of VOTE reports for the current epoch of a THRESH stream in its voting phase; returns how many. One vote per user per epoch: a batch with a duplicate, for another epoch or phase, or with arrays of different lengths is refused whole. Needs the submit privilege.';
+CREATE FUNCTION @extschema@.thresh_submit_estimates(name text, epoch int, user_ids bigint[], reports boolean[])
+  RETURNS bigint AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.thresh_submit_estimates(text, int, bigint[], boolean[]) IS 'Stores a batch of EST reports for the current epoch of a THRESH stream whose votes decided a global update; returns how many. At most one per user per epoch; a bad batch is refused whole. Needs the submit privilege.';
+
+CREATE FUNCTION @extschema@._thresh_close_votes(caller regrole, name text, epoch int) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'UPDATE', true);  -- waits for submitters
+  d record;
+BEGIN
+  IF epoch IS NOT NULL AND (epoch < s.epoch OR (epoch = s.epoch AND s.phase <> 'voting')) THEN
+    RAISE NOTICE 'the votes of epoch % of THRESH stream "%" are already closed', epoch, name;
+    RETURN;
+  END IF;
+  IF s.phase <> 'voting' OR (epoch IS NOT NULL AND epoch <> s.epoch) THEN
+    RAISE EXCEPTION 'THRESH stream "%" is in epoch %, phase %: no votes to close%', name, s.epoch, s.phase,
+      CASE WHEN epoch IS NOT NULL THEN pg_catalog.format(' for epoch %s', epoch) ELSE '' END
+      USING ERRCODE = 'object_not_in_prerequisite_state';
+  END IF;
+  d := @extschema@.thresh_decide(s, s.votes, s.yes_votes);
+  UPDATE @extschema@.thresh_streams t SET phase = CASE WHEN d.global_update THEN 'estimating' ELSE 'closed' END
+  WHERE t.id = s.id;
+  INSERT INTO @extschema@.thresh_epochs (stream, epoch, votes, yes_votes, vote_threshold, global_update)
+  VALUES (s.id, s.epoch, s.votes, s.yes_votes, d.vote_threshold, d.global_update);
+END $$;
+REVOKE ALL ON FUNCTION @extschema@._thresh_close_votes(regrole, text, int) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._thresh_close_votes(regrole, text, int) IS 'Internal: ldp.thresh_close_votes run as the catalog''s owner for the calling role.';
+CREATE PROCEDURE @extschema@.thresh_close_votes(name text, epoch int DEFAULT NULL)
+  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C;
+COMMENT ON PROCEDURE @extschema@.thresh_close_votes(text, int) IS 'Applies THRESH''s update rule to the current epoch''s votes and publishes the decision (phase estimating on a global update, else closed). With epoch given, closing an already closed phase is a no-op. Needs the close privilege.';
+
+CREATE FUNCTION @extschema@._thresh_close_epoch(caller regrole, name text, epoch int) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'UPDATE', true);
+  e record;
+  est float8;
+  se float8;
+  last_update int;
+BEGIN
+  IF epoch IS NOT NULL AND (epoch < s.epoch OR s.phase = 'finished') THEN
+    RAISE NOTICE 'epoch % of THRESH stream "%" is already closed', epoch, name;
+    RETURN;
+  END IF;
+  IF s.phase = 'finished' THEN
+    RAISE EXCEPTION 'THRESH stream "%" has run all its % epochs', name, s.epochs
+      USING ERRCODE = 'object_not_in_prerequisite_state';
+  END IF;
+  IF s.phase = 'voting' OR (epoch IS NOT NULL AND epoch <> s.epoch) THEN
+    RAISE EXCEPTION 'THRESH stream "%" is in epoch %, phase %: close its votes first', name, s.epoch, s.phase
+      USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'CALL ldp.thresh_close_votes(name).';
+  END IF;
+  est := s.estimate;
+  se := s.std_error;
+  last_update := s.last_update_epoch;
+  IF s.phase = 'estimating' THEN
+    last_update := s.epoch;
+    IF s.estimate_reports > 0 THEN
+      e := @extschema@.thresh_decode(s, s.estimate_reports, s.estimate_ones);
+      est := e.estimate;
+      se := e.std_error;
+    ELSE
+      RAISE WARNING 'epoch % of THRESH stream "%" updated but received no estimates: the previous estimate stays published', s.epoch, name;
+    END IF;
+  END IF;
+  UPDATE @extschema@.thresh_streams t
+  SET epoch = CASE WHEN s.epoch < s.epochs THEN s.epoch + 1 ELSE s.epoch END,
+      phase = CASE WHEN s.epoch < s.epochs THEN 'voting' ELSE 'finished' END,
+      votes = 0, yes_votes = 0, estimate_reports = 0, estimate_ones = 0,
+      last_update_epoch = last_update, estimate = est, std_error = se
+  WHERE t.id = s.id;
+  UPDATE @extschema@.thresh_epochs h
+  SET estimate_reports = s.estimate_reports, estimate_ones = s.estimate_ones, estimate = est, std_error = se,
+      last_update_epoch = last_update, closed_at = pg_catalog.now()
+  WHERE h.stream = s.id AND h.epoch = s.epoch;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@._thresh_close_epoch(regrole, text, int) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._thresh_close_epoch(regrole, text, int) IS 'Internal: ldp.thresh_close_epoch run as the catalog''s owner for the calling role.';
+CREATE PROCEDURE @extschema@.thresh_close_epoch(name text, epoch int DEFAULT NULL)
+  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C;
+COMMENT ON PROCEDURE @extschema@.thresh_close_epoch(text, int) IS 'Publishes the epoch''s estimate (the aggregated estimates after a global update, else the previous one) and opens the next epoch (or finishes the stream after the last). With epoch given, closing an already closed epoch is a no-op. Needs the close privilege.';
+
+CREATE FUNCTION @extschema@.thresh_status(name text)
+  RETURNS TABLE(epoch int, phase text, last_update_epoch int, estimate float8, std_error float8,
+                votes bigint, estimate_reports bigint)
+  LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT s.epoch, s.phase, s.last_update_epoch, s.estimate, s.std_error, s.votes, s.estimate_reports
+  FROM @extschema@.thresh_stream(name) s $$;
+COMMENT ON FUNCTION @extschema@.thresh_status(text) IS 'A THRESH stream now: current epoch and phase (voting, estimating, closed, finished), the epoch of the last global update, the published estimate p~ and its standard error, and the reports received so far in this epoch.';
+
+CREATE FUNCTION @extschema@.thresh_history(name text)
+  RETURNS TABLE(epoch int, votes bigint, vote_share float8, vote_threshold float8, global_update boolean,
+                estimate_reports bigint, estimate float8, std_error float8, last_update_epoch int)
+  LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT h.epoch, h.votes, CASE WHEN h.votes > 0 THEN h.yes_votes::float8 / h.votes END, h.vote_threshold,
+         h.global_update, h.estimate_reports, h.estimate, h.std_error, h.last_update_epoch
+  FROM @extschema@.thresh_stream(name) s JOIN @extschema@.thresh_epochs h ON h.stream = s.id
+  ORDER BY h.epoch $$;
+COMMENT ON FUNCTION @extschema@.thresh_history(text) IS 'One row per THRESH epoch whose votes are closed: votes, share of 1s, the threshold it was compared with, the decision, and once closed the estimate reports, published estimate, standard error and last update epoch.';
+
+-- Grants and revokes of a stream's privileges (its owner only).
+CREATE FUNCTION @extschema@.thresh_grant(caller oid, stream text, privilege text, grantee text, grant_it boolean)
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, stream, 'OWNER', true);
+BEGIN
+  UPDATE @extschema@.thresh_streams t
+  SET acl = @extschema@.acl_change(t.acl, caller, grantee,
+                                   @extschema@.privilege_type(privilege, ARRAY['read', 'submit', 'close']), grant_it)
+  WHERE t.id = s.id;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_grant(oid, text, text, text, boolean) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_grant(oid, text, text, text, boolean) IS 'Internal: grants or revokes a privilege on a THRESH stream for its owner.';
+CREATE FUNCTION @extschema@._grant_thresh(caller regrole, stream text, privilege text, grantee text)
+  RETURNS void LANGUAGE sql SET search_path = pg_catalog, pg_temp
+  AS $$ SELECT @extschema@.thresh_grant(caller, stream, privilege, grantee, true) $$;
+REVOKE ALL ON FUNCTION @extschema@._grant_thresh(regrole, text, text, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._grant_thresh(regrole, text, text, text) IS 'Internal: ldp.grant_thresh run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@._revoke_thresh(caller regrole, stream text, privilege text, grantee text)
+  RETURNS void LANGUAGE sql SET search_path = pg_catalog, pg_temp
+  AS $$ SELECT @extschema@.thresh_grant(caller, stream, privilege, grantee, false) $$;
+REVOKE ALL ON FUNCTION @extschema@._revoke_thresh(regrole, text, text, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._revoke_thresh(regrole, text, text, text) IS 'Internal: ldp.revoke_thresh run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@.grant_thresh(stream text, privilege text, grantee text) RETURNS void
+  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.grant_thresh(text, text, text) IS 'Lets a role (or public) read a THRESH stream (privilege read: parameters, status, history), send its reports (submit) or close its phases (close). The stream''s owner only.';
+CREATE FUNCTION @extschema@.revoke_thresh(stream text, privilege text, grantee text) RETURNS void
+  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.revoke_thresh(text, text, text) IS 'Takes back a privilege granted with ldp.grant_thresh. The stream''s owner only.';
+
