@@ -16,7 +16,8 @@
 -- dependencies among them (pg_depend) and the initial privileges (pg_init_privs).
 --
 -- Left out, on purpose: OIDs and anything derived from them (the names of toast
--- tables and of internal foreign-key triggers are normalized), dropped columns,
+-- tables and of internal foreign-key triggers are normalized), dropped columns (a
+-- column's position is its place among the columns that are left, what SELECT * shows),
 -- relnatts, a column's atthasmissing/attmissingval (ALTER TABLE ... ADD COLUMN ...
 -- DEFAULT on an updated install records the default as the value of the rows that
 -- existed before: a storage detail; the column's definition and default are compared),
@@ -138,7 +139,8 @@ FROM pg_class c LEFT JOIN pg_am am ON am.oid = c.relam
 WHERE c.relnamespace = :nsp
 ORDER BY c.oid::regclass::text;
 SELECT format('column %s.%s: position=%s type=%s notnull=%s default=%s identity=%L generated=%L collation=%s storage=%s compression=%L stattarget=%s acl=%s options=%s',
-              c.oid::regclass, quote_ident(a.attname), a.attnum, format_type(a.atttypid, a.atttypmod),
+              c.oid::regclass, quote_ident(a.attname),
+              row_number() OVER (PARTITION BY a.attrelid ORDER BY a.attnum), format_type(a.atttypid, a.atttypmod),
               a.attnotnull, coalesce(pg_get_expr(ad.adbin, ad.adrelid), '<none>'), a.attidentity,
               a.attgenerated, a.attcollation, a.attstorage, a.attcompression, a.attstattarget, a.attacl,
               (SELECT array_agg(o ORDER BY o) FROM unnest(a.attoptions) o WHERE o NOT LIKE 'pg\_attver=%'))

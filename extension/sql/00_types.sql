@@ -62,3 +62,66 @@ CREATE TYPE @extschema@.freq_summary (
 );
 COMMENT ON TYPE @extschema@.freq_summary IS
   'Decoder state of a frequency oracle over items [0, k) (grr, sue, oue, dbitflip, olh, hadamard): parameters, report count and integer counters. Text form v1:<mechanism>{...}; merge with ldp.rollup.';
+
+------------------------------------------------------------------------------
+-- ldp.summary: any summary of any kind in the stored form (format 2, whose header
+-- names the kind), with casts to and from each kind's own type and the accessors
+-- every kind has. What a collection keeps per epoch (40_collections.sql).
+------------------------------------------------------------------------------
+CREATE TYPE @extschema@.summary;
+CREATE FUNCTION @extschema@.summary_in(cstring) RETURNS @extschema@.summary
+  AS 'MODULE_PATHNAME', 'ldp_summary_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.summary_out(@extschema@.summary) RETURNS cstring
+  AS 'MODULE_PATHNAME', 'ldp_summary_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.summary_recv(internal) RETURNS @extschema@.summary
+  AS 'MODULE_PATHNAME', 'ldp_summary_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.summary_send(@extschema@.summary) RETURNS bytea
+  AS 'MODULE_PATHNAME', 'ldp_summary_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE TYPE @extschema@.summary (
+  INPUT = @extschema@.summary_in,
+  OUTPUT = @extschema@.summary_out,
+  RECEIVE = @extschema@.summary_recv,
+  SEND = @extschema@.summary_send,
+  INTERNALLENGTH = VARIABLE,
+  ALIGNMENT = double,
+  STORAGE = extended
+);
+COMMENT ON TYPE @extschema@.summary IS 'Any ldp summary (a mean, a frequency oracle, ...): the text and binary forms of its kind; cast it to its kind''s type (ldp.mean_summary, ldp.freq_summary) for that kind''s accessors.';
+COMMENT ON FUNCTION @extschema@.summary_in(cstring) IS 'Input of ldp.summary: the text form of any summary kind (the mechanism''s name tells the kind).';
+COMMENT ON FUNCTION @extschema@.summary_out(@extschema@.summary) IS 'Output of ldp.summary: the text form of its kind.';
+COMMENT ON FUNCTION @extschema@.summary_recv(internal) IS 'Binary input of ldp.summary: the stored form (format 2, which names the kind).';
+COMMENT ON FUNCTION @extschema@.summary_send(@extschema@.summary) IS 'Binary output of ldp.summary: the stored form (format 2).';
+
+CREATE FUNCTION @extschema@.summary(@extschema@.mean_summary) RETURNS @extschema@.summary
+  AS 'MODULE_PATHNAME', 'ldp_summary_from_mean' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.summary(@extschema@.freq_summary) RETURNS @extschema@.summary
+  AS 'MODULE_PATHNAME', 'ldp_summary_from_freq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.mean_summary(@extschema@.summary) RETURNS @extschema@.mean_summary
+  AS 'MODULE_PATHNAME', 'ldp_summary_to_mean' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.freq_summary(@extschema@.summary) RETURNS @extschema@.freq_summary
+  AS 'MODULE_PATHNAME', 'ldp_summary_to_freq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE CAST (@extschema@.mean_summary AS @extschema@.summary)
+  WITH FUNCTION @extschema@.summary(@extschema@.mean_summary) AS ASSIGNMENT;
+CREATE CAST (@extschema@.freq_summary AS @extschema@.summary)
+  WITH FUNCTION @extschema@.summary(@extschema@.freq_summary) AS ASSIGNMENT;
+CREATE CAST (@extschema@.summary AS @extschema@.mean_summary)
+  WITH FUNCTION @extschema@.mean_summary(@extschema@.summary);
+CREATE CAST (@extschema@.summary AS @extschema@.freq_summary)
+  WITH FUNCTION @extschema@.freq_summary(@extschema@.summary);
+COMMENT ON FUNCTION @extschema@.summary(@extschema@.mean_summary) IS 'A mean summary as an ldp.summary (the cast mean_summary -> summary).';
+COMMENT ON FUNCTION @extschema@.summary(@extschema@.freq_summary) IS 'A frequency summary as an ldp.summary (the cast freq_summary -> summary).';
+COMMENT ON FUNCTION @extschema@.mean_summary(@extschema@.summary) IS 'An ldp.summary of kind mean as ldp.mean_summary (42804 for another kind).';
+COMMENT ON FUNCTION @extschema@.freq_summary(@extschema@.summary) IS 'An ldp.summary of kind frequency as ldp.freq_summary (42804 for another kind).';
+
+CREATE FUNCTION @extschema@.summary_kind(@extschema@.summary) RETURNS text
+  AS 'MODULE_PATHNAME', 'ldp_summary_kind' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.report_count(@extschema@.summary) RETURNS bigint
+  AS 'MODULE_PATHNAME', 'ldp_summary_report_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.epsilon(@extschema@.summary) RETURNS float8
+  AS 'MODULE_PATHNAME', 'ldp_summary_epsilon' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.mechanism(@extschema@.summary) RETURNS text
+  AS 'MODULE_PATHNAME', 'ldp_summary_mechanism' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.summary_kind(@extschema@.summary) IS 'The kind of a summary: its row in ldp.summary_kinds (mean, frequency).';
+COMMENT ON FUNCTION @extschema@.report_count(@extschema@.summary) IS 'Number of reports summarized.';
+COMMENT ON FUNCTION @extschema@.epsilon(@extschema@.summary) IS 'The privacy parameter the reports were made with.';
+COMMENT ON FUNCTION @extschema@.mechanism(@extschema@.summary) IS 'The mechanism''s name, as in the text form.';

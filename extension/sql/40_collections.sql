@@ -7,13 +7,29 @@
 -- (30_security.sql): its query runs as its owner, whoever closes it.
 ------------------------------------------------------------------------------
 
+-- The registry of summary kinds: a kind is one row (and its type, casts and functions).
+CREATE TABLE @extschema@.summary_kinds (
+  kind text PRIMARY KEY,
+  summary_type regtype NOT NULL UNIQUE,
+  collection_function text NOT NULL,
+  description text NOT NULL
+);
+INSERT INTO @extschema@.summary_kinds VALUES
+  ('mean', '@extschema@.mean_summary', '@extschema@.collection_estimates',
+   'Means and proportions: randomized response, 1BitMean, Laplace, piecewise.'),
+  ('frequency', '@extschema@.freq_summary', '@extschema@.collection_frequencies',
+   'Frequency oracles over items [0, k): GRR, SUE, OUE, dBitFlip, OLH, Hadamard response.');
+REVOKE ALL ON @extschema@.summary_kinds FROM PUBLIC;
+GRANT SELECT ON @extschema@.summary_kinds TO PUBLIC;
+COMMENT ON TABLE @extschema@.summary_kinds IS 'The summary kinds a collection can keep: the type its summary call returns, and the function that reads a collection of that kind. Defined by the extension.';
+
 CREATE TABLE @extschema@.collections (
   name text PRIMARY KEY CHECK (name <> ''),
   source regclass NOT NULL,
   time_column name NOT NULL,
   epoch_length interval NOT NULL,
   summary text NOT NULL,
-  kind text NOT NULL CHECK (kind IN ('mean', 'frequency')),
+  kind text NOT NULL CONSTRAINT collections_kind_fkey REFERENCES @extschema@.summary_kinds (kind),
   starts_at timestamptz NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now(),
   owner regrole NOT NULL,
@@ -36,12 +52,12 @@ CREATE TABLE @extschema@.collection_epochs (
   epoch bigint NOT NULL,
   epoch_start timestamptz NOT NULL,
   reports bigint NOT NULL CHECK (reports >= 0),
-  mean @extschema@.mean_summary,
-  freq @extschema@.freq_summary,
   closed_at timestamptz NOT NULL DEFAULT now(),
+  summary @extschema@.summary,
   PRIMARY KEY (collection, epoch)
 );
-COMMENT ON TABLE @extschema@.collection_epochs IS 'One row per closed epoch of a collection: the rows counted when it was closed and its summary (mean or freq, by the collection''s kind; NULL for an epoch without reports).';
+COMMENT ON TABLE @extschema@.collection_epochs IS 'One row per closed epoch of a collection: the rows counted when it was closed and its summary (of the collection''s kind; NULL for an epoch without reports).';
+COMMENT ON COLUMN @extschema@.collection_epochs.summary IS 'The epoch''s summary (cast it to its kind''s type, e.g. summary::ldp.mean_summary); NULL for an epoch without reports.';
 
 -- pg_dump keeps their rows (they are the collector's data, not the extension's)
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.collections', '');
@@ -113,22 +129,21 @@ END $$;
 REVOKE ALL ON FUNCTION @extschema@.collection_for(oid, text, text) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.collection_for(oid, text, text) IS 'Internal: a collection''s row locked FOR UPDATE if the role may use the privilege on it; else error 42704 (not readable) or 42501.';
 
--- A collection's row that must summarize `kind` ('mean' or 'frequency'), or 42809.
+-- A collection's row that must keep summaries of `kind` (a row of summary_kinds), or 42809.
 CREATE FUNCTION @extschema@.collection_of_kind(collection text, kind text)
   RETURNS @extschema@.collections LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   c @extschema@.collections := @extschema@.collection_row(collection);
+  reader text;
 BEGIN
   IF c.kind <> kind THEN
-    RAISE EXCEPTION 'collection "%" summarizes %', collection,
-      CASE c.kind WHEN 'mean' THEN 'a mean' ELSE 'frequencies' END
-      USING ERRCODE = 'wrong_object_type',
-            HINT = CASE c.kind WHEN 'mean' THEN 'Use ldp.collection_estimates.'
-                               ELSE 'Use ldp.collection_frequencies.' END;
+    SELECT k.collection_function INTO reader FROM @extschema@.summary_kinds k WHERE k.kind = c.kind;
+    RAISE EXCEPTION 'collection "%" keeps % summaries, not %', collection, c.kind, kind
+      USING ERRCODE = 'wrong_object_type', HINT = pg_catalog.format('Use %s.', reader);
   END IF;
   RETURN c;
 END $$;
-COMMENT ON FUNCTION @extschema@.collection_of_kind(text, text) IS 'Internal: a collection''s row, or error 42809 unless it summarizes the given kind.';
+COMMENT ON FUNCTION @extschema@.collection_of_kind(text, text) IS 'Internal: a collection''s row, or error 42809 (naming the function that reads it) unless it keeps summaries of the given kind.';
 
 -- Epoch arithmetic in whole microseconds of UTC time.
 CREATE FUNCTION @extschema@.collection_epoch_of(c @extschema@.collections, t timestamptz) RETURNS bigint
@@ -217,11 +232,11 @@ CREATE FUNCTION @extschema@.collection_scan(c @extschema@.collections, with_summ
                 CASE WHEN grouped THEN ' GROUP BY 1' ELSE '' END) $$;
 COMMENT ON FUNCTION @extschema@.collection_scan(@extschema@.collections, boolean, boolean) IS 'Internal: the query that counts (and summarizes) a collection''s source rows per epoch between two instants.';
 
--- The summary type of a collection's kind (a fixed name, never user data).
+-- The summary type of a collection's kind (from the registry, never user data).
 CREATE FUNCTION @extschema@.collection_summary_type(c @extschema@.collections) RETURNS text
-  LANGUAGE sql IMMUTABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
-  SELECT CASE c.kind WHEN 'mean' THEN '@extschema@.mean_summary' ELSE '@extschema@.freq_summary' END $$;
-COMMENT ON FUNCTION @extschema@.collection_summary_type(@extschema@.collections) IS 'Internal: the summary type of a collection (ldp.mean_summary or ldp.freq_summary).';
+  LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+  SELECT k.summary_type::text FROM @extschema@.summary_kinds k WHERE k.kind = c.kind $$;
+COMMENT ON FUNCTION @extschema@.collection_summary_type(@extschema@.collections) IS 'Internal: the summary type of a collection''s kind (ldp.summary_kinds).';
 
 -- Closes epochs lo..hi of c that are not closed yet (all of them when refresh),
 -- with one scan of the source (run as the collection's owner).
@@ -229,18 +244,17 @@ CREATE FUNCTION @extschema@.collection_close_range(c @extschema@.collections, lo
   RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   closed bigint;
-  col text := CASE c.kind WHEN 'mean' THEN 'mean' ELSE 'freq' END;
 BEGIN
   -- the source query runs as the collection's owner; its rows are joined here
   EXECUTE pg_catalog.format(
-    'INSERT INTO @extschema@.collection_epochs AS ce (collection, epoch, epoch_start, reports, %I)'
-    ' SELECT $3, g.e, @extschema@.collection_epoch_start($4, g.e), coalesce(r.n, 0), r.s'
+    'INSERT INTO @extschema@.collection_epochs AS ce (collection, epoch, epoch_start, reports, summary)'
+    ' SELECT $3, g.e, @extschema@.collection_epoch_start($4, g.e), coalesce(r.n, 0), r.s::@extschema@.summary'
     ' FROM pg_catalog.generate_series($5, $6) AS g(e)'
     ' LEFT JOIN @extschema@._as_role($7, $8, $1, $2) AS r(bin timestamptz, n bigint, s %s)'
     '   ON r.bin = @extschema@.collection_epoch_start($4, g.e)'
     ' ON CONFLICT (collection, epoch) DO %s',
-    col, @extschema@.collection_summary_type(c),
-    CASE WHEN refresh THEN pg_catalog.format('UPDATE SET reports = excluded.reports, %I = excluded.%I, closed_at = excluded.closed_at', col, col)
+    @extschema@.collection_summary_type(c),
+    CASE WHEN refresh THEN 'UPDATE SET reports = excluded.reports, summary = excluded.summary, closed_at = excluded.closed_at'
          ELSE 'NOTHING' END)
   USING @extschema@.collection_checked_start(c, lo), @extschema@.collection_checked_start(c, hi + 1),
         c.name, c, lo, hi, c.owner, @extschema@.collection_scan(c, true, lo < hi);
@@ -306,12 +320,11 @@ BEGIN
   FROM @extschema@._as_role(caller,
          pg_catalog.format('SELECT pg_catalog.pg_typeof((%s' || pg_catalog.chr(10) || ')) FROM (SELECT * FROM %s LIMIT 1) AS src',
                            summary, @extschema@.collection_source(c)), NULL, NULL) AS r(t regtype);
-  IF result_type = '@extschema@.mean_summary'::regtype THEN
-    c.kind := 'mean';
-  ELSIF result_type = '@extschema@.freq_summary'::regtype THEN
-    c.kind := 'frequency';
-  ELSE
-    RAISE EXCEPTION 'a collection''s summary must return ldp.mean_summary or ldp.freq_summary, not %', result_type
+  SELECT k.kind INTO c.kind FROM @extschema@.summary_kinds k WHERE k.summary_type = result_type;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'a collection''s summary must return one of the types of ldp.summary_kinds (%), not %',
+      (SELECT pg_catalog.string_agg(k.summary_type::text, ', ' ORDER BY k.kind) FROM @extschema@.summary_kinds k),
+      result_type
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
   INSERT INTO @extschema@.collections SELECT c.*;
@@ -447,8 +460,8 @@ DECLARE
   c @extschema@.collections := @extschema@.collection_of_kind(name, 'mean');
 BEGIN
   RETURN QUERY
-    SELECT ce.epoch, ce.epoch_start, ce.reports, @extschema@.estimate(ce.mean), @extschema@.std_error(ce.mean),
-           @extschema@.ci_lower(ce.mean, confidence), @extschema@.ci_upper(ce.mean, confidence)
+    SELECT ce.epoch, ce.epoch_start, ce.reports, @extschema@.estimate((ce.summary::@extschema@.mean_summary)), @extschema@.std_error((ce.summary::@extschema@.mean_summary)),
+           @extschema@.ci_lower((ce.summary::@extschema@.mean_summary), confidence), @extschema@.ci_upper((ce.summary::@extschema@.mean_summary), confidence)
     FROM @extschema@.collection_epochs ce WHERE ce.collection = c.name ORDER BY ce.epoch;
 END $$;
 COMMENT ON FUNCTION @extschema@.collection_estimates(text, float8) IS 'One row per closed epoch of a mean collection: epoch, its start, rows, estimate, standard error and confidence interval (NULL for an epoch without reports).';
@@ -463,7 +476,7 @@ BEGIN
   RETURN QUERY
     SELECT ce.epoch, ce.epoch_start, f.item, f.frequency, f.std_error, f.ci_lower, f.ci_upper
     FROM @extschema@.collection_epochs ce
-    CROSS JOIN LATERAL @extschema@.frequencies(ce.freq, consistency) AS f
+    CROSS JOIN LATERAL @extschema@.frequencies(ce.summary::@extschema@.freq_summary, consistency) AS f
     WHERE ce.collection = c.name ORDER BY ce.epoch, f.item;
 END $$;
 COMMENT ON FUNCTION @extschema@.collection_frequencies(text, text) IS 'One row per item and closed epoch of a frequency collection: frequency, standard error and 95% interval (consistency as in ldp.frequencies; epochs without reports have no rows).';
