@@ -553,7 +553,7 @@ int run(const Options& opt) {
     Mismatches after;
     if (o.ok) {
       std::map<int64_t, std::pair<int64_t, std::string>> now;
-      for (const auto& r : t.exec("SELECT epoch, reports, coalesce(mean::text, '') FROM ldp.collection_epochs "
+      for (const auto& r : t.exec("SELECT epoch, reports, coalesce(summary::text, '') FROM ldp.collection_epochs "
                                   "WHERE collection = " + q))
         now[r[0].as<int64_t>()] = {r[1].as<int64_t>(), r[2].as<std::string>()};
       int64_t still_late = t.exec1("SELECT count(*) FROM ldp.late_reports(" + q + ") WHERE late <> 0")[0].as<int64_t>();

@@ -18,6 +18,7 @@
 
 #include "common/byte_reader.hpp"
 #include "common/stored_form.hpp"
+#include "common/text_cursor.hpp"
 #include "common/error.hpp"
 #include "freq/freq_internal.hpp"
 #include "freq/freq_summary.hpp"
@@ -123,96 +124,10 @@ void render(const FreqSummary& s, TextOut& o) {
   o.put("}");
 }
 
-// A cursor over the text being parsed; every failure names what was expected.
-struct Cursor {
-  const char* p;
-  const char* end;
-  const char* whole;
-
-  [[noreturn]] void fail(const char* what) const {
-    throw_error(ErrorKind::InvalidText,
-                "invalid input syntax for type freq_summary: expected %s at offset %d of "
-                "\"%.200s\"",
-                what, static_cast<int>(p - whole), whole);
-  }
-  void expect(const char* lit) {
-    size_t n = std::strlen(lit);
-    if (static_cast<size_t>(end - p) < n || std::memcmp(p, lit, n) != 0) fail(lit);
-    p += n;
-  }
-  bool at_delimiter() const { return p < end && (*p == ',' || *p == ']' || *p == '}'); }
-  // An integer token ending at a delimiter; '-' only where negative values are allowed.
-  int64_t integer(bool allow_negative) {
-    const char* b = p;
-    if (p < end && *p == '-' && !allow_negative) fail("a non-negative integer");
-    int64_t v = 0;
-    auto r = std::from_chars(p, end, v);
-    if (r.ec == std::errc::result_out_of_range) fail("an integer within bigint");
-    if (r.ec != std::errc()) fail(allow_negative ? "an integer" : "a non-negative integer");
-    p = r.ptr;
-    if (!at_delimiter()) {
-      p = b;
-      fail(allow_negative ? "an integer" : "a non-negative integer");
-    }
-    return v;
-  }
-  int64_t field(const char* key) {  // key=<non-negative integer>
-    expect(key);
-    expect("=");
-    return integer(false);
-  }
-  double number(const char* key) {  // key=<finite double>
-    expect(key);
-    expect("=");
-    const char* b = p;
-    double d = 0;
-    auto r = std::from_chars(p, end, d);
-    p = r.ptr;
-    if (r.ec != std::errc() || !at_delimiter() || !std::isfinite(d)) {
-      p = b;
-      fail("a finite number");
-    }
-    return d;
-  }
-  void array(const char* key, int64_t* out, int64_t len, bool allow_negative) {
-    expect(key);
-    expect("=[");
-    for (int64_t i = 0; i < len; ++i) {
-      if (i > 0) {
-        if (p < end && *p == ']')
-          throw_error(ErrorKind::InvalidText,
-                      "invalid input syntax for type freq_summary: %s has %" PRId64
-                      " values, expected %" PRId64,
-                      key, i, len);
-        expect(",");
-      }
-      out[i] = integer(allow_negative);
-    }
-    if (p < end && *p == ',')
-      throw_error(ErrorKind::InvalidText,
-                  "invalid input syntax for type freq_summary: %s has more than the %" PRId64
-                  " values expected",
-                  key, len);
-    expect("]");
-  }
-};
-
 // Parses the header (through the parameters) and validates it.
-Header parse_text_header(Cursor& c) {
-  c.expect("v");
-  if (c.p >= c.end || *c.p != '1' || (c.p + 1 < c.end && c.p[1] != ':'))
-    c.fail("version 1 (v1:)");
-  ++c.p;
-  c.expect(":");
-  const char* nb = c.p;
-  while (c.p < c.end && *c.p != '{') ++c.p;
-  const FreqMechanismInfo* info = freq_mechanism_by_name(nb, static_cast<size_t>(c.p - nb));
-  if (info == nullptr) {
-    c.p = nb;
-    c.fail("a mechanism name (grr, sue, oue, dbitflip, olh, hadamard)");
-  }
+Header parse_text_header(TextCursor& c) {
+  const FreqMechanismInfo* info = c.envelope(freq_mechanism_by_name, freq_mechanism_names());
   const FreqMechanismImpl* m = &freq_impl(info->id);
-  c.expect("{");
   FreqParams p;
   p.epsilon = c.number("epsilon");
   c.expect(",");
@@ -246,12 +161,12 @@ void freq_summary_to_text(const FreqSummary& s, char* out, size_t cap) {
 }
 
 size_t freq_summary_parse_size(const char* text) {
-  Cursor c{text, text + std::strlen(text), text};
+  TextCursor c(text, "freq_summary");
   return parse_text_header(c).size();
 }
 
 void freq_summary_from_text(const char* text, FreqSummary* out, size_t size) {
-  Cursor c{text, text + std::strlen(text), text};
+  TextCursor c(text, "freq_summary");
   Header h = parse_text_header(c);
   fill(out, size, h, "text");
   c.expect(",");
@@ -261,8 +176,7 @@ void freq_summary_from_text(const char* text, FreqSummary* out, size_t size) {
     c.expect(",");
     c.array(h.m->arrays[a], out->counters() + a * len, len, h.m->signed_counters);
   }
-  c.expect("}");
-  if (c.p != c.end) c.fail("end of input");
+  c.finish();
   check_counts(*out, ErrorKind::InvalidText);
 }
 

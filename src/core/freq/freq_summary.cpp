@@ -46,6 +46,12 @@ const FreqMechanismImpl& freq_impl(FreqMechanism id) {
 
 const FreqMechanismInfo& freq_mechanism(FreqMechanism id) { return freq_impl(id).info; }
 
+std::string freq_mechanism_names() {
+  std::string names;
+  for (const auto* m : kMechanisms) names += (names.empty() ? "" : ", ") + std::string(m->info.name);
+  return names;
+}
+
 const FreqMechanismInfo* freq_mechanism_by_name(const char* name, size_t len) {
   for (const auto* m : kMechanisms)
     if (std::strlen(m->info.name) == len && std::memcmp(m->info.name, name, len) == 0)

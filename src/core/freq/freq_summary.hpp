@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "common/stats.hpp"
 
@@ -63,6 +64,8 @@ struct FreqMechanismInfo {
 };
 const FreqMechanismInfo& freq_mechanism(FreqMechanism id);  // throws Internal on unknown
 const FreqMechanismInfo* freq_mechanism_by_name(const char* name, size_t len);
+// The registry's names, "grr, sue, ...", for messages.
+std::string freq_mechanism_names();
 
 // Validates epsilon and k (and d for dBitFlip: 1 <= d <= k); throws InvalidParameter.
 void validate_freq_params(FreqMechanism id, const FreqParams& p);

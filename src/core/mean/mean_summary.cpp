@@ -17,6 +17,7 @@
 #include "common/stored_form.hpp"
 #include "common/error.hpp"
 #include "common/stats.hpp"
+#include "common/text_cursor.hpp"
 
 namespace ldp {
 
@@ -34,6 +35,12 @@ const MeanMechanismInfo& mean_mechanism(MeanMechanism id) {
   for (const auto* m : kMechanisms)
     if (m->id == id) return *m;
   throw_error(ErrorKind::Internal, "unknown mean mechanism %d", static_cast<int>(id));
+}
+
+std::string mean_mechanism_names() {
+  std::string names;
+  for (const auto* m : kMechanisms) names += (names.empty() ? "" : ", ") + std::string(m->name);
+  return names;
 }
 
 const MeanMechanismInfo* mean_mechanism_by_name(const char* name, size_t len) {
@@ -346,70 +353,6 @@ std::string shortest(double d) {
   return std::string(buf, r.ptr);
 }
 
-// A cursor over the text being parsed; every failure names what was expected.
-struct TextCursor {
-  const char* p;
-  const char* end;
-  const char* whole;
-
-  [[noreturn]] void fail(const char* what) const {
-    throw_error(ErrorKind::InvalidText,
-                "invalid input syntax for type mean_summary: expected %s at offset %d of \"%.200s\"",
-                what, static_cast<int>(p - whole), whole);
-  }
-  void expect(const char* lit) {
-    size_t n = std::strlen(lit);
-    if (static_cast<size_t>(end - p) < n || std::memcmp(p, lit, n) != 0) fail(lit);
-    p += n;
-  }
-  // key=value up to ',' or '}' (not consumed); returns [b, e) of the value
-  void field(const char* key, const char** b, const char** e) {
-    expect(key);
-    expect("=");
-    *b = p;
-    while (p < end && *p != ',' && *p != '}') ++p;
-    *e = p;
-    if (*e == *b) fail("a value");
-  }
-  double number(const char* key) {
-    const char *b, *e;
-    field(key, &b, &e);
-    std::string v(b, e);
-    char* stop = nullptr;
-    double d = std::strtod(v.c_str(), &stop);
-    if (stop != v.c_str() + v.size() || !std::isfinite(d)) {
-      p = b;
-      fail("a finite number");
-    }
-    return d;
-  }
-  int64_t integer(const char* key) {
-    const char *b, *e;
-    field(key, &b, &e);
-    std::string v(b, e);
-    if (v.empty() || v.size() > 19 || v.find_first_not_of("0123456789") != std::string::npos) {
-      p = b;
-      fail("a non-negative integer");
-    }
-    errno = 0;
-    char* stop = nullptr;
-    long long x = std::strtoll(v.c_str(), &stop, 10);
-    if (errno != 0) {
-      p = b;
-      fail("an integer within bigint");
-    }
-    return x;
-  }
-  void exact(const char* key, ExactSum* out) {
-    const char *b, *e;
-    field(key, &b, &e);
-    if (!out->from_text(b, e)) {
-      p = b;
-      fail("an exact sum [-]0x<hex>p<exponent> within range");
-    }
-  }
-};
-
 // Checks that the counters can come from reports of the mechanism; throws kind.
 void validate_counts(const MeanSummary& s, ErrorKind kind) {
   const MeanMechanismInfo& m = mean_mechanism(s.mech());
@@ -477,20 +420,19 @@ size_t mean_summary_to_text(const MeanSummary& s, char* out, size_t cap) {
   return t.size();
 }
 
-size_t mean_summary_from_text(const char* text, void* out) {
-  TextCursor c{text, text + std::strlen(text), text};
-  c.expect("v");
-  if (c.p >= c.end || *c.p != '1') c.fail("version 1 (v1:)");
-  ++c.p;
-  c.expect(":");
-  const char* nb = c.p;
-  while (c.p < c.end && *c.p != '{') ++c.p;
-  const MeanMechanismInfo* m = mean_mechanism_by_name(nb, c.p - nb);
-  if (m == nullptr) {
-    c.p = nb;
-    c.fail("a mechanism name (rr, onebit, laplace, piecewise)");
+// key=<exact sum, [-]0x<hex>p<exponent>>
+void read_exact(TextCursor& c, const char* key, ExactSum* out) {
+  const char *b, *e;
+  c.token(key, &b, &e);
+  if (!out->from_text(b, e)) {
+    c.p = b;
+    c.fail("an exact sum [-]0x<hex>p<exponent> within range");
   }
-  c.expect("{");
+}
+
+size_t mean_summary_from_text(const char* text, void* out) {
+  TextCursor c(text, "mean_summary");
+  const MeanMechanismInfo* m = c.envelope(mean_mechanism_by_name, mean_mechanism_names());
   auto* s = static_cast<MeanSummary*>(out);
   std::memset(out, 0, kMaxMeanSummarySize);
   s->version = kMeanSummaryVersion;
@@ -506,18 +448,17 @@ size_t mean_summary_from_text(const char* text, void* out) {
     s->gamma = c.number("gamma");
   }
   c.expect(",");
-  s->n = c.integer("n");
+  s->n = c.field("n");
   if (m->real_valued) {
     c.expect(",");
-    c.exact("sum", &s->sums()->sum);
+    read_exact(c, "sum", &s->sums()->sum);
     c.expect(",");
-    c.exact("sumsq_unit", &s->sums()->sumsq_unit);
+    read_exact(c, "sumsq_unit", &s->sums()->sumsq_unit);
   } else {
     c.expect(",");
-    s->ones = c.integer("ones");
+    s->ones = c.field("ones");
   }
-  c.expect("}");
-  if (c.p != c.end) c.fail("end of input");
+  c.finish();
   return finish(s, ErrorKind::InvalidText);
 }
 

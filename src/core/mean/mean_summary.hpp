@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "common/exact_sum.hpp"
 #include "common/stats.hpp"
@@ -49,6 +50,8 @@ struct MeanMechanismInfo {
 
 const MeanMechanismInfo& mean_mechanism(MeanMechanism id);  // throws on unknown id
 const MeanMechanismInfo* mean_mechanism_by_name(const char* name, size_t len);
+// The registry's names, "rr, onebit, ...", for messages.
+std::string mean_mechanism_names();
 
 constexpr uint8_t kMeanSummaryVersion = 1;
 
