@@ -13,6 +13,8 @@ const char* family_name(uint8_t f) {
       return "a mean summary";
     case static_cast<uint8_t>(Family::Frequency):
       return "a frequency summary";
+    case static_cast<uint8_t>(Family::Sketch):
+      return "a sketch summary";
     default:
       return "an unknown family";
   }

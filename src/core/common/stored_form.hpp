@@ -22,7 +22,7 @@
 
 namespace ldp {
 
-enum class Family : uint8_t { Mean = 1, Frequency = 2 };
+enum class Family : uint8_t { Mean = 1, Frequency = 2, Sketch = 3 };
 
 constexpr uint8_t kStoredMagic[4] = {'L', 'D', 'P', 'S'};
 constexpr uint8_t kStoredFormat = 2;

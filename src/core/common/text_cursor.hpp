@@ -1,4 +1,4 @@
-// The reader shared by every summary's text form, "v1:<mechanism>{key=value,...}":
+// The reader and writer shared by every summary's text form, "v1:<mechanism>{key=value,...}":
 // one cursor, one set of messages ("invalid input syntax for type <type>: expected
 // <what> at offset <n> of ..."), numbers read with std::from_chars (no locale, no
 // whitespace, no '+', finite only), integers checked against bigint.
@@ -127,6 +127,34 @@ struct TextCursor {
                   type, key, len);
     expect("]");
   }
+};
+
+// The writer of every text form: appends to a buffer, or only counts (out ==
+// nullptr), so that the size and the text come from the same code.
+class TextOut {
+ public:
+  TextOut(char* out, size_t cap, const char* type) : out_(out), cap_(cap), type_(type) {}
+  void put(const char* s, size_t n) {
+    if (out_ != nullptr) {
+      if (len_ + n >= cap_) throw_error(ErrorKind::Internal, "%s text buffer too small", type_);
+      std::memcpy(out_ + len_, s, n);
+    }
+    len_ += n;
+  }
+  void put(const char* s) { put(s, std::strlen(s)); }
+  template <class T>
+  void number(T v) {  // integers, and doubles in their shortest round-trip form
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    put(buf, static_cast<size_t>(r.ptr - buf));
+  }
+  size_t len() const { return len_; }
+
+ private:
+  char* out_;
+  size_t cap_;
+  const char* type_;
+  size_t len_ = 0;
 };
 
 }  // namespace ldp

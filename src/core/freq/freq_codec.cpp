@@ -66,33 +66,6 @@ void check_counts(const FreqSummary& s, ErrorKind kind) {
 // ---------------------------------------------------------------------------
 // Text
 
-// Appends to a buffer, or only counts (out == nullptr): the size and the text
-// come from the same code.
-class TextOut {
- public:
-  TextOut(char* out, size_t cap) : out_(out), cap_(cap) {}
-  void put(const char* s, size_t n) {
-    if (out_ != nullptr) {
-      if (len_ + n >= cap_) throw_error(ErrorKind::Internal, "freq_summary text buffer too small");
-      std::memcpy(out_ + len_, s, n);
-    }
-    len_ += n;
-  }
-  void put(const char* s) { put(s, std::strlen(s)); }
-  template <class T>
-  void number(T v) {  // integers, and doubles in their shortest round-trip form
-    char buf[64];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    put(buf, static_cast<size_t>(r.ptr - buf));
-  }
-  size_t len() const { return len_; }
-
- private:
-  char* out_;
-  size_t cap_;
-  size_t len_ = 0;
-};
-
 void render(const FreqSummary& s, TextOut& o) {
   const FreqMechanismImpl& m = freq_impl(s.mech());
   o.put("v");
@@ -149,13 +122,13 @@ Header parse_text_header(TextCursor& c) {
 }  // namespace
 
 size_t freq_summary_text_size(const FreqSummary& s) {
-  TextOut o(nullptr, 0);
+  TextOut o(nullptr, 0, "freq_summary");
   render(s, o);
   return o.len() + 1;
 }
 
 void freq_summary_to_text(const FreqSummary& s, char* out, size_t cap) {
-  TextOut o(out, cap);
+  TextOut o(out, cap, "freq_summary");
   render(s, o);
   out[o.len()] = '\0';
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/fwht.hpp"
 #include "freq/freq_encoders.hpp"
 #include "freq/freq_internal.hpp"
 #include "freq/freq_summary.hpp"
@@ -48,16 +49,8 @@ void hadamard_check_counts(const FreqSummary& s, ErrorKind kind) {
 
 void hadamard_estimate(const FreqSummary& s, double* freq, double* std_error) {
   const int64_t K = s.g;
-  // In place, in unsigned arithmetic: every intermediate is a signed sum of a subset of
-  // the S_j, at most Σ|S_j| <= n in magnitude (and unsigned wrap-around is defined).
   std::vector<uint64_t> t(s.counters(), s.counters() + K);
-  for (int64_t h = 1; h < K; h <<= 1)
-    for (int64_t i = 0; i < K; i += 2 * h)
-      for (int64_t j = i; j < i + h; ++j) {
-        uint64_t a = t[j], b = t[j + h];
-        t[j] = a + b;
-        t[j + h] = a - b;
-      }
+  fwht_exact(t.data(), K);  // exact: Σ|S_j| <= n
   const double n = static_cast<double>(s.n);
   const double c = 1.0 / std::tanh(s.epsilon / 2);
   for (int64_t v = 0; v < s.k; ++v) {

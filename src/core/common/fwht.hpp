@@ -1,0 +1,24 @@
+// The fast Walsh–Hadamard transform of integer counters, exact: in place over
+// n = 2^r values, FWHT(x)[b] = Σ_a x[a]·H[a][b] with the Sylvester matrix
+// H[a][b] = (-1)^popcount(a & b) (= scipy.linalg.hadamard), O(n log n).
+//
+// In unsigned arithmetic (wrap-around is defined): every intermediate is a signed
+// sum of a subset of the inputs, so when Σ|x| fits in int64 (a summary's counters
+// are bounded by its report count) every output, read back as int64, is exact.
+#pragma once
+
+#include <cstdint>
+
+namespace ldp {
+
+inline void fwht_exact(uint64_t* t, int64_t n) {
+  for (int64_t h = 1; h < n; h <<= 1)
+    for (int64_t i = 0; i < n; i += 2 * h)
+      for (int64_t j = i; j < i + h; ++j) {
+        uint64_t a = t[j], b = t[j + h];
+        t[j] = a + b;
+        t[j + h] = a - b;
+      }
+}
+
+}  // namespace ldp

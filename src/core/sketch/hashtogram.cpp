@@ -1,0 +1,70 @@
+// Seed 003's count-sketch oracle with Hadamard compression (ALGORITHMS.md §5.1), which
+// the SQL calls hashtogram (§5.3: Hashtogram implemented as this oracle, with sign
+// hashes and the median over rows).
+//
+// Hashes: h_j(u) = XXH64(u, 2j) mod m and g_j(u) = 1 - 2·(XXH64(u, 2j+1) & 1),
+// independent, so that colliding items cancel on average.
+// Device: a row j uniform in [0, t) (t = hashes) and r uniform in [0, m);
+// x = g_j(u)·H[r][h_j(u)]; y = x with probability e^ε/(1+e^ε), else -x.
+// Counters: S[j][r] = Σ y. Prepared table: T[j] = FWHT(S[j]).
+// Row estimate: f̂_j(u) = t·c(ε)·g_j(u)·T[j][h_j(u)]; the estimate is their median
+// (for even t the mean of the two middle values, as numpy.median: the lower middle
+// alone biases every estimate by about -0.08·sqrt(t·n)·c).
+// Standard error (closed form, slightly conservative): c(ε)·sqrt(π·n/2). Fixed hashes
+// add a collision bias, RMS about sqrt(Σ_{y≠u} f(y)²/(m·t)), not in the standard error.
+#include <algorithm>
+#include <cmath>
+
+#include "sketch/sketch_encoders.hpp"
+#include "sketch/sketch_internal.hpp"
+
+namespace ldp {
+
+namespace {
+
+inline int64_t bucket(std::string_view item, int64_t j, int64_t m) {
+  return sketch_column(sketch_xxh64(item, static_cast<uint64_t>(2 * j)), m);
+}
+inline bool sign_plus(std::string_view item, int64_t j) {
+  return (sketch_xxh64(item, static_cast<uint64_t>(2 * j + 1)) & 1) == 0;
+}
+
+SketchEstimate hashtogram_estimate(const SketchSummary& s, const int64_t* table, std::string_view item,
+                                   double* scratch) {
+  const int64_t t = s.hashes, m = s.width;
+  const double c = 1.0 / std::tanh(s.epsilon / 2);
+  const double scale = static_cast<double>(t) * c;
+  for (int64_t j = 0; j < t; ++j) {
+    const double v = static_cast<double>(table[j * m + bucket(item, j, m)]);
+    scratch[j] = sign_plus(item, j) ? scale * v : -scale * v;
+  }
+  double* mid = scratch + t / 2;
+  std::nth_element(scratch, mid, scratch + t);
+  double median = *mid;
+  if (t % 2 == 0) median = (median + *std::max_element(scratch, mid)) / 2;
+  const double n = static_cast<double>(s.n);
+  return {median, c * std::sqrt(M_PI * n / 2)};
+}
+
+}  // namespace
+
+SignedSketchReport hashtogram_encode(std::string_view item, double epsilon, int64_t hashes,
+                                     int64_t width, RandomSource& rng) {
+  check_sketch_encoder(SketchMechanism::Hashtogram, epsilon, hashes, width);
+  const auto j = static_cast<int64_t>(rng.below(static_cast<uint64_t>(hashes)));
+  const auto r = static_cast<int64_t>(rng.below(static_cast<uint64_t>(width)));
+  const bool x = hadamard_plus(r, bucket(item, j, width)) == sign_plus(item, j);
+  const bool flip = rng.bernoulli(1.0 / (1.0 + std::exp(epsilon)));
+  return {j, r, x != flip};
+}
+
+extern const SketchMechanismImpl kHashtogramImpl = {
+    {SketchMechanism::Hashtogram, "hashtogram"},
+    /*signed_counters=*/true,
+    /*power_of_two=*/true,
+    /*transformed=*/true,
+    "sums",
+    hashtogram_estimate,
+};
+
+}  // namespace ldp

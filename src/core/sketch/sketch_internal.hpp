@@ -1,0 +1,48 @@
+// Inside the core only: what each sketch mechanism file contributes to the
+// registry in sketch_summary.cpp, and the helpers they share. The glue uses
+// sketch_summary.hpp and sketch_encoders.hpp, never this header.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#define XXH_INLINE_ALL  // the per-candidate hashes are the estimates' whole cost
+#include <xxhash.h>
+
+#include "common/error.hpp"
+#include "common/random.hpp"
+#include "sketch/sketch_summary.hpp"
+
+namespace ldp {
+
+struct SketchMechanismImpl {
+  SketchMechanismInfo info;
+  bool signed_counters;  // hcms, hashtogram: S = Σ ±1 (else cms: counts of +1 bits)
+  bool power_of_two;     // the width must be a power of two
+  bool transformed;      // prepare = each row's Walsh–Hadamard transform (else the counters)
+  const char* array;     // the counters' name in the text form
+  // One candidate from the prepared table (s.n > 0); scratch: s.hashes doubles.
+  SketchEstimate (*estimate)(const SketchSummary& s, const int64_t* table, std::string_view item,
+                             double* scratch);
+};
+
+const SketchMechanismImpl& sketch_impl(SketchMechanism id);  // Internal on unknown
+const SketchMechanismImpl* sketch_impl_from_byte(uint8_t id);
+
+// The conventions' hash: XXH64 of the item's bytes with this seed.
+inline uint64_t sketch_xxh64(std::string_view item, uint64_t seed) {
+  return XXH64(item.data(), item.size(), seed);
+}
+// Column of a hash value in [0, width): h mod width (a mask for a power of two).
+inline int64_t sketch_column(uint64_t h, int64_t width) {
+  const auto w = static_cast<uint64_t>(width);
+  return static_cast<int64_t>((w & (w - 1)) == 0 ? h & (w - 1) : h % w);
+}
+// H[a][b] = (-1)^popcount(a & b) as +1 -> true.
+inline bool hadamard_plus(int64_t a, int64_t b) {
+  return (__builtin_popcountll(static_cast<uint64_t>(a & b)) & 1) == 0;
+}
+// Encoders: validated parameters (InvalidParameter), as the aggregates check them.
+void check_sketch_encoder(SketchMechanism id, double epsilon, int64_t hashes, int64_t width);
+
+}  // namespace ldp

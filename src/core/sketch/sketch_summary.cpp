@@ -1,0 +1,177 @@
+// The sketch family's registry and what every sketch mechanism shares: parameters,
+// adding reports, merging, hashing and the prepared table.
+#include "sketch/sketch_summary.hpp"
+
+#include <cinttypes>
+#include <cstring>
+#include <vector>
+
+#include "common/error.hpp"
+#include "common/fwht.hpp"
+#include "common/stats.hpp"
+#include "sketch/sketch_internal.hpp"
+
+namespace ldp {
+
+extern const SketchMechanismImpl kCmsImpl;
+extern const SketchMechanismImpl kHcmsImpl;
+extern const SketchMechanismImpl kHashtogramImpl;
+
+namespace {
+const SketchMechanismImpl* const kMechanisms[] = {&kCmsImpl, &kHcmsImpl, &kHashtogramImpl};
+}  // namespace
+
+const SketchMechanismImpl* sketch_impl_from_byte(uint8_t id) {
+  for (const auto* m : kMechanisms)
+    if (static_cast<uint8_t>(m->info.id) == id) return m;
+  return nullptr;
+}
+
+const SketchMechanismImpl& sketch_impl(SketchMechanism id) {
+  const SketchMechanismImpl* m = sketch_impl_from_byte(static_cast<uint8_t>(id));
+  if (m == nullptr) throw_error(ErrorKind::Internal, "unknown sketch mechanism %d", static_cast<int>(id));
+  return *m;
+}
+
+const SketchMechanismInfo& sketch_mechanism(SketchMechanism id) { return sketch_impl(id).info; }
+
+const SketchMechanismInfo* sketch_mechanism_by_name(const char* name, size_t len) {
+  for (const auto* m : kMechanisms)
+    if (std::strlen(m->info.name) == len && std::memcmp(m->info.name, name, len) == 0) return &m->info;
+  return nullptr;
+}
+
+std::string sketch_mechanism_names() {
+  std::string names;
+  for (const auto* m : kMechanisms) names += (names.empty() ? "" : ", ") + std::string(m->info.name);
+  return names;
+}
+
+void validate_sketch_params(SketchMechanism id, const SketchParams& p) {
+  const SketchMechanismImpl& m = sketch_impl(id);
+  check_epsilon(p.epsilon);
+  if (p.hashes < 1 || p.hashes > kMaxSketchHashes)
+    throw_error(ErrorKind::InvalidParameter, "hashes must be in [1, %" PRId64 "], got %" PRId64,
+                kMaxSketchHashes, p.hashes);
+  if (p.width < 2 || p.width > kMaxSketchCells)
+    throw_error(ErrorKind::InvalidParameter, "width must be in [2, %" PRId64 "], got %" PRId64,
+                kMaxSketchCells, p.width);
+  if (m.power_of_two && (p.width & (p.width - 1)) != 0)
+    throw_error(ErrorKind::InvalidParameter, "width must be a power of two for %s, got %" PRId64,
+                m.info.name, p.width);
+  if (p.hashes > kMaxSketchCells / p.width)
+    throw_error(ErrorKind::InvalidParameter,
+                "hashes * width must be at most %" PRId64 " (a summary of 32 MiB), got %" PRId64
+                " * %" PRId64,
+                kMaxSketchCells, p.hashes, p.width);
+}
+
+void check_sketch_encoder(SketchMechanism id, double epsilon, int64_t hashes, int64_t width) {
+  validate_sketch_params(id, SketchParams{epsilon, hashes, width});
+}
+
+size_t sketch_summary_size(SketchMechanism id, const SketchParams& p) {
+  validate_sketch_params(id, p);
+  return sizeof(SketchSummary) + sizeof(int64_t) * static_cast<size_t>(p.hashes * p.width);
+}
+
+void sketch_summary_init(SketchSummary* s, SketchMechanism id, const SketchParams& p) {
+  validate_sketch_params(id, p);
+  std::memset(s, 0, sizeof(SketchSummary) + sizeof(int64_t) * static_cast<size_t>(p.hashes * p.width));
+  s->mechanism = static_cast<uint8_t>(id);
+  s->epsilon = p.epsilon;
+  s->hashes = p.hashes;
+  s->width = p.width;
+}
+
+void throw_sketch_params_changed(const SketchSummary& s, double epsilon, int64_t hashes, int64_t width) {
+  throw_error(ErrorKind::InvalidParameter,
+              "%s parameters changed between rows: epsilon %.17g, hashes %" PRId64 ", width %" PRId64
+              " then epsilon %.17g, hashes %" PRId64 ", width %" PRId64,
+              sketch_mechanism(s.mech()).name, s.epsilon, s.hashes, s.width, epsilon, hashes, width);
+}
+
+namespace {
+[[noreturn]] void bad_row(const SketchSummary& s, int64_t j) {
+  throw_error(ErrorKind::ImpossibleReport, "%s hash_index must be in [0, hashes = %" PRId64 "), got %" PRId64,
+              sketch_mechanism(s.mech()).name, s.hashes, j);
+}
+void check_mechanism(const SketchSummary& s, bool want_signed) {
+  if (sketch_impl(s.mech()).signed_counters != want_signed)
+    throw_error(ErrorKind::Internal, "a %s report added to a %s summary",
+                want_signed ? "signed" : "cms", sketch_mechanism(s.mech()).name);
+}
+}  // namespace
+
+void sketch_add_cms(SketchSummary* s, int64_t j, const uint8_t* bytes, int64_t nbits) {
+  check_mechanism(*s, false);
+  if (j < 0 || j >= s->hashes) bad_row(*s, j);
+  if (nbits != s->width)
+    throw_error(ErrorKind::ImpossibleReport,
+                "cms report must have width = %" PRId64 " bits (the length of the first report), got %" PRId64,
+                s->width, nbits);
+  int64_t* row = s->counters() + j * s->width;
+  // Visit only the set bits, 64 at a time (bit 63 of a word is its leftmost).
+  const int64_t words = nbits / 64;
+  for (int64_t w = 0; w < words; ++w) {
+    uint64_t x;
+    std::memcpy(&x, bytes + 8 * w, 8);
+    x = __builtin_bswap64(x);
+    int64_t* cw = row + 64 * w + 63;
+    while (x != 0) {
+      cw[-__builtin_ctzll(x)] += 1;
+      x &= x - 1;
+    }
+  }
+  for (int64_t i = 64 * words; i < nbits; ++i) row[i] += (bytes[i >> 3] >> (7 - (i & 7))) & 1;
+  s->n += 1;
+}
+
+void sketch_add_signed(SketchSummary* s, int64_t j, int64_t l, bool plus_one) {
+  check_mechanism(*s, true);
+  if (j < 0 || j >= s->hashes) bad_row(*s, j);
+  if (l < 0 || l >= s->width)
+    throw_error(ErrorKind::ImpossibleReport,
+                "%s coefficient must be in [0, width = %" PRId64 "), got %" PRId64,
+                sketch_mechanism(s->mech()).name, s->width, l);
+  s->counters()[j * s->width + l] += plus_one ? 1 : -1;
+  s->n += 1;
+}
+
+void sketch_summary_merge(SketchSummary* into, const SketchSummary& from) {
+  if (into->mechanism != from.mechanism || !same_sketch_params(*into, from.epsilon, from.hashes, from.width))
+    throw_error(ErrorKind::InvalidParameter,
+                "cannot merge sketch summaries of different mechanisms or parameters: %s (epsilon "
+                "%.17g, hashes %" PRId64 ", width %" PRId64 ") and %s (epsilon %.17g, hashes %" PRId64
+                ", width %" PRId64 ")",
+                sketch_mechanism(into->mech()).name, into->epsilon, into->hashes, into->width,
+                sketch_mechanism(from.mech()).name, from.epsilon, from.hashes, from.width);
+  int64_t n = 0;
+  if (__builtin_add_overflow(into->n, from.n, &n))
+    throw_error(ErrorKind::OutOfRange, "merged sketch summary would count more than 2^63 reports");
+  // Every counter is bounded by its summary's n in magnitude, so no counter overflows
+  // when the report counts do not.
+  int64_t* a = into->counters();
+  const int64_t* b = from.counters();
+  for (int64_t i = 0, cells = into->cells(); i < cells; ++i) a[i] += b[i];
+  into->n = n;
+}
+
+uint64_t sketch_hash(std::string_view item, uint64_t seed) {
+  return sketch_xxh64(item, seed);
+}
+
+void sketch_prepare(const SketchSummary& s, int64_t* table) {
+  const size_t bytes = sizeof(int64_t) * static_cast<size_t>(s.cells());
+  std::memcpy(table, s.counters(), bytes);
+  if (!sketch_impl(s.mech()).transformed) return;
+  for (int64_t j = 0; j < s.hashes; ++j)
+    fwht_exact(reinterpret_cast<uint64_t*>(table + j * s.width), s.width);  // exact: Σ|S| <= n
+}
+
+SketchEstimate sketch_estimate(const SketchSummary& s, const int64_t* table, std::string_view item,
+                               double* scratch) {
+  return sketch_impl(s.mech()).estimate(s, table, item, scratch);
+}
+
+}  // namespace ldp
