@@ -64,4 +64,49 @@ Datum stored_datum(const SummaryCodec* codec, const void* core) {
   return PointerGetDatum(v);
 }
 
+namespace {
+struct PreparedSlot {
+  size_t key_len;
+  char* key;  // nullptr: not reusable (a live argument)
+  void* value;
+  ReleaseFn release;
+};
+}  // namespace
+
+void* prepared_summary(FunctionCallInfo fcinfo, int argno, PrepareFn make, ReleaseFn release) {
+  Datum d = PG_GETARG_DATUM(argno);
+  auto* raw = reinterpret_cast<struct varlena*>(DatumGetPointer(d));
+  auto* slot = static_cast<PreparedSlot*>(fcinfo->flinfo->fn_extra);
+  const char* key = nullptr;
+  size_t key_len = 0;
+  if (VARATT_IS_EXTERNAL_ONDISK(raw)) {
+    key = reinterpret_cast<const char*>(raw);
+    key_len = VARSIZE_EXTERNAL(raw);
+  } else if (!VARATT_IS_EXTERNAL_EXPANDED(raw)) {
+    raw = PG_DETOAST_DATUM_PACKED(d);
+    key = reinterpret_cast<const char*>(raw);
+    key_len = VARSIZE_ANY(raw);
+  }
+  if (slot != nullptr && key != nullptr && slot->key != nullptr && slot->key_len == key_len &&
+      memcmp(slot->key, key, key_len) == 0)
+    return slot->value;
+  MemoryContext mcxt = fcinfo->flinfo->fn_mcxt;
+  if (slot == nullptr) {
+    slot = static_cast<PreparedSlot*>(MemoryContextAllocZero(mcxt, sizeof(PreparedSlot)));
+    fcinfo->flinfo->fn_extra = slot;
+  } else {
+    if (slot->value != nullptr) slot->release(slot->value);
+    if (slot->key != nullptr) pfree(slot->key);
+    *slot = PreparedSlot{};
+  }
+  slot->release = release;
+  slot->value = make(fcinfo, mcxt);
+  if (key != nullptr) {
+    slot->key = static_cast<char*>(MemoryContextAlloc(mcxt, key_len));
+    memcpy(slot->key, key, key_len);
+    slot->key_len = key_len;
+  }
+  return slot->value;
+}
+
 }  // namespace ldp_pg

@@ -82,4 +82,16 @@ const void* summary_arg(FunctionCallInfo fcinfo, int argno, const SummaryCodec* 
 // A flat datum holding the stored form of a (settled) core summary.
 Datum stored_datum(const SummaryCodec* codec, const void* core);
 
+// Prepare, then answer: what an accessor computes once from a summary argument
+// (a family's decode: transforms, every item's estimate) and keeps in fn_extra for
+// the rest of the query, so that calling it row by row with the same summary costs
+// one decode. The value is keyed by the argument itself: its TOAST pointer when it
+// lies out of line (a toasted value does not change while a query runs), else all
+// of its bytes; a live argument (an aggregate's result in the same expression) is
+// prepared on each call. make() allocates in the context it is given; release()
+// frees what make() allocated when the next summary replaces it.
+using PrepareFn = void* (*)(FunctionCallInfo fcinfo, MemoryContext mcxt);
+using ReleaseFn = void (*)(void* prepared);
+void* prepared_summary(FunctionCallInfo fcinfo, int argno, PrepareFn make, ReleaseFn release);
+
 }  // namespace ldp_pg

@@ -152,42 +152,18 @@ void freq_estimates(const FreqSummary& s, double** freq, double** se) {
 
 // frequency(s, item): the unbiased estimate of one item's frequency.
 //
-// Prepare, then answer: the estimates of every item (a decode of the whole
-// summary: Hadamard's transform, OLH's k x n hash evaluations...) are computed once
-// per summary and kept in fn_extra for the rest of the query, so that asking for
-// many items of one summary, row by row, costs one decode. The cache is keyed by
-// the value itself: its TOAST pointer when it lies out of line (a toasted value
-// never changes while a query runs), else all of its bytes. A live argument (an
-// aggregate's result in the same expression) is decoded on each call.
+// Prepare, then answer (ldp_pg::prepared_summary): the estimates of every item (a
+// decode of the whole summary: Hadamard's transform, OLH's k x n hash
+// evaluations...) are computed once per summary and query, so that asking for many
+// items of one summary, row by row, costs one decode.
 namespace {
 struct PreparedFreq {
-  size_t key_len;
-  char* key;  // the TOAST pointer or the stored bytes, in fn_mcxt
   int64 k, n;
-  double* freq;  // k estimates, in fn_mcxt
+  double* freq;  // k estimates (n > 0)
 };
 
-bool same_key(const PreparedFreq* p, const char* key, size_t len) {
-  return p != nullptr && p->key_len == len && memcmp(p->key, key, len) == 0;
-}
-
-const PreparedFreq* prepare_freq(FunctionCallInfo fcinfo) {
-  Datum d = PG_GETARG_DATUM(0);
-  auto* raw = reinterpret_cast<struct varlena*>(DatumGetPointer(d));
-  auto* cache = static_cast<PreparedFreq*>(fcinfo->flinfo->fn_extra);
-  const char* key = nullptr;
-  size_t key_len = 0;
-  if (VARATT_IS_EXTERNAL_ONDISK(raw)) {
-    key = reinterpret_cast<const char*>(raw);
-    key_len = VARSIZE_EXTERNAL(raw);
-  } else if (!VARATT_IS_EXTERNAL_EXPANDED(raw)) {
-    raw = PG_DETOAST_DATUM_PACKED(d);
-    key = reinterpret_cast<const char*>(raw);
-    key_len = VARSIZE_ANY(raw);
-  }
-  if (key != nullptr && same_key(cache, key, key_len)) return cache;
+void* make_prepared(FunctionCallInfo fcinfo, MemoryContext mcxt) {
   const FreqSummary& s = freq_arg(fcinfo, 0);
-  MemoryContext mcxt = key != nullptr ? fcinfo->flinfo->fn_mcxt : CurrentMemoryContext;
   auto* p = static_cast<PreparedFreq*>(MemoryContextAllocZero(mcxt, sizeof(PreparedFreq)));
   p->k = s.k;
   p->n = s.n;
@@ -197,17 +173,17 @@ const PreparedFreq* prepare_freq(FunctionCallInfo fcinfo) {
     LDP_CORE(ldp::freq_estimate(s, p->freq, se));
     pfree(se);
   }
-  if (key == nullptr) return p;  // not cached
-  p->key = static_cast<char*>(MemoryContextAlloc(mcxt, key_len));
-  memcpy(p->key, key, key_len);
-  p->key_len = key_len;
-  if (cache != nullptr) {
-    pfree(cache->key);
-    if (cache->freq != nullptr) pfree(cache->freq);
-    pfree(cache);
-  }
-  fcinfo->flinfo->fn_extra = p;
   return p;
+}
+
+void release_prepared(void* v) {
+  auto* p = static_cast<PreparedFreq*>(v);
+  if (p->freq != nullptr) pfree(p->freq);
+  pfree(p);
+}
+
+const PreparedFreq* prepare_freq(FunctionCallInfo fcinfo) {
+  return static_cast<const PreparedFreq*>(ldp_pg::prepared_summary(fcinfo, 0, make_prepared, release_prepared));
 }
 }  // namespace
 

@@ -1,0 +1,159 @@
+-- Sketch frequency oracles over strings: cms_agg, hcms_agg, hashtogram_agg, their
+-- encoders and accessors, rollup, text and binary round trips, forced parallel =
+-- serial, prepared frequency(s, word) = frequencies(s, items), the stored size,
+-- ldp.summary, a collection of sketches, and every error.
+SET search_path = public, ldp;
+
+-- Encoders: reproducible with a seed; the report's shape.
+SELECT (cms_encode('apple', 2, 16, 64, 1)).hash_index IS NOT NULL AS has_row,
+       length((cms_encode('apple', 2, 16, 64, 1)).report) AS cms_bits,
+       cms_encode('apple', 2, 16, 64, 7) = cms_encode('apple', 2, 16, 64, 7) AS cms_reproducible,
+       hcms_encode('apple', 2, 16, 64, 7) = hcms_encode('apple', 2, 16, 64, 7) AS hcms_reproducible,
+       hashtogram_encode('apple', 2, 16, 64, 7) = hashtogram_encode('apple', 2, 16, 64, 7) AS ht_reproducible;
+-- with no noise to speak of (epsilon 60) a cms report is one-hot at h_j(x), and
+-- xxh64('apple', seed 0..2) mod 1024 = 671, 694, 919 (ALGORITHMS.md's test vector)
+SELECT e.hash_index, position('1' IN e.report::text) - 1 AS one_at
+FROM (SELECT (cms_encode('apple', 60, 3, 1024, s)).* FROM generate_series(1, 40) s) e
+GROUP BY 1, 2 ORDER BY 1;
+SELECT cms_encode(NULL, 2, 16, 64, 1) IS NULL AS null_item_gives_null;
+
+-- A population of 20000 users over 40 words, skewed: w1 is about 29%, w2 8%, ...
+CREATE TABLE words AS
+SELECT i, 'w' || (1 + floor(40 * power(((i * 7919) % 10007) / 10007.0, 3)))::int AS word FROM generate_series(1, 20000) i;
+SELECT word, count(*) FROM words GROUP BY word ORDER BY count(*) DESC, word LIMIT 5;
+CREATE TABLE sreports AS
+SELECT i, word, (cms_encode(word, 3, 16, 128, i)).hash_index AS cms_j, (cms_encode(word, 3, 16, 128, i)).report AS cms_v,
+       (hcms_encode(word, 3, 16, 128, i)).*,
+       (hashtogram_encode(word, 3, 16, 128, i)).hash_index AS ht_j,
+       (hashtogram_encode(word, 3, 16, 128, i)).coefficient AS ht_l,
+       (hashtogram_encode(word, 3, 16, 128, i)).report AS ht_y
+FROM words;
+ANALYZE sreports;
+CREATE TABLE ssums AS
+SELECT 'cms' AS m, cms_agg(cms_j, cms_v, 3, 16) AS s FROM sreports
+UNION ALL SELECT 'hcms', hcms_agg(hash_index, coefficient, report, 3, 16, 128) FROM sreports
+UNION ALL SELECT 'hashtogram', hashtogram_agg(ht_j, ht_l, ht_y, 3, 16, 128) FROM sreports;
+SELECT m, mechanism(s), report_count(s), epsilon(s), hash_count(s), width(s),
+       pg_column_size(s) AS stored_bytes, octet_length(sketch_summary_send(s)) AS binary_bytes
+FROM ssums ORDER BY m;
+
+-- Estimates of the top words against the truth: within 4 standard errors.
+WITH truth AS (SELECT word, count(*)::float8 / 20000 AS f FROM words GROUP BY word)
+SELECT m, f.item, round(t.f::numeric, 4) AS truth,
+       abs(f.frequency - coalesce(t.f, 0)) < 4 * f.std_error AS within_4_se,
+       abs(f.count - f.frequency * 20000) < 1e-9 * abs(f.count) AS count_is_n_times,
+       f.ci_lower < f.frequency AND f.frequency < f.ci_upper AS interval_around
+FROM ssums, frequencies(s, ARRAY['w1', 'w2', 'w3', 'absent', NULL]) WITH ORDINALITY f
+LEFT JOIN truth t ON t.word = f.item ORDER BY m, f.ordinality;
+-- one row per element, in array order, NULL element included
+SELECT m, array_agg(coalesce(item, '<null>') ORDER BY o) FROM ssums,
+  frequencies(s, ARRAY['b', 'a', NULL, 'a']) WITH ORDINALITY AS f(item, frequency, count, std_error, ci_lower, ci_upper, o)
+GROUP BY m ORDER BY m;
+SELECT m, count(*) FROM ssums, frequencies(s, '{}'::text[]) GROUP BY m ORDER BY m;
+
+-- frequency(s, word) row by row (decoded once per query) = the array form.
+CREATE TABLE dictionary AS SELECT 'w' || i AS word FROM generate_series(1, 300) i;
+SELECT m, bool_and(frequency(s, d.word) = f.frequency) AS per_row_equals_array, count(*)
+FROM ssums, dictionary d JOIN LATERAL (SELECT * FROM frequencies(s, ARRAY[d.word])) f ON true
+GROUP BY m ORDER BY m;
+-- alternating summaries in one query: each row answers from its own summary
+SELECT bool_and(frequency(s, 'w1') = (SELECT frequency FROM frequencies(s, ARRAY['w1']))) AS alternating_ok
+FROM (SELECT s FROM ssums, generate_series(1, 3) ORDER BY random()) x;
+-- an aggregate's result (a live summary) in the same expression
+SELECT round(frequency(hcms_agg(hash_index, coefficient, report, 3, 16, 128), 'w1')::numeric, 6) =
+       round((SELECT frequency(s, 'w1') FROM ssums WHERE m = 'hcms')::numeric, 6) AS live_equals_stored
+FROM sreports;
+SELECT frequency(s, 'x') IS NULL AS empty_gives_null
+FROM (SELECT hcms_agg(hash_index, coefficient, report, 3, 16, 128) AS s FROM sreports WHERE false) e;
+
+-- Rollup of parts = the whole, bit for bit; text and binary round trips.
+SELECT m, r.s::text = a.s::text AS rollup_equals_whole
+FROM (SELECT 'cms' AS m, rollup(s) AS s FROM (SELECT cms_agg(cms_j, cms_v, 3, 16) AS s FROM sreports GROUP BY i % 7) p
+      UNION ALL SELECT 'hcms', rollup(s) FROM (SELECT hcms_agg(hash_index, coefficient, report, 3, 16, 128) AS s FROM sreports GROUP BY i % 7) p
+      UNION ALL SELECT 'hashtogram', rollup(s) FROM (SELECT hashtogram_agg(ht_j, ht_l, ht_y, 3, 16, 128) AS s FROM sreports GROUP BY i % 7) p) r
+JOIN ssums a USING (m) ORDER BY m;
+SELECT m, s::text::sketch_summary::text = s::text AS text_round_trip, left(s::text, 45) FROM ssums ORDER BY m;
+COPY ssums TO '/tmp/ldp_regress_sketch.bin' WITH (FORMAT binary);
+CREATE TABLE ssums_copy (LIKE ssums);
+COPY ssums_copy FROM '/tmp/ldp_regress_sketch.bin' WITH (FORMAT binary);
+SELECT a.m, a.s::text = b.s::text AS binary_round_trip FROM ssums a JOIN ssums_copy b USING (m) ORDER BY m;
+SELECT 'v1:hcms{epsilon=1,hashes=1,width=2,n=1,sums=[0,-1]}'::sketch_summary;
+SELECT encode(sketch_summary_send('v1:hcms{epsilon=1,hashes=1,width=2,n=1,sums=[0,-1]}'), 'hex');
+
+-- ldp.summary: cast, kind, accessors.
+SELECT m, summary_kind(s::summary), report_count(s::summary), mechanism(s::summary),
+       (s::summary)::sketch_summary::text = s::text AS cast_round_trip
+FROM ssums ORDER BY m;
+SELECT try_sql($$SELECT (SELECT s FROM ssums WHERE m = 'cms')::summary::freq_summary$$);
+SELECT try_sql($$SELECT rr_agg(true, 1)::summary::sketch_summary$$);
+
+-- Forced parallel plans give the serial summaries bit for bit.
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET force_parallel_mode = on;
+EXPLAIN (COSTS OFF) SELECT hcms_agg(hash_index, coefficient, report, 3, 16, 128) FROM sreports;
+SELECT p.m, p.s::text = f.s::text AS parallel_equals_serial
+FROM (SELECT 'cms' AS m, cms_agg(cms_j, cms_v, 3, 16) AS s FROM sreports
+      UNION ALL SELECT 'hcms', hcms_agg(hash_index, coefficient, report, 3, 16, 128) FROM sreports
+      UNION ALL SELECT 'hashtogram', hashtogram_agg(ht_j, ht_l, ht_y, 3, 16, 128) FROM sreports) p
+JOIN ssums f USING (m) ORDER BY m;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET force_parallel_mode;
+
+-- NULL reports are skipped; partly NULL reports are errors.
+SELECT report_count(hcms_agg(j, l, y, 1, 4, 8)) FROM (VALUES (0, 1, true), (NULL, NULL, NULL)) v(j, l, y);
+SELECT try_sql($$SELECT hcms_agg(j, l, y, 1, 4, 8) FROM (VALUES (0, NULL::int, true)) v(j, l, y)$$);
+SELECT try_sql($$SELECT cms_agg(j, r, 1, 4) FROM (VALUES (NULL::int, B'0101')) v(j, r)$$);
+
+-- Bad input.
+SELECT try_sql($$SELECT hcms_agg(4, 0, true, 1, 4, 8)$$);
+SELECT try_sql($$SELECT hcms_agg(-1, 0, true, 1, 4, 8)$$);
+SELECT try_sql($$SELECT hashtogram_agg(0, 8, true, 1, 4, 8)$$);
+SELECT try_sql($$SELECT hcms_agg(0, 0, true, 1, 4, 12)$$);
+SELECT try_sql($$SELECT hashtogram_agg(0, 0, true, 1, 4, 0)$$);
+SELECT try_sql($$SELECT hcms_agg(0, 0, true, 1, 4096, 4096)$$);
+SELECT try_sql($$SELECT hcms_agg(0, 0, true, 1, 0, 8)$$);
+SELECT try_sql($$SELECT hcms_agg(0, 0, true, 0, 4, 8)$$);
+SELECT try_sql($$SELECT hcms_agg(0, 0, true, NULL, 4, 8)$$);
+SELECT try_sql($$SELECT cms_agg(0, r, 1, 4) FROM (VALUES (B'0101'), (B'01')) v(r)$$);
+SELECT try_sql($$SELECT cms_agg(4, B'0101', 1, 4)$$);
+SELECT try_sql($$SELECT cms_agg(0, B'1', 1, 4)$$);
+SELECT try_sql($$SELECT cms_agg(0, repeat('0', 2097152)::varbit, 1, 4)$$);
+SELECT try_sql($$SELECT hcms_agg(0, 0, true, e, 4, 8) FROM (VALUES (1.0), (2.0)) v(e)$$);
+SELECT try_sql($$SELECT cms_encode('x', 1, 4, 3000000)$$);
+SELECT try_sql($$SELECT hcms_encode('x', 1, 4, 100)$$);
+SELECT try_sql($$SELECT hashtogram_encode('x', -1, 4, 64)$$);
+SELECT try_sql($$SELECT rollup(s) FROM (SELECT hcms_agg(0, 0, true, 1, 4, 8) AS s UNION ALL SELECT hcms_agg(0, 0, true, 1, 4, 16)) x$$);
+SELECT try_sql($$SELECT rollup(s) FROM (SELECT hcms_agg(0, 0, true, 1, 4, 8) AS s UNION ALL SELECT hashtogram_agg(0, 0, true, 1, 4, 8)) x$$);
+SELECT try_sql($$SELECT frequencies('v1:hcms{epsilon=1,hashes=1,width=2,n=1,sums=[0,-1]}'::sketch_summary, ARRAY[ARRAY['a']])$$);
+-- malformed forms: 22P02 (text) and 22P03 (binary)
+SELECT try_sql($$SELECT 'v1:hcms{epsilon=1,hashes=1,width=2,n=1,sums=[1,1]}'::sketch_summary$$);
+SELECT try_sql($$SELECT 'v1:cms{epsilon=1,hashes=2,width=2,n=1,counts=[1,0,0,1]}'::sketch_summary$$);
+SELECT try_sql($$SELECT 'v1:hcms{epsilon=1,hashes=1,width=3,n=0,sums=[0,0,0]}'::sketch_summary$$);
+SELECT try_sql($$SELECT 'v1:hcms{epsilon=1,hashes=100000,width=1024,n=0,sums=[]}'::sketch_summary$$);
+SELECT try_sql($$SELECT 'v2:hcms{}'::sketch_summary$$);
+SELECT try_sql($$SELECT 'v1:grr{epsilon=1,k=2,n=0,counts=[0,0]}'::sketch_summary$$);
+
+-- A collection of sketches: estimates of candidate strings per epoch.
+CREATE TABLE word_reports AS
+SELECT timestamptz '2026-03-01 00:00+00' + (i % 3) * interval '1 day' AS at, r.*
+FROM words, LATERAL hcms_encode(word, 3, 16, 128, i) r;
+SELECT create_collection('words', 'word_reports', 'at', '1 day',
+                         'ldp.hcms_agg(hash_index, coefficient, report, 3, 16, 128)', '2026-03-01 00:00+00');
+SELECT kind FROM collections WHERE name = 'words';
+CALL close_epoch('words', 0);
+CALL close_epoch('words', 1);
+SELECT c.epoch, c.item, abs(c.frequency - t.f) < 4 * c.std_error AS near_truth
+FROM collection_frequencies('words', ARRAY['w1', 'w2']) c
+JOIN (SELECT i % 3 AS epoch, word, count(*)::float8 / sum(count(*)) OVER (PARTITION BY i % 3) AS f
+      FROM words GROUP BY 1, 2) t ON t.epoch = c.epoch AND t.word = c.item ORDER BY 1, 2;
+SELECT epoch, array_agg(item) FROM collection_frequencies('words', ARRAY['b', 'a']) GROUP BY epoch ORDER BY epoch;
+SELECT try_sql($$SELECT * FROM collection_frequencies('words', 'none')$$);
+SELECT try_sql($$SELECT * FROM collection_estimates('words')$$);
+SELECT drop_collection('words');
+DROP TABLE words, sreports, ssums, ssums_copy, dictionary, word_reports;

@@ -1,0 +1,122 @@
+// Transition and combine functions of the sketch aggregates. The state is a live
+// ldp.sketch_summary (common/summary_datum.hpp), updated in place.
+#include "common/glue.hpp"  // postgres.h first
+
+extern "C" {
+#include "utils/varbit.h"
+}
+
+#include "sketch/sketch_glue.hpp"
+
+using ldp::SketchMechanism;
+
+namespace {
+
+int64 param_int(FunctionCallInfo fcinfo, int argno, const char* name) {
+  if (unlikely(PG_ARGISNULL(argno))) ldp_null_param(name);
+  return PG_GETARG_INT32(argno);
+}
+
+// A new live state: empty, or holding a state it was handed that is not its own live
+// summary, read and validated, then merged (which refuses another mechanism or other
+// parameters: 22023). width_arg < 0: the width is the report's (row_width).
+__attribute__((noinline, cold)) ldp::SketchSummary* sketch_state_new(FunctionCallInfo fcinfo,
+                                                                     SketchMechanism id, int eps_arg,
+                                                                     int width_arg, int64 row_width,
+                                                                     Datum* state) {
+  ldp::SketchParams p;
+  p.epsilon = ldp_param_float8(fcinfo, eps_arg, "epsilon");
+  p.hashes = param_int(fcinfo, eps_arg + 1, "hashes");
+  p.width = width_arg >= 0 ? param_int(fcinfo, width_arg, "width") : row_width;
+  ldp_pg::LiveSummary* live = sketch_live_new(fcinfo, id, p);
+  ldp::SketchSummary* st = sketch_core(live);
+  if (!PG_ARGISNULL(0)) {
+    const ldp::SketchSummary& given = sketch_arg(fcinfo, 0);
+    LDP_CORE(ldp::sketch_summary_merge(st, given));
+  }
+  if (unlikely(st->n > ldp_pg::kMaxAdoptedReports)) ldp_pg::raise_adopted_too_large(st->n);
+  *state = live->rw_datum();
+  return st;
+}
+
+// The state for this row: a new summary on the first report, else the aggregate's
+// own, updated in place; the parameters are checked per row unless they are
+// constants of the query.
+__attribute__((always_inline)) inline ldp::SketchSummary* sketch_state(FunctionCallInfo fcinfo,
+                                                                       SketchMechanism id, const char* fn,
+                                                                       int eps_arg, int width_arg,
+                                                                       int64 row_width, Datum* state) {
+  ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, fn, eps_arg);
+  if (unlikely(PG_ARGISNULL(0))) return sketch_state_new(fcinfo, id, eps_arg, width_arg, row_width, state);
+  ldp_pg::LiveSummary* live = ldp_pg::live_rw_arg(fcinfo, 0, &kSketchCodec);
+  if (unlikely(live == nullptr || sketch_core(live)->mechanism != static_cast<uint8_t>(id)))
+    return sketch_state_new(fcinfo, id, eps_arg, width_arg, row_width, state);
+  *state = PG_GETARG_DATUM(0);
+  ldp::SketchSummary* st = sketch_core(live);
+  if (site->params_stable) return st;
+  double eps = ldp_param_float8(fcinfo, eps_arg, "epsilon");
+  int64 hashes = param_int(fcinfo, eps_arg + 1, "hashes");
+  int64 width = width_arg >= 0 ? param_int(fcinfo, width_arg, "width") : st->width;
+  if (unlikely(!ldp::same_sketch_params(*st, eps, hashes, width)))
+    ldp_pg::core_raise([&] { ldp::throw_sketch_params_changed(*st, eps, hashes, width); });
+  return st;
+}
+
+// A report whose columns are all NULL is skipped; a partly NULL one is an error.
+bool skip_null_report(FunctionCallInfo fcinfo, int first, int last) {
+  bool all = true, any = false;
+  for (int a = first; a <= last; ++a) {
+    all = all && PG_ARGISNULL(a);
+    any = any || PG_ARGISNULL(a);
+  }
+  if (any && !all)
+    ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+                    errmsg("report is partly NULL: some of its columns are NULL"),
+                    errhint("A report is ignored only when all of its columns are NULL.")));
+  return all;
+}
+
+Datum unchanged(FunctionCallInfo fcinfo) {
+  if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+  PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+}
+
+// hcms_agg / hashtogram_agg(hash_index, coefficient, report boolean, epsilon, hashes, width)
+Datum signed_trans(FunctionCallInfo fcinfo, SketchMechanism id, const char* fn) {
+  if (skip_null_report(fcinfo, 1, 3)) return unchanged(fcinfo);
+  Datum state;
+  ldp::SketchSummary* st = sketch_state(fcinfo, id, fn, 4, 6, 0, &state);
+  int64 j = PG_GETARG_INT32(1), l = PG_GETARG_INT32(2);
+  // the common case inline; sketch_add_signed raises the errors
+  if (likely(j >= 0 && j < st->hashes && l >= 0 && l < st->width)) {
+    st->counters()[j * st->width + l] += PG_GETARG_BOOL(3) ? 1 : -1;
+    st->n += 1;
+  } else {
+    LDP_CORE(ldp::sketch_add_signed(st, j, l, PG_GETARG_BOOL(3)));
+  }
+  PG_RETURN_DATUM(state);
+}
+
+}  // namespace
+
+// cms_agg(hash_index int, report varbit, epsilon, hashes): the width is the bit length
+LDP_FUNCTION(ldp_cms_trans) {
+  if (skip_null_report(fcinfo, 1, 2)) return unchanged(fcinfo);
+  VarBit* bits = PG_GETARG_VARBIT_P(2);
+  Datum state;
+  ldp::SketchSummary* st = sketch_state(fcinfo, SketchMechanism::CMS, "cms_trans", 3, -1, VARBITLEN(bits), &state);
+  LDP_CORE(ldp::sketch_add_cms(st, PG_GETARG_INT32(1), VARBITS(bits), VARBITLEN(bits)));
+  PG_RETURN_DATUM(state);
+}
+
+LDP_FUNCTION(ldp_hcms_trans) { return signed_trans(fcinfo, SketchMechanism::HCMS, "hcms_trans"); }
+LDP_FUNCTION(ldp_hashtogram_trans) { return signed_trans(fcinfo, SketchMechanism::Hashtogram, "hashtogram_trans"); }
+
+// Strict combine function (also rollup's transition).
+LDP_FUNCTION(ldp_sketch_combine) {
+  ldp_pg::LiveSummary* into = ldp_pg::live_rw_arg(fcinfo, 0, &kSketchCodec);
+  if (into == nullptr) into = sketch_live_copy(fcinfo, sketch_arg(fcinfo, 0));
+  const ldp::SketchSummary& from = sketch_arg(fcinfo, 1);
+  LDP_CORE(ldp::sketch_summary_merge(sketch_core(into), from));
+  PG_RETURN_DATUM(into->rw_datum());
+}
