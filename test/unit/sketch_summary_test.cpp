@@ -10,6 +10,7 @@
 
 #include "common/random.hpp"
 #include "sketch/sketch_encoders.hpp"
+#include "sketch/sketch_hash.hpp"
 #include "sketch/sketch_summary.hpp"
 #include "sketch_test_support.hpp"
 #include "test_support.hpp"
@@ -277,4 +278,23 @@ TEST(SketchEncoders, HcmsAndHashtogramReportTheirHadamardEntry) {
   }
 }
 
+}  // namespace
+
+namespace {
+TEST(SketchHash, ManySeedsAgreeWithLibxxhashForEveryLength) {
+  // ItemHashes folds a short item into steps shared by every seed; libxxhash is the
+  // reference, for every length across the short path's edges (8, 12, 16, 24, 32).
+  std::string text;
+  for (int i = 0; i < 40; ++i) text.push_back(static_cast<char>(0x21 + (i * 37) % 200));
+  for (size_t len = 0; len <= 40; ++len) {
+    std::string_view item(text.data(), len);
+    std::vector<uint64_t> got(19);
+    ldp::ItemHashes(item).hashes(5, 3, 19, got.data());
+    for (int64_t i = 0; i < 19; ++i)
+      ASSERT_EQ(got[i], ldp::sketch_hash(item, 5 + 3 * static_cast<uint64_t>(i))) << "len " << len << " i " << i;
+  }
+  uint64_t one;
+  ldp::ItemHashes("apple").hashes(2, 1, 1, &one);
+  EXPECT_EQ(one % 1024, 919u);
+}
 }  // namespace

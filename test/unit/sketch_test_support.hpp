@@ -32,8 +32,8 @@ struct Sketch {
 struct Prepared {
   const ldp::SketchSummary* s;
   std::vector<int64_t> table;
-  std::vector<double> scratch;
-  explicit Prepared(const Sketch& k) : s(&*k), table(static_cast<size_t>(k->cells())), scratch(static_cast<size_t>(k->hashes)) {
+  std::vector<uint64_t> scratch;
+  explicit Prepared(const Sketch& k) : s(&*k), table(static_cast<size_t>(k->cells())), scratch(ldp::sketch_scratch_words(*k)) {
     ldp::sketch_prepare(*s, table.data());
   }
   ldp::SketchEstimate operator()(const std::string& item) {

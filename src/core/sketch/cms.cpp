@@ -21,11 +21,10 @@ namespace ldp {
 
 namespace {
 
-SketchEstimate cms_estimate(const SketchSummary& s, const int64_t* table, std::string_view item, double*) {
+SketchEstimate cms_estimate(const SketchSummary& s, const int64_t* table, std::string_view item,
+                              uint64_t* scratch) {
   const int64_t m = s.width;
-  double sum = 0;
-  for (int64_t j = 0; j < s.hashes; ++j)
-    sum += static_cast<double>(table[j * m + sketch_column(sketch_xxh64(item, static_cast<uint64_t>(j)), m)]);
+  const double sum = sketch_row_sum(s, table, item, scratch);
   const double c = 1.0 / std::tanh(s.epsilon / 4);  // c(ε/2)
   const double n = static_cast<double>(s.n), md = static_cast<double>(m), r = md / (md - 1);
   const double f = r * (c * sum - n * ((c - 1) / 2 + 1 / md));

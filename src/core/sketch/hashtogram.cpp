@@ -16,32 +16,33 @@
 #include <cmath>
 
 #include "sketch/sketch_encoders.hpp"
+#include "sketch/sketch_hash.hpp"
 #include "sketch/sketch_internal.hpp"
 
 namespace ldp {
 
 namespace {
 
-inline int64_t bucket(std::string_view item, int64_t j, int64_t m) {
-  return sketch_column(sketch_xxh64(item, static_cast<uint64_t>(2 * j)), m);
-}
-inline bool sign_plus(std::string_view item, int64_t j) {
-  return (sketch_xxh64(item, static_cast<uint64_t>(2 * j + 1)) & 1) == 0;
-}
+// h_j and g_j from XXH64(u, 2j) and XXH64(u, 2j+1).
+inline int64_t bucket(uint64_t h_even, int64_t m) { return sketch_column(h_even, m); }
+inline bool sign_plus(uint64_t h_odd) { return (h_odd & 1) == 0; }
 
 SketchEstimate hashtogram_estimate(const SketchSummary& s, const int64_t* table, std::string_view item,
-                                   double* scratch) {
+                                   uint64_t* scratch) {
   const int64_t t = s.hashes, m = s.width;
+  uint64_t* h = scratch;                                // 2t hashes: seeds 0, 1, ..., 2t-1
+  double* rows = reinterpret_cast<double*>(scratch + 2 * t);  // t row estimates
+  ItemHashes(item).hashes(0, 1, 2 * t, h);
   const double c = 1.0 / std::tanh(s.epsilon / 2);
   const double scale = static_cast<double>(t) * c;
   for (int64_t j = 0; j < t; ++j) {
-    const double v = static_cast<double>(table[j * m + bucket(item, j, m)]);
-    scratch[j] = sign_plus(item, j) ? scale * v : -scale * v;
+    const double v = scale * static_cast<double>(table[j * m + bucket(h[2 * j], m)]);
+    rows[j] = sign_plus(h[2 * j + 1]) ? v : -v;
   }
-  double* mid = scratch + t / 2;
-  std::nth_element(scratch, mid, scratch + t);
+  double* mid = rows + t / 2;
+  std::nth_element(rows, mid, rows + t);
   double median = *mid;
-  if (t % 2 == 0) median = (median + *std::max_element(scratch, mid)) / 2;
+  if (t % 2 == 0) median = (median + *std::max_element(rows, mid)) / 2;
   const double n = static_cast<double>(s.n);
   return {median, c * std::sqrt(M_PI * n / 2)};
 }
@@ -53,7 +54,8 @@ SignedSketchReport hashtogram_encode(std::string_view item, double epsilon, int6
   check_sketch_encoder(SketchMechanism::Hashtogram, epsilon, hashes, width);
   const auto j = static_cast<int64_t>(rng.below(static_cast<uint64_t>(hashes)));
   const auto r = static_cast<int64_t>(rng.below(static_cast<uint64_t>(width)));
-  const bool x = hadamard_plus(r, bucket(item, j, width)) == sign_plus(item, j);
+  const auto seed = static_cast<uint64_t>(2 * j);
+  const bool x = hadamard_plus(r, bucket(sketch_xxh64(item, seed), width)) == sign_plus(sketch_xxh64(item, seed + 1));
   const bool flip = rng.bernoulli(1.0 / (1.0 + std::exp(epsilon)));
   return {j, r, x != flip};
 }

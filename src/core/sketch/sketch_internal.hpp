@@ -21,9 +21,9 @@ struct SketchMechanismImpl {
   bool power_of_two;     // the width must be a power of two
   bool transformed;      // prepare = each row's Walsh–Hadamard transform (else the counters)
   const char* array;     // the counters' name in the text form
-  // One candidate from the prepared table (s.n > 0); scratch: s.hashes doubles.
+  // One candidate from the prepared table (s.n > 0); scratch: sketch_scratch_words.
   SketchEstimate (*estimate)(const SketchSummary& s, const int64_t* table, std::string_view item,
-                             double* scratch);
+                             uint64_t* scratch);
 };
 
 const SketchMechanismImpl& sketch_impl(SketchMechanism id);  // Internal on unknown
@@ -42,6 +42,8 @@ inline int64_t sketch_column(uint64_t h, int64_t width) {
 inline bool hadamard_plus(int64_t a, int64_t b) {
   return (__builtin_popcountll(static_cast<uint64_t>(a & b)) & 1) == 0;
 }
+// Σ_j table[j][h_j(item) mod width] with h_j = XXH64(item, seed j) (cms, hcms).
+double sketch_row_sum(const SketchSummary& s, const int64_t* table, std::string_view item, uint64_t* scratch);
 // Encoders: validated parameters (InvalidParameter), as the aggregates check them.
 void check_sketch_encoder(SketchMechanism id, double epsilon, int64_t hashes, int64_t width);
 

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "common/fwht.hpp"
 #include "common/stats.hpp"
+#include "sketch/sketch_hash.hpp"
 #include "sketch/sketch_internal.hpp"
 
 namespace ldp {
@@ -161,6 +162,16 @@ uint64_t sketch_hash(std::string_view item, uint64_t seed) {
   return sketch_xxh64(item, seed);
 }
 
+double sketch_row_sum(const SketchSummary& s, const int64_t* table, std::string_view item, uint64_t* scratch) {
+  const int64_t m = s.width;
+  ItemHashes(item).hashes(0, 1, s.hashes, scratch);
+  // The hashes first, then the table reads: independent loads, all in flight at once.
+  // Exact: k values each at most n in magnitude.
+  __int128 sum = 0;
+  for (int64_t j = 0; j < s.hashes; ++j) sum += table[j * m + sketch_column(scratch[j], m)];
+  return static_cast<double>(sum);
+}
+
 void sketch_prepare(const SketchSummary& s, int64_t* table) {
   const size_t bytes = sizeof(int64_t) * static_cast<size_t>(s.cells());
   std::memcpy(table, s.counters(), bytes);
@@ -170,7 +181,7 @@ void sketch_prepare(const SketchSummary& s, int64_t* table) {
 }
 
 SketchEstimate sketch_estimate(const SketchSummary& s, const int64_t* table, std::string_view item,
-                               double* scratch) {
+                               uint64_t* scratch) {
   return sketch_impl(s.mech()).estimate(s, table, item, scratch);
 }
 

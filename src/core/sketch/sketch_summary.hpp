@@ -106,10 +106,13 @@ struct SketchEstimate {
   double count;      // unbiased estimate of the item's number of reports
   double std_error;  // its standard error (in reports), from the closed form
 };
-// One candidate from a prepared table; scratch holds s.hashes doubles (hashtogram's
-// median). Requires s.n > 0.
+// Scratch space of sketch_estimate, in uint64_t words (the item's hashes, the rows'
+// estimates).
+inline size_t sketch_scratch_words(const SketchSummary& s) { return 3 * static_cast<size_t>(s.hashes); }
+// One candidate from a prepared table, with scratch of sketch_scratch_words(s)
+// words. Requires s.n > 0.
 SketchEstimate sketch_estimate(const SketchSummary& s, const int64_t* table, std::string_view item,
-                               double* scratch);
+                               uint64_t* scratch);
 
 // ---- codecs ----
 // Text: v1:cms{epsilon=2,hashes=2,width=4,n=3,counts=[...]} (row-major; hcms and

@@ -122,7 +122,7 @@ namespace {
 struct PreparedSketch {
   SketchSummary header;  // parameters and n (the counters are in table)
   int64* table;          // hashes·width
-  double* scratch;       // hashes doubles
+  uint64* scratch;       // ldp::sketch_scratch_words
 };
 
 void* make_prepared(FunctionCallInfo fcinfo, MemoryContext mcxt) {
@@ -130,7 +130,7 @@ void* make_prepared(FunctionCallInfo fcinfo, MemoryContext mcxt) {
   auto* p = static_cast<PreparedSketch*>(MemoryContextAllocZero(mcxt, sizeof(PreparedSketch)));
   p->header = s;
   p->table = static_cast<int64*>(MemoryContextAllocHuge(mcxt, sizeof(int64) * static_cast<size_t>(s.cells())));
-  p->scratch = static_cast<double*>(MemoryContextAlloc(mcxt, sizeof(double) * static_cast<size_t>(s.hashes)));
+  p->scratch = static_cast<uint64*>(MemoryContextAlloc(mcxt, sizeof(uint64) * ldp::sketch_scratch_words(s)));
   LDP_CORE(ldp::sketch_prepare(s, reinterpret_cast<int64_t*>(p->table)));
   return p;
 }
@@ -149,7 +149,7 @@ const PreparedSketch* prepare_sketch(FunctionCallInfo fcinfo) {
 ldp::SketchEstimate estimate(const PreparedSketch* p, const text* item) {
   std::string_view v(VARDATA_ANY(item), VARSIZE_ANY_EXHDR(item));
   ldp::SketchEstimate e;
-  LDP_CORE(e = ldp::sketch_estimate(p->header, reinterpret_cast<const int64_t*>(p->table), v, p->scratch));
+  LDP_CORE(e = ldp::sketch_estimate(p->header, reinterpret_cast<const int64_t*>(p->table), v, reinterpret_cast<uint64_t*>(p->scratch)));
   return e;
 }
 
