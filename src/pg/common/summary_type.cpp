@@ -34,8 +34,15 @@ const ldp_pg::SummaryCodec* codec_of(const struct varlena* v) {
   bad_summary(ERRCODE_INVALID_BINARY_REPRESENTATION, "unknown summary family");
 }
 
+// The family of a summary argument from its header alone: an out-of-line or compressed
+// value is fetched only as far as its first bytes (a slice), so that a cast per row of
+// a table of large summaries does not read them whole.
 const ldp_pg::SummaryCodec* codec_arg(FunctionCallInfo fcinfo, int argno) {
-  return codec_of(PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(argno)));
+  Datum d = PG_GETARG_DATUM(argno);
+  auto* v = reinterpret_cast<struct varlena*>(DatumGetPointer(d));
+  if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+    v = PG_DETOAST_DATUM_SLICE(d, 0, static_cast<int32>(ldp::kStoredHeaderSize));
+  return codec_of(v);
 }
 
 // The typed value as an ldp.summary (a family type's value may be live, or a form
@@ -44,14 +51,15 @@ Datum from_typed(FunctionCallInfo fcinfo, const ldp_pg::SummaryCodec* codec) {
   return ldp_pg::stored_datum(codec, ldp_pg::summary_arg(fcinfo, 0, codec));
 }
 
-// An ldp.summary as its family's type: the same bytes, once its family is checked.
+// An ldp.summary as its family's type: the same datum (a TOAST pointer stays one, so the
+// family's prepared caches key on it), once its family is checked from the header. The
+// rest is validated by whatever reads it: every reader of every family validates.
 Datum to_typed(FunctionCallInfo fcinfo, const ldp_pg::SummaryCodec* want) {
   const ldp_pg::SummaryCodec* have = codec_arg(fcinfo, 0);
   if (have != want)
     ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
                     errmsg("a %s summary is not an ldp.%s", have->kind, want->type),
                     errhint("ldp.summary_kind() tells a summary's kind.")));
-  (void)ldp_pg::summary_arg(fcinfo, 0, want);  // validated as its family reads it
   PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 }
 
