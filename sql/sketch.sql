@@ -139,6 +139,28 @@ SELECT try_sql($$SELECT 'v1:hcms{epsilon=1,hashes=100000,width=1024,n=0,sums=[]}
 SELECT try_sql($$SELECT 'v2:hcms{}'::sketch_summary$$);
 SELECT try_sql($$SELECT 'v1:grr{epsilon=1,k=2,n=0,counts=[0,0]}'::sketch_summary$$);
 
+-- Forms 0.6.0 wrote (recorded by this build: later builds must read these bytes and give
+-- the same estimates; a new stored format adds a reader, it never changes these).
+SET extra_float_digits = 3;
+CREATE TABLE forms_060 (m text, txt text, bin text);
+INSERT INTO forms_060 VALUES
+  ('cms', 'v1:cms{epsilon=1.5,hashes=3,width=5,n=200,counts=[21,15,24,20,20,33,30,21,33,27,33,37,36,24,30]}',
+   '4c4450530203013ff80000000000000000000000000003000000000000000500000000000000c80000000000000015000000000000000f0000000000000018000000000000001400000000000000140000000000000021000000000000001e00000000000000150000000000000021000000000000001b0000000000000021000000000000002500000000000000240000000000000018000000000000001e'),
+  ('hashtogram', 'v1:hashtogram{epsilon=1.5,hashes=3,width=4,n=200,sums=[5,-8,4,2,0,5,-4,-6,-14,-5,-2,-11]}',
+   '4c4450530203033ff80000000000000000000000000003000000000000000400000000000000c80000000000000005fffffffffffffff80000000000000004000000000000000200000000000000000000000000000005fffffffffffffffcfffffffffffffffafffffffffffffff2fffffffffffffffbfffffffffffffffefffffffffffffff5'),
+  ('hcms', 'v1:hcms{epsilon=1.5,hashes=3,width=4,n=200,sums=[9,-6,6,-12,10,5,0,0,16,-3,0,11]}',
+   '4c4450530203023ff80000000000000000000000000003000000000000000400000000000000c80000000000000009fffffffffffffffa0000000000000006fffffffffffffff4000000000000000a0000000000000005000000000000000000000000000000000000000000000010fffffffffffffffd0000000000000000000000000000000b');
+SELECT m, encode(sketch_summary_send(txt::sketch_summary), 'hex') = bin AS same_bytes FROM forms_060 ORDER BY m;
+SELECT m, f.* FROM forms_060, frequencies(txt::sketch_summary, ARRAY['w0', 'w1', 'w2', 'w3', 'absent']) f ORDER BY m, f.item;
+-- the same seeded reports still give the recorded summaries
+SELECT m, x.s::text = f.txt AS same_summary FROM forms_060 f JOIN (
+  SELECT 'cms' m, cms_agg(e.hash_index, e.report, 1.5, 3) s FROM generate_series(1, 200) i, cms_encode('w' || (i % 4), 1.5, 3, 5, i) e
+  UNION ALL SELECT 'hcms', hcms_agg(e.hash_index, e.coefficient, e.report, 1.5, 3, 4) FROM generate_series(1, 200) i, hcms_encode('w' || (i % 4), 1.5, 3, 4, i) e
+  UNION ALL SELECT 'hashtogram', hashtogram_agg(e.hash_index, e.coefficient, e.report, 1.5, 3, 4) FROM generate_series(1, 200) i, hashtogram_encode('w' || (i % 4), 1.5, 3, 4, i) e) x USING (m)
+ORDER BY m;
+RESET extra_float_digits;
+DROP TABLE forms_060;
+
 -- A collection of sketches: estimates of candidate strings per epoch.
 CREATE TABLE word_reports AS
 SELECT timestamptz '2026-03-01 00:00+00' + (i % 3) * interval '1 day' AS at, r.*
