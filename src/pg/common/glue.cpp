@@ -121,3 +121,9 @@ void ldp_null_param(const char* name) {
   ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s must not be NULL", name)));
   pg_unreachable();
 }
+
+void ldp_partial_null_report(const char* what) {
+  ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("report is partly NULL: %s", what),
+                  errhint("A report is ignored only when all of its columns are NULL.")));
+  pg_unreachable();
+}

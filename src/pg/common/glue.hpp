@@ -113,3 +113,21 @@ inline double ldp_param_float8(FunctionCallInfo fcinfo, int argno, const char* n
   if (unlikely(PG_ARGISNULL(argno))) ldp_null_param(name);
   return PG_GETARG_FLOAT8(argno);
 }
+// An int parameter that must not be NULL (k, hashes, width).
+inline int64 ldp_param_int4(FunctionCallInfo fcinfo, int argno, const char* name) {
+  if (unlikely(PG_ARGISNULL(argno))) ldp_null_param(name);
+  return PG_GETARG_INT32(argno);
+}
+
+// A report of several columns (arguments first..last): true when all of them are NULL
+// (the row is skipped), error 22004 when only some are.
+[[noreturn]] void ldp_partial_null_report(const char* what);
+inline bool ldp_report_is_null(FunctionCallInfo fcinfo, int first, int last) {
+  bool all = true, any = false;
+  for (int a = first; a <= last; ++a) {
+    all = all && PG_ARGISNULL(a);
+    any = any || PG_ARGISNULL(a);
+  }
+  if (unlikely(any && !all)) ldp_partial_null_report("some of its columns are NULL");
+  return all;
+}

@@ -17,18 +17,6 @@ using ldp::FreqMechanism;
 
 namespace {
 
-[[noreturn]] void partial_null_report(const char* what) {
-  ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-                  errmsg("report is partly NULL: %s", what),
-                  errhint("A report is ignored only when all of its columns are NULL.")));
-  pg_unreachable();
-}
-
-int64 param_int(FunctionCallInfo fcinfo, int argno, const char* name) {
-  if (unlikely(PG_ARGISNULL(argno))) ldp_null_param(name);
-  return PG_GETARG_INT32(argno);
-}
-
 // A new live state of this aggregate: empty, or holding a state it was handed that
 // is not its own live summary, read and validated by freq_arg, then merged, which
 // refuses another mechanism or other parameters (22023). *state: the datum to return.
@@ -38,7 +26,7 @@ __attribute__((noinline, cold)) ldp::FreqSummary* freq_state_new(FunctionCallInf
                                                                  int64 row_d, Datum* state) {
   ldp::FreqParams p;
   p.epsilon = ldp_param_float8(fcinfo, eps_arg, "epsilon");
-  p.k = k_arg >= 0 ? param_int(fcinfo, k_arg, "k") : row_k;
+  p.k = k_arg >= 0 ? ldp_param_int4(fcinfo, k_arg, "k") : row_k;
   p.d = row_d;
   ldp_pg::LiveSummary* live = freq_live_new(fcinfo, id, p);
   ldp::FreqSummary* st = freq_core(live);
@@ -67,24 +55,18 @@ __attribute__((always_inline)) inline ldp::FreqSummary* freq_state(
   ldp::FreqSummary* st = freq_core(live);
   if (site->params_stable) return st;
   double eps = ldp_param_float8(fcinfo, eps_arg, "epsilon");
-  int64 k = k_arg >= 0 ? param_int(fcinfo, k_arg, "k") : st->k;
+  int64 k = k_arg >= 0 ? ldp_param_int4(fcinfo, k_arg, "k") : st->k;
   if (unlikely(!ldp::same_freq_params(*st, eps, k, st->d)))
     ldp_pg::core_raise([&] { ldp::throw_freq_params_changed(*st, eps, k, st->d); });
   return st;
 }
 
-#define FREQ_SKIP_NULL_REPORT(first, last)                                 \
-  do {                                                                     \
-    bool all_ = true, any_ = false;                                        \
-    for (int a_ = (first); a_ <= (last); ++a_) {                           \
-      all_ = all_ && PG_ARGISNULL(a_);                                     \
-      any_ = any_ || PG_ARGISNULL(a_);                                     \
-    }                                                                      \
-    if (all_) {                                                            \
-      if (PG_ARGISNULL(0)) PG_RETURN_NULL();                               \
-      PG_RETURN_DATUM(PG_GETARG_DATUM(0));                                 \
-    }                                                                      \
-    if (any_) partial_null_report("some of its columns are NULL");         \
+#define FREQ_SKIP_NULL_REPORT(first, last)          \
+  do {                                              \
+    if (ldp_report_is_null(fcinfo, (first), (last))) { \
+      if (PG_ARGISNULL(0)) PG_RETURN_NULL();        \
+      PG_RETURN_DATUM(PG_GETARG_DATUM(0));          \
+    }                                               \
   } while (0)
 
 }  // namespace
@@ -149,7 +131,7 @@ LDP_FUNCTION(ldp_dbitflip_trans) {
   FREQ_SKIP_NULL_REPORT(1, 2);
   ArrayView buckets = array_view(fcinfo, 1), bits = array_view(fcinfo, 2);
   if (buckets.ndim > 1 || bits.ndim > 1 || buckets.hasnull || bits.hasnull) {
-    if (buckets.hasnull || bits.hasnull) partial_null_report("buckets and bits must not contain NULL");
+    if (buckets.hasnull || bits.hasnull) ldp_partial_null_report("buckets and bits must not contain NULL");
     ereport(ERROR, (errcode(ERRCODE_DATA_EXCEPTION),
                     errmsg("buckets and bits must be one-dimensional arrays")));
   }

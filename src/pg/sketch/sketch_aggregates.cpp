@@ -12,11 +12,6 @@ using ldp::SketchMechanism;
 
 namespace {
 
-int64 param_int(FunctionCallInfo fcinfo, int argno, const char* name) {
-  if (unlikely(PG_ARGISNULL(argno))) ldp_null_param(name);
-  return PG_GETARG_INT32(argno);
-}
-
 // A new live state: empty, or holding a state it was handed that is not its own live
 // summary, read and validated, then merged (which refuses another mechanism or other
 // parameters: 22023). width_arg < 0: the width is the report's (row_width).
@@ -26,8 +21,8 @@ __attribute__((noinline, cold)) ldp::SketchSummary* sketch_state_new(FunctionCal
                                                                      Datum* state) {
   ldp::SketchParams p;
   p.epsilon = ldp_param_float8(fcinfo, eps_arg, "epsilon");
-  p.hashes = param_int(fcinfo, eps_arg + 1, "hashes");
-  p.width = width_arg >= 0 ? param_int(fcinfo, width_arg, "width") : row_width;
+  p.hashes = ldp_param_int4(fcinfo, eps_arg + 1, "hashes");
+  p.width = width_arg >= 0 ? ldp_param_int4(fcinfo, width_arg, "width") : row_width;
   ldp_pg::LiveSummary* live = sketch_live_new(fcinfo, id, p);
   ldp::SketchSummary* st = sketch_core(live);
   if (!PG_ARGISNULL(0)) {
@@ -55,25 +50,11 @@ __attribute__((always_inline)) inline ldp::SketchSummary* sketch_state(FunctionC
   ldp::SketchSummary* st = sketch_core(live);
   if (site->params_stable) return st;
   double eps = ldp_param_float8(fcinfo, eps_arg, "epsilon");
-  int64 hashes = param_int(fcinfo, eps_arg + 1, "hashes");
-  int64 width = width_arg >= 0 ? param_int(fcinfo, width_arg, "width") : st->width;
+  int64 hashes = ldp_param_int4(fcinfo, eps_arg + 1, "hashes");
+  int64 width = width_arg >= 0 ? ldp_param_int4(fcinfo, width_arg, "width") : st->width;
   if (unlikely(!ldp::same_sketch_params(*st, eps, hashes, width)))
     ldp_pg::core_raise([&] { ldp::throw_sketch_params_changed(*st, eps, hashes, width); });
   return st;
-}
-
-// A report whose columns are all NULL is skipped; a partly NULL one is an error.
-bool skip_null_report(FunctionCallInfo fcinfo, int first, int last) {
-  bool all = true, any = false;
-  for (int a = first; a <= last; ++a) {
-    all = all && PG_ARGISNULL(a);
-    any = any || PG_ARGISNULL(a);
-  }
-  if (any && !all)
-    ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-                    errmsg("report is partly NULL: some of its columns are NULL"),
-                    errhint("A report is ignored only when all of its columns are NULL.")));
-  return all;
 }
 
 Datum unchanged(FunctionCallInfo fcinfo) {
@@ -83,7 +64,7 @@ Datum unchanged(FunctionCallInfo fcinfo) {
 
 // hcms_agg / hashtogram_agg(hash_index, coefficient, report boolean, epsilon, hashes, width)
 Datum signed_trans(FunctionCallInfo fcinfo, SketchMechanism id, const char* fn) {
-  if (skip_null_report(fcinfo, 1, 3)) return unchanged(fcinfo);
+  if (ldp_report_is_null(fcinfo, 1, 3)) return unchanged(fcinfo);
   Datum state;
   ldp::SketchSummary* st = sketch_state(fcinfo, id, fn, 4, 6, 0, &state);
   int64 j = PG_GETARG_INT32(1), l = PG_GETARG_INT32(2);
@@ -101,7 +82,7 @@ Datum signed_trans(FunctionCallInfo fcinfo, SketchMechanism id, const char* fn) 
 
 // cms_agg(hash_index int, report varbit, epsilon, hashes): the width is the bit length
 LDP_FUNCTION(ldp_cms_trans) {
-  if (skip_null_report(fcinfo, 1, 2)) return unchanged(fcinfo);
+  if (ldp_report_is_null(fcinfo, 1, 2)) return unchanged(fcinfo);
   VarBit* bits = PG_GETARG_VARBIT_P(2);
   Datum state;
   ldp::SketchSummary* st = sketch_state(fcinfo, SketchMechanism::CMS, "cms_trans", 3, -1, VARBITLEN(bits), &state);
