@@ -327,9 +327,16 @@ void append_grr_row(std::string& out, int64_t user_id, int round, int64_t item) 
   out.push_back('\n');
 }
 
+void append_int_field(std::string& out, int64_t v) { append_int(out, v); }
+
 void append_unary_row(std::string& out, int64_t user_id, int round, const uint8_t* bytes,
                       int64_t k) {
   append_prefix(out, user_id, round);
+  append_varbit(out, bytes, k);
+  out.push_back('\n');
+}
+
+void append_varbit(std::string& out, const uint8_t* bytes, int64_t k) {
   const size_t whole = static_cast<size_t>(k / 8);
   if (k % 4 == 0) {
     // varbit input "X..." reads 4 bits per hex digit, the first digit the leftmost bits
@@ -346,7 +353,6 @@ void append_unary_row(std::string& out, int64_t user_id, int round, const uint8_
     for (size_t i = 0; i < whole; ++i, p += 8) std::memcpy(p, kText.bits[bytes[i]], 8);
     std::memcpy(p, kText.bits[bytes[whole]], static_cast<size_t>(k % 8));
   }
-  out.push_back('\n');
 }
 
 void append_dbitflip_row(std::string& out, int64_t user_id, int round, const int32_t* buckets,
@@ -559,18 +565,27 @@ std::string quote_ident(const std::string& name) {
   return out;
 }
 
-std::vector<std::string> freq_copy_columns(FreqMechanism m) {
+std::vector<std::string> report_copy_columns(const std::vector<FreqColumn>& report_columns) {
   std::vector<std::string> cols{quote_ident("user_id"), quote_ident("round")};
-  for (const FreqColumn& c : freq_report_columns(m)) cols.push_back(quote_ident(c.name));
+  for (const FreqColumn& c : report_columns) cols.push_back(quote_ident(c.name));
   return cols;
 }
 
-std::string freq_create_table_sql(const std::string& quoted_table, FreqMechanism m) {
+std::string report_create_table_sql(const std::string& quoted_table,
+                                    const std::vector<FreqColumn>& report_columns) {
   std::string sql = "CREATE TABLE IF NOT EXISTS " + quoted_table +
                     " (user_id bigint NOT NULL, round integer NOT NULL";
-  for (const FreqColumn& c : freq_report_columns(m))
+  for (const FreqColumn& c : report_columns)
     sql += ", " + quote_ident(c.name) + " " + c.sql_type + " NOT NULL";
   return sql + ")";
+}
+
+std::vector<std::string> freq_copy_columns(FreqMechanism m) {
+  return report_copy_columns(freq_report_columns(m));
+}
+
+std::string freq_create_table_sql(const std::string& quoted_table, FreqMechanism m) {
+  return report_create_table_sql(quoted_table, freq_report_columns(m));
 }
 
 }  // namespace ldp::tools

@@ -172,6 +172,10 @@ void append_grr_row(std::string& out, int64_t user_id, int round, int64_t item);
 // form X... when k is a multiple of 4 (a quarter of the text), else the 0/1 string.
 void append_unary_row(std::string& out, int64_t user_id, int round, const uint8_t* bytes,
                       int64_t k);
+// The varbit field alone (no tab or newline): nbits MSB-first bits of bytes, as above.
+void append_varbit(std::string& out, const uint8_t* bytes, int64_t nbits);
+// An integer field (no tab), as COPY reads it.
+void append_int_field(std::string& out, int64_t v);
 void append_dbitflip_row(std::string& out, int64_t user_id, int round, const int32_t* buckets,
                          const bool* bits, int64_t d);
 void append_olh_row(std::string& out, int64_t user_id, int round, int64_t seed, int64_t y);
@@ -202,6 +206,10 @@ std::vector<FreqColumn> freq_report_columns(FreqMechanism m);
 std::vector<std::string> freq_copy_columns(FreqMechanism m);
 // CREATE TABLE IF NOT EXISTS with that layout (every column NOT NULL).
 std::string freq_create_table_sql(const std::string& quoted_table, FreqMechanism m);
+// The same two for any report columns (the sketch loader's too).
+std::vector<std::string> report_copy_columns(const std::vector<FreqColumn>& report_columns);
+std::string report_create_table_sql(const std::string& quoted_table,
+                                    const std::vector<FreqColumn>& report_columns);
 // Quotes one identifier: "row" -> "\"row\"".
 std::string quote_ident(const std::string& name);
 

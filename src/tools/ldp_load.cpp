@@ -1,8 +1,9 @@
 // ldp_load: simulate a population of devices that report with a local-differential-
 // privacy mechanism of the core library (the device SDK), and stream their reports
 // into a PostgreSQL table with COPY. Prints the truth (the population's mean or
-// proportion, or its item frequencies) so that the ldp aggregates' estimates can be
-// checked against it. The frequency oracles run in ldp_load_freq.cpp.
+// proportion, or its item or word frequencies) so that the ldp aggregates' estimates
+// can be checked against it. The frequency oracles and the sketches run in
+// ldp_load_freq.cpp.
 #include <getopt.h>
 
 #include <cerrno>
@@ -26,11 +27,13 @@ namespace {
 
 const char* kUsage = R"(Usage: ldp_load --mechanism MECH --epsilon E --distribution DIST --table NAME [options]
        ldp_load --mechanism FREQ --epsilon E --k K --distribution ITEMS --table NAME [options]
+       ldp_load --mechanism SKETCH --epsilon E --hashes H --width W --words FILE --table NAME [options]
 
-Simulates USERS devices, each holding a true value (or an item of [0, K)) drawn from
-DIST, encodes every value with the ldp core library (the device SDK) and streams the
-reports into table NAME with COPY. Prints the true statistics on stdout (key=value
-lines) and a one-line summary with the load rate on stderr.
+Simulates USERS devices, each holding a true value drawn from DIST (a number, an
+item of [0, K) or a word of FILE), encodes every value with the ldp core library
+(the device SDK) and streams the reports into table NAME with COPY. Prints the true
+statistics on stdout (key=value lines) and a one-line summary with the load rate on
+stderr.
 
 Mechanism:
   --mechanism rr|onebit|laplace|piecewise
@@ -40,6 +43,8 @@ Mechanism:
                        mechanism (Wang et al.)
   --mechanism grr|sue|oue|dbitflip|olh|hadamard
                        frequency oracles over items [0, K): see "Frequency oracles"
+  --mechanism cms|hcms|hashtogram
+                       sketch frequency oracles over words: see "Sketches"
   --epsilon E          privacy parameter of one report, in (0, 700]
   --max-value M        values lie in [0, M] (required, except for rr)
   --gamma G            onebit: output perturbation, flip probability in [0, 0.5)
@@ -89,6 +94,27 @@ Frequency oracles (each user holds one item of [0, K) and sends one report a rou
   Aggregates: ldp.grr_agg(report, E, K), ldp.sue_agg(report, E),
   ldp.oue_agg(report, E), ldp.dbitflip_agg(buckets, bits, E, K),
   ldp.olh_agg(seed, report, E, K), ldp.hadamard_agg("row", report, E, K).
+  --words FILE         the same as --distribution words:FILE
+
+Sketches (each user holds one word, any string, and sends one report):
+  --hashes H           rows of the sketch (hash functions), in [1, 65536]
+  --width W            columns of each row (hcms, hashtogram: a power of two);
+                       H * W is at most 4194304
+  --words FILE         a word-count file (word<TAB>count, optional header, as for
+                       words:PATH above): a user holds each of the file's words
+                       with probability count / (the file's total count); every
+                       word can be drawn (no top K). --distribution words:FILE is
+                       the same
+  --top T, --print-summary, --no-decode
+                       as above; top_items= are the words' ranks in the file (0 =
+                       most frequent), local_max_abs_error= is over the file's words
+  Tables: (user_id bigint, round integer, hash_index integer, ...) with cms:
+  report varbit (W bits, as sue); hcms, hashtogram: coefficient integer, report
+  boolean (+1 is true). round is always 1.
+  Aggregates: ldp.cms_agg(hash_index, report, E, H),
+  ldp.hcms_agg(hash_index, coefficient, report, E, H, W),
+  ldp.hashtogram_agg(hash_index, coefficient, report, E, H, W); estimates of
+  candidate words: ldp.frequencies(<aggregate>, ARRAY['you', 'the', ...]).
 
 Population:
   --users N            number of users (default 1000000)
@@ -134,14 +160,18 @@ reports the local decoder counted: ldp.report_count), local_max_abs_error=
 frequency) and for each of them item.I.word= (words:), item.I.true_count=,
 item.I.true_frequency=, item.I.local_frequency=, item.I.local_std_error= (the
 core decoder on the same reports: the frequency and std_error columns of
-ldp.frequencies(<aggregate>) for the table). Exit status: 0 on success, 1 on
-database errors, 2 on bad options.
+ldp.frequencies(<aggregate>) for the table). For a sketch: hashes=, width=,
+words_file=, words_in_file=, then as for a frequency oracle (items are the words'
+ranks; the local columns are ldp.frequencies(<aggregate>, ARRAY[word])). Exit
+status: 0 on success, 1 on database errors, 2 on bad options.
 
 Examples:
   ldp_load --mechanism onebit --epsilon 1 --max-value 86400 --gamma 0.2 \
            --distribution uniform:0:86400 --users 1000000 --table usage --truncate
   ldp_load --mechanism grr --epsilon 2 --k 1024 --users 1000000 --truncate \
            --distribution words:test/data/subtlex_top1000.tsv --table words_grr
+  ldp_load --mechanism hcms --epsilon 4 --hashes 64 --width 1024 --users 1000000 \
+           --words test/data/subtlex_top1000.tsv --table words_hcms --truncate
 )";
 
 [[noreturn]] void usage_error(const std::string& msg) {
@@ -211,7 +241,7 @@ int main(int argc, char** argv) {
   enum {
     kMechanism = 1000, kEpsilon, kMaxValue, kGamma, kGranularity, kRounds, kConstantUsers,
     kDrift, kUsers, kDistribution, kTable, kTruncate, kSeed, kDsn, kFirstUserId, kNoAnalyze,
-    kHelp, kK, kD, kMemoize, kRedraw, kTop, kPrintSummary, kNoDecode
+    kHelp, kK, kD, kMemoize, kRedraw, kTop, kPrintSummary, kNoDecode, kHashes, kWidth, kWords
   };
   static const option kOptions[] = {
       {"mechanism", required_argument, nullptr, kMechanism},
@@ -238,6 +268,9 @@ int main(int argc, char** argv) {
       {"top", required_argument, nullptr, kTop},
       {"print-summary", no_argument, nullptr, kPrintSummary},
       {"no-decode", no_argument, nullptr, kNoDecode},
+      {"hashes", required_argument, nullptr, kHashes},
+      {"width", required_argument, nullptr, kWidth},
+      {"words", required_argument, nullptr, kWords},
       {nullptr, 0, nullptr, 0},
   };
 
@@ -245,8 +278,13 @@ int main(int argc, char** argv) {
   spec.users = 1000000;
   std::optional<Mechanism> mechanism;
   std::optional<ldp::FreqMechanism> freq_mechanism;
+  std::optional<ldp::SketchMechanism> sketch_mechanism;
   FreqCli freq;  // the frequency-oracle options
+  SketchCli sketch;  // the sketch options
   std::vector<std::string> freq_only;  // frequency-oracle options given, for the error
+  std::vector<std::string> k_only;     // of those, the ones sketches do not take
+  std::vector<std::string> sketch_only;
+  std::string words_file;
   bool have_epsilon = false, have_max = false, have_gamma = false, have_gran = false;
   bool have_rounds = false, have_drift = false, have_users = false;
   std::string distribution, table, dsn;
@@ -259,9 +297,11 @@ int main(int argc, char** argv) {
       case kMechanism:
         mechanism = parse_mechanism(optarg);
         freq_mechanism = parse_freq_mechanism(optarg);
-        if (!mechanism && !freq_mechanism)
+        sketch_mechanism = parse_sketch_mechanism(optarg);
+        if (!mechanism && !freq_mechanism && !sketch_mechanism)
           usage_error(std::string("--mechanism must be rr, onebit, laplace, piecewise, grr, sue, "
-                                  "oue, dbitflip, olh or hadamard, got '") + optarg + "'");
+                                  "oue, dbitflip, olh, hadamard, cms, hcms or hashtogram, got '") +
+                      optarg + "'");
         break;
       case kEpsilon: spec.epsilon = parse_number("epsilon", optarg); have_epsilon = true; break;
       case kMaxValue: spec.max_value = parse_number("max-value", optarg); have_max = true; break;
@@ -294,6 +334,7 @@ int main(int argc, char** argv) {
         if (k > INT32_MAX) usage_error("--k is too large");
         freq.spec.k = k;
         freq_only.push_back("--k");
+        k_only.push_back("--k");
         break;
       }
       case kD: {
@@ -301,12 +342,32 @@ int main(int argc, char** argv) {
         if (d < 1 || d > INT32_MAX) usage_error("--d must be at least 1");
         freq.spec.d = d;
         freq_only.push_back("--d");
+        k_only.push_back("--d");
         break;
       }
-      case kMemoize: freq.spec.memoize = true; freq_only.push_back("--memoize"); break;
+      case kMemoize:
+        freq.spec.memoize = true;
+        freq_only.push_back("--memoize");
+        k_only.push_back("--memoize");
+        break;
       case kRedraw:
         freq.spec.redraw = parse_number("redraw", optarg);
         freq_only.push_back("--redraw");
+        k_only.push_back("--redraw");
+        break;
+      case kHashes:
+      case kWidth: {
+        const char* name = c == kHashes ? "hashes" : "width";
+        int64_t v = parse_count(name, optarg);
+        if (v > INT32_MAX) usage_error(std::string("--") + name + " is too large");
+        (c == kHashes ? sketch.spec.hashes : sketch.spec.width) = v;
+        sketch_only.push_back(std::string("--") + name);
+        break;
+      }
+      case kWords:
+        if (*optarg == '\0') usage_error("--words needs a file name");
+        words_file = optarg;
+        freq_only.push_back("--words");
         break;
       case kTop: freq.top = parse_count("top", optarg); freq_only.push_back("--top"); break;
       case kPrintSummary: freq.print_summary = true; freq_only.push_back("--print-summary"); break;
@@ -318,9 +379,59 @@ int main(int argc, char** argv) {
     }
   }
   if (optind < argc) usage_error(std::string("unexpected argument '") + argv[optind] + "'");
-  if (!mechanism && !freq_mechanism)
+  if (!mechanism && !freq_mechanism && !sketch_mechanism)
     usage_error("--mechanism is required (rr, onebit, laplace, piecewise, grr, sue, oue, "
-                "dbitflip, olh or hadamard)");
+                "dbitflip, olh, hadamard, cms, hcms or hashtogram)");
+  if (!words_file.empty() && !distribution.empty())
+    usage_error("give the words either as --words FILE or as --distribution words:FILE");
+  if (sketch_mechanism) {
+    const char* sname = sketch_mechanism_name(*sketch_mechanism);
+    if (have_max || have_gamma || have_gran || spec.constant_users || have_drift)
+      usage_error(std::string("--max-value, --gamma, --granularity, --constant-users and --drift "
+                              "apply to the mean mechanisms, not ") + sname);
+    if (!k_only.empty())
+      usage_error(k_only.front() + " applies to the frequency oracles over [0, K), not " + sname +
+                  " (a sketch takes any word: --hashes and --width size it)");
+    if (have_rounds)
+      usage_error(std::string("--rounds does not apply to ") + sname +
+                  " (one report per device; no memoization)");
+    if (!have_epsilon) usage_error("--epsilon is required");
+    if (sketch.spec.hashes == 0) usage_error(std::string("--hashes is required for ") + sname);
+    if (sketch.spec.width == 0) usage_error(std::string("--width is required for ") + sname);
+    if (distribution.rfind("words:", 0) == 0) {
+      words_file = distribution.substr(6);
+    } else if (!distribution.empty()) {
+      usage_error(std::string("--distribution ") + distribution + ": " + sname +
+                  " draws words from a word-count file: --words FILE (or words:FILE)");
+    }
+    if (words_file.empty())
+      usage_error(std::string("--words FILE is required for ") + sname +
+                  " (word<TAB>count lines, e.g. test/data/subtlex_top1000.tsv)");
+    if (table.empty()) usage_error("--table is required");
+    sketch.spec.mechanism = *sketch_mechanism;
+    sketch.spec.epsilon = spec.epsilon;
+    sketch.spec.users = spec.users;
+    sketch.spec.seed = spec.seed;
+    sketch.spec.first_user_id = spec.first_user_id;
+    sketch.spec.words_path = words_file;
+    sketch.spec.local_decode = freq.spec.local_decode;
+    sketch.top = freq.top;
+    sketch.print_summary = freq.print_summary;
+    sketch.table = table;
+    sketch.dsn = dsn;
+    sketch.truncate = truncate;
+    sketch.analyze = analyze;
+    try {
+      return run_sketch_load(sketch);
+    } catch (const UsageError& e) {
+      usage_error(e.what());
+    }
+  }
+  if (!sketch_only.empty())
+    usage_error(sketch_only.front() + " applies to the sketches (cms, hcms, hashtogram), not " +
+                (freq_mechanism ? freq_mechanism_name(*freq_mechanism)
+                                : mechanism_name(*mechanism)));
+  if (!words_file.empty()) distribution = "words:" + words_file;
   if (freq_mechanism) {
     const char* fname = freq_mechanism_name(*freq_mechanism);
     if (have_max || have_gamma || have_gran || spec.constant_users || have_drift)
@@ -350,7 +461,8 @@ int main(int argc, char** argv) {
   }
   if (!freq_only.empty())
     usage_error(freq_only.front() + " applies to the frequency oracles (grr, sue, oue, dbitflip, "
-                "olh, hadamard), not " + mechanism_name(*mechanism));
+                "olh, hadamard; --words, --top, --print-summary and --no-decode also to cms, "
+                "hcms and hashtogram), not " + mechanism_name(*mechanism));
   spec.mechanism = *mechanism;
   if (!have_epsilon) usage_error("--epsilon is required");
   if (distribution.empty()) usage_error("--distribution is required");

@@ -91,6 +91,58 @@ void print_results(const FreqCli& cli, const FreqLoadResult& r) {
   std::fflush(stdout);
 }
 
+void print_sketch_results(const SketchCli& cli, const SketchLoadResult& r) {
+  const SketchLoadSpec& s = cli.spec;
+  std::printf("mechanism=%s\n", sketch_mechanism_name(s.mechanism));
+  std::printf("epsilon=%s\n", num(s.epsilon).c_str());
+  std::printf("hashes=%" PRId64 "\n", s.hashes);
+  std::printf("width=%" PRId64 "\n", s.width);
+  std::printf("words_file=%s\n", s.words_path.c_str());
+  std::printf("words_in_file=%zu\n", r.words.size());
+  std::printf("users=%" PRId64 "\n", s.users);
+  if (s.seed)
+    std::printf("seed=%" PRIu64 "\n", *s.seed);
+  else
+    std::printf("seed=none\n");
+  std::printf("table=%s\n", cli.table.c_str());
+  std::printf("reports=%" PRId64 "\n", r.truth.reports);
+  int64_t distinct = 0;
+  for (int64_t c : r.truth.true_counts) distinct += c > 0;
+  std::printf("distinct_items=%" PRId64 "\n", distinct);
+
+  size_t limit = cli.top == 0 ? r.words.size() : static_cast<size_t>(cli.top);
+  std::vector<int64_t> top = r.truth.top_items(limit);
+  std::vector<ItemEstimate> est;  // of every word in the file
+  if (r.local) {
+    est = local_sketch_frequencies(**r.local, r.words);
+    std::printf("n=%" PRId64 "\n", (*r.local)->n);
+    double worst = 0;
+    for (size_t v = 0; v < est.size(); ++v)
+      worst = std::fmax(worst, std::fabs(est[v].frequency -
+                                         r.truth.true_frequency(static_cast<int64_t>(v))));
+    std::printf("local_max_abs_error=%s\n", num(worst).c_str());
+    if (cli.print_summary) std::printf("local_summary=%s\n", r.local->text().c_str());
+  }
+  std::string list;
+  for (int64_t item : top) {
+    if (!list.empty()) list.push_back(',');
+    list += std::to_string(item);
+  }
+  std::printf("top_items=%s\n", list.c_str());
+  for (int64_t item : top) {
+    const auto v = static_cast<size_t>(item);
+    std::printf("item.%" PRId64 ".word=%s\n", item, r.words[v].c_str());
+    std::printf("item.%" PRId64 ".true_count=%" PRId64 "\n", item, r.truth.true_counts[v]);
+    std::printf("item.%" PRId64 ".true_frequency=%s\n", item,
+                num(r.truth.true_frequency(item)).c_str());
+    if (!est.empty()) {
+      std::printf("item.%" PRId64 ".local_frequency=%s\n", item, num(est[v].frequency).c_str());
+      std::printf("item.%" PRId64 ".local_std_error=%s\n", item, num(est[v].std_error).c_str());
+    }
+  }
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int run_freq_load(const FreqCli& cli) {
@@ -127,6 +179,35 @@ int run_freq_load(const FreqCli& cli) {
                "ldp_load: %" PRId64 " %s reports%s (k = %" PRId64 ") into %s in %.2f s: %s "
                "reports/s\n",
                result.total.reports, mname, shape.c_str(), cli.spec.k, cli.table.c_str(),
+               result.seconds, Progress::human(rate).c_str());
+  return 0;
+}
+
+int run_sketch_load(const SketchCli& cli) {
+  validate_sketch_spec(cli.spec);
+  quote_table_name(cli.table);
+  if (cli.top < 0) throw UsageError("--top must be >= 0");
+  // Read and check the word file before connecting (the load reads it again).
+  { WordPopulation check(cli.spec.words_path); }
+  const char* mname = sketch_mechanism_name(cli.spec.mechanism);
+
+  SketchLoadResult result;
+  int rc = load_with_progress(
+      cli.dsn, mname, cli.spec.users, cli.table, cli.analyze, &result,
+      [&](pqxx::connection& conn, const ProgressFn& on_progress) {
+        return load_sketch_reports(conn, cli.spec, cli.table, cli.truncate, on_progress,
+                                   /*analyze=*/false);
+      });
+  if (rc != 0) return rc;
+
+  print_sketch_results(cli, result);
+
+  double rate =
+      result.seconds > 0 ? static_cast<double>(result.truth.reports) / result.seconds : 0;
+  std::fprintf(stderr,
+               "ldp_load: %" PRId64 " %s reports (hashes = %" PRId64 ", width = %" PRId64
+               ") into %s in %.2f s: %s reports/s\n",
+               result.truth.reports, mname, cli.spec.hashes, cli.spec.width, cli.table.c_str(),
                result.seconds, Progress::human(rate).c_str());
   return 0;
 }

@@ -1,12 +1,14 @@
-// ldp_load's frequency-oracle mode (grr, sue, oue, dbitflip, olh, hadamard): the
-// options main() parsed, and the run (load, then the truth and the local decoding
-// on stdout). Split from ldp_load.cpp to keep each file readable.
+// ldp_load's frequency-oracle modes: the oracles over items [0, k) (grr, sue, oue,
+// dbitflip, olh, hadamard) and the sketches over words (cms, hcms, hashtogram). The
+// options main() parsed, and the runs (load, then the truth and the local decoding on
+// stdout). Split from ldp_load.cpp to keep each file readable.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "freq_population.hpp"
+#include "sketch_population.hpp"
 
 namespace ldp::tools {
 
@@ -23,5 +25,17 @@ struct FreqCli {
 // on stdout and the one-line summary on stderr. Returns the exit status (0, or 1 on a
 // database error).
 int run_freq_load(const FreqCli& cli);
+
+struct SketchCli {
+  SketchLoadSpec spec;
+  std::string table, dsn;
+  bool truncate = false;
+  bool analyze = true;
+  int64_t top = 10;            // words printed, by true frequency; 0: all
+  bool print_summary = false;  // print local_summary= (the core's text form)
+};
+
+// The same for a sketch (cms, hcms, hashtogram).
+int run_sketch_load(const SketchCli& cli);
 
 }  // namespace ldp::tools

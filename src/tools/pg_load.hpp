@@ -15,6 +15,7 @@
 #include "freq_population.hpp"
 #include "population.hpp"
 #include "progress.hpp"
+#include "sketch_population.hpp"
 
 namespace ldp::tools {
 
@@ -65,12 +66,13 @@ inline std::vector<std::pair<std::string, std::string>> table_columns(
   return out;
 }
 
-// Checks that an existing table can take the reports of frequency oracle m: user_id
-// bigint, round integer or bigint, and the mechanism's report columns (see
-// freq_report_columns; a varbit column may have a length). Other columns are allowed
-// (they take their defaults). Throws UsageError.
-inline void check_freq_table(pqxx::transaction_base& txn, const std::string& quoted_table,
-                             const std::string& shown_name, FreqMechanism m) {
+// Checks that an existing table can take reports with these report columns (after
+// user_id bigint and round integer or bigint; a varbit column may have a length).
+// Other columns are allowed (they take their defaults). what names the mechanism in
+// the message. Throws UsageError.
+inline void check_report_columns(pqxx::transaction_base& txn, const std::string& quoted_table,
+                                 const std::string& shown_name, const std::string& what,
+                                 const std::vector<FreqColumn>& report_columns) {
   auto cols = table_columns(txn, quoted_table);
   auto type_of = [&](const std::string& col) -> std::string {
     for (const auto& c : cols)
@@ -82,7 +84,7 @@ inline void check_freq_table(pqxx::transaction_base& txn, const std::string& quo
     std::vector<std::string> types;
   };
   std::vector<Want> wants{{"user_id", {"bigint"}}, {"round", {"integer", "bigint"}}};
-  for (const FreqColumn& c : freq_report_columns(m)) wants.push_back({c.name, {c.sql_type}});
+  for (const FreqColumn& c : report_columns) wants.push_back({c.name, {c.sql_type}});
   for (const Want& w : wants) {
     std::string t = type_of(w.column);
     bool ok = false;
@@ -94,13 +96,22 @@ inline void check_freq_table(pqxx::transaction_base& txn, const std::string& quo
       throw UsageError("table " + shown_name + " exists but " +
                        (t.empty() ? "has no column " + w.column
                                   : "its column " + w.column + " is " + t) +
-                       "; " + freq_mechanism_name(m) + " reports need " + w.column + " " +
-                       expected + " (drop the table or choose another --table)");
+                       "; " + what + " reports need " + w.column + " " + expected +
+                       " (drop the table or choose another --table)");
     }
   }
 }
 
-// Shared by both loaders. In one transaction: prepare(txn, quoted_table, exists)
+// Checks that an existing table can take the reports of frequency oracle m: user_id
+// bigint, round integer or bigint, and the mechanism's report columns (see
+// freq_report_columns). Throws UsageError.
+inline void check_freq_table(pqxx::transaction_base& txn, const std::string& quoted_table,
+                             const std::string& shown_name, FreqMechanism m) {
+  check_report_columns(txn, quoted_table, shown_name, freq_mechanism_name(m),
+                       freq_report_columns(m));
+}
+
+// Shared by the loaders. In one transaction: prepare(txn, quoted_table, exists)
 // creates or checks the table, TRUNCATE if asked, then one COPY of the lines that
 // generate(emit) produces (emit takes a buffer of whole COPY lines), commit; the
 // wall time goes into result.seconds, and the table is ANALYZEd afterwards.
@@ -156,6 +167,26 @@ inline FreqLoadResult load_freq_reports(pqxx::connection_base& conn, const FreqL
           check_freq_table(txn, qt, table, spec.mechanism);
       },
       [&](auto emit) { return generate_freq_reports(spec, emit, progress); });
+}
+
+// The sketch counterpart (cms, hcms, hashtogram; sketch_population.hpp): the same
+// transaction, one COPY of the words' reports, the truth and the local decoding back.
+inline SketchLoadResult load_sketch_reports(pqxx::connection_base& conn,
+                                            const SketchLoadSpec& spec, const std::string& table,
+                                            bool truncate, const ProgressFn& progress = {},
+                                            bool analyze = true) {
+  validate_sketch_spec(spec);
+  const std::vector<FreqColumn> report_columns = sketch_report_columns(spec.mechanism);
+  return copy_into_table<SketchLoadResult>(
+      conn, table, truncate, analyze, report_copy_columns(report_columns),
+      [&](pqxx::work& txn, const std::string& qt, bool exists) {
+        if (!exists)
+          txn.exec0(report_create_table_sql(qt, report_columns));
+        else
+          check_report_columns(txn, qt, table, sketch_mechanism_name(spec.mechanism),
+                               report_columns);
+      },
+      [&](auto emit) { return generate_sketch_reports(spec, emit, progress); });
 }
 
 // Creates the table if it is missing (optionally empties it), then streams every
