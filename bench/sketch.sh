@@ -17,6 +17,9 @@
 #               number per bit
 #   CANDIDATES  candidate strings (default 100000)
 #   REPEATS     timed rounds after one warm-up; medians shown (default 5)
+#   PURE_LDP    a pure-LDP checkout (github.com/Samuel-Maddock/pure-LDP): its CMS and HCMS
+#               servers' candidate rates are then measured at the same parameters
+#               (bench/sketch_pure_ldp.py, Python; 2000 candidates) and shown beside ours
 #
 # Parameters: epsilon 4, hashes 256, width 1024 (the largest that issue 13 asks to
 # decode; Apple's deployment used about 1000 x 1000). Reports are made in SQL by the
@@ -38,7 +41,7 @@ done
 ((rows >= 1 && repeats >= 1 && rows_cms >= 1 && candidates >= 1)) ||
   { echo "sketch.sh: ROWS, REPEATS, ROWS_CMS and CANDIDATES must be >= 1" >&2; exit 2; }
 ((rows_cms > rows)) && rows_cms=$rows
-command_line="ROWS_CMS=$rows_cms CANDIDATES=$candidates LDP_BENCH_WORKERS=$workers bench/sketch.sh $rows $repeats"
+command_line="ROWS_CMS=$rows_cms CANDIDATES=$candidates LDP_BENCH_WORKERS=$workers${PURE_LDP:+ PURE_LDP=$PURE_LDP} bench/sketch.sh $rows $repeats"
 eps=4.0
 hashes=256
 width=1024
@@ -186,3 +189,21 @@ for m in hcms hashtogram cms; do
     'BEGIN {printf "| %s | %.0f | %.0f | %.0f | %.2f |\n", m, a, n / (a / 1000), r, r / a}'
   i=$((i + 2))
 done
+if [[ -n ${PURE_LDP:-} ]]; then
+  pure="$(/usr/bin/python3 "$bench_here/sketch_pure_ldp.py" "$PURE_LDP" --epsilon "$eps" --hashes "$hashes" --width "$width")"
+  echo
+  echo "Candidates per second beside pure-LDP's servers (\`estimate_all\` of 2000 strings after 2000 reports,"
+  echo "its sketch transformed before the clock starts; pure-LDP $(git -C "$PURE_LDP" rev-parse --short HEAD 2>/dev/null || echo '?')):"
+  echo
+  echo "| mechanism | pure-LDP candidates / s | ldp candidates / s (frequencies) | ldp / pure-LDP |"
+  echo "|---|---:|---:|---:|"
+  i=0
+  for m in hcms hashtogram cms; do
+    theirs="$(grep -E "^pure_ldp $m " <<<"$pure" | sed -E 's/.*rate=([0-9.]+).*/\1/' || true)"
+    if [[ -n $theirs ]]; then
+      awk -v m="$m" -v t="$theirs" -v a="${tc[$i]}" -v n="$n_cand" \
+        'BEGIN {o = n / (a / 1000); printf "| %s | %.0f | %.0f | %.0f× |\n", m, t, o, o / t}'
+    fi
+    i=$((i + 2))
+  done
+fi
