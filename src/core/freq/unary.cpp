@@ -6,10 +6,8 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstring>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
+#include "common/bit_counters.hpp"
 #include "common/error.hpp"
 #include "freq/freq_encoders.hpp"
 #include "freq/freq_internal.hpp"
@@ -90,24 +88,6 @@ void oue_encode(int64_t value, double epsilon, int64_t k, RandomSource& rng, uin
   unary_encode(FreqMechanism::OUE, oue_probs(epsilon), value, epsilon, k, rng, bytes);
 }
 
-namespace {
-// kSpread[b]: byte i of the (little-endian) word is bit 7 - i of b.
-constexpr uint64_t spread(unsigned b) {
-  uint64_t w = 0;
-  for (int i = 0; i < 8; ++i) w |= static_cast<uint64_t>((b >> (7 - i)) & 1u) << (8 * i);
-  return w;
-}
-struct SpreadTable {
-  uint64_t v[256];
-  constexpr SpreadTable() : v() {
-    for (unsigned b = 0; b < 256; ++b) v[b] = spread(b);
-  }
-};
-constexpr SpreadTable kSpreadTable;
-constexpr const uint64_t* kSpread = kSpreadTable.v;
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the pending words are little-endian");
-}  // namespace
-
 void freq_add_bits(FreqSummary* s, const uint8_t* bytes, int64_t nbits) {
   if (s->mechanism != static_cast<uint8_t>(FreqMechanism::OUE))
     check_summary_mechanism(*s, FreqMechanism::SUE);
@@ -118,54 +98,13 @@ void freq_add_bits(FreqSummary* s, const uint8_t* bytes, int64_t nbits) {
                 freq_mechanism(s->mech()).name, s->k, nbits);
   int64_t* c = s->counters();
   if (s->pending_bytes != 0) {
-    // Eight byte-wide counters per 64-bit word: report byte j (items 8j..8j+7, the
-    // first in its most significant bit) adds kSpread[byte] to word j, which no
-    // carry crosses while a counter stays below 256 (flushed every 255 reports).
-    auto* words = reinterpret_cast<uint64_t*>(c + s->width);
-    const int64_t nbytes = (nbits + 7) / 8;
-#if defined(__SSE2__)
-    // 16 report bytes → 128 byte counters: each byte repeated 8 times by three
-    // rounds of unpacking, its bits picked by one mask, a set bit = 0xff = -1.
-    const __m128i mask = _mm_set_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
-    int64_t j = 0;
-    for (; j + 16 <= nbytes; j += 16) {
-      __m128i r = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + j));
-      __m128i halves[2] = {_mm_unpacklo_epi8(r, r), _mm_unpackhi_epi8(r, r)};
-      auto* out = reinterpret_cast<__m128i*>(words + j);
-      for (int h = 0; h < 2; ++h) {
-        __m128i q[2] = {_mm_unpacklo_epi16(halves[h], halves[h]), _mm_unpackhi_epi16(halves[h], halves[h])};
-        for (int e = 0; e < 2; ++e) {
-          __m128i x[2] = {_mm_unpacklo_epi32(q[e], q[e]), _mm_unpackhi_epi32(q[e], q[e])};
-          for (int f = 0; f < 2; ++f) {
-            __m128i set = _mm_cmpeq_epi8(_mm_and_si128(x[f], mask), mask);
-            __m128i* o = out + 4 * h + 2 * e + f;
-            _mm_storeu_si128(o, _mm_sub_epi8(_mm_loadu_si128(o), set));  // 8-byte aligned
-          }
-        }
-      }
-    }
-    for (; j < nbytes; ++j) words[j] += kSpread[bytes[j]];
-#else
-    for (int64_t j = 0; j < nbytes; ++j) words[j] += kSpread[bytes[j]];
-#endif
+    // byte-wide counters, eight per word (common/bit_counters.hpp), flushed every 255 reports
+    add_bits_to_byte_counters(bytes, nbits, reinterpret_cast<uint64_t*>(c + s->width));
     s->n += 1;
     if (++s->pending == kFreqPendingRows) freq_flush_pending(s);
     return;
   }
-  // Visit only the set bits, 64 at a time: a report of k bits costs about its
-  // number of ones (q·k + p) counter increments instead of k.
-  const int64_t words = nbits / 64;
-  for (int64_t w = 0; w < words; ++w) {
-    uint64_t x;
-    std::memcpy(&x, bytes + 8 * w, 8);
-    x = __builtin_bswap64(x);  // bit 63 is the word's first (leftmost) position
-    int64_t* cw = c + 64 * w + 63;  // position 63 - t for bit t
-    while (x != 0) {
-      cw[-__builtin_ctzll(x)] += 1;
-      x &= x - 1;  // clear the lowest set bit: a one-cycle dependency chain
-    }
-  }
-  for (int64_t v = 64 * words; v < nbits; ++v) c[v] += (bytes[v / 8] >> (7 - v % 8)) & 1;
+  add_set_bits(bytes, nbits, c);
   s->n += 1;
 }
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/bit_counters.hpp"
 #include "common/error.hpp"
 #include "common/fwht.hpp"
 #include "common/stats.hpp"
@@ -104,6 +105,38 @@ void check_mechanism(const SketchSummary& s, bool want_signed) {
 }
 }  // namespace
 
+namespace {
+constexpr int kPendingRows = 255;  // a byte counter never overflows
+uint8_t* pending_row(SketchSummary* s, int64_t j) {
+  return reinterpret_cast<uint8_t*>(s->counters() + s->cells()) + j * s->pending_stride;
+}
+uint8_t* pending_counts(SketchSummary* s) { return pending_row(s, s->hashes); }
+void flush_row(SketchSummary* s, int64_t j) {
+  flush_byte_counters(pending_row(s, j), s->counters() + j * s->width, s->width);
+  pending_counts(s)[j] = 0;
+}
+}  // namespace
+
+size_t sketch_pending_bytes(SketchMechanism id, const SketchParams& p) {
+  if (sketch_impl(id).signed_counters) return 0;
+  const size_t stride = static_cast<size_t>((p.width + 7) / 8 * 8);  // whole words of 8 counters
+  const size_t counts = static_cast<size_t>((p.hashes + 7) / 8 * 8);
+  return static_cast<size_t>(p.hashes) * stride + counts;
+}
+
+void sketch_summary_add_pending_area(SketchSummary* s) {
+  check_mechanism(*s, false);
+  s->pending_stride = static_cast<uint32_t>((s->width + 7) / 8 * 8);
+  std::memset(pending_row(s, 0), 0, sketch_pending_bytes(s->mech(), {s->epsilon, s->hashes, s->width}));
+}
+
+void sketch_flush_pending(SketchSummary* s) {
+  if (s->pending_stride == 0) return;
+  const uint8_t* counts = pending_counts(s);
+  for (int64_t j = 0; j < s->hashes; ++j)
+    if (counts[j] != 0) flush_row(s, j);
+}
+
 void sketch_add_cms(SketchSummary* s, int64_t j, const uint8_t* bytes, int64_t nbits) {
   check_mechanism(*s, false);
   if (j < 0 || j >= s->hashes) bad_row(*s, j);
@@ -111,20 +144,12 @@ void sketch_add_cms(SketchSummary* s, int64_t j, const uint8_t* bytes, int64_t n
     throw_error(ErrorKind::ImpossibleReport,
                 "cms report must have width = %" PRId64 " bits (the length of the first report), got %" PRId64,
                 s->width, nbits);
-  int64_t* row = s->counters() + j * s->width;
-  // Visit only the set bits, 64 at a time (bit 63 of a word is its leftmost).
-  const int64_t words = nbits / 64;
-  for (int64_t w = 0; w < words; ++w) {
-    uint64_t x;
-    std::memcpy(&x, bytes + 8 * w, 8);
-    x = __builtin_bswap64(x);
-    int64_t* cw = row + 64 * w + 63;
-    while (x != 0) {
-      cw[-__builtin_ctzll(x)] += 1;
-      x &= x - 1;
-    }
+  if (s->pending_stride != 0) {
+    add_bits_to_byte_counters(bytes, nbits, reinterpret_cast<uint64_t*>(pending_row(s, j)));
+    if (++pending_counts(s)[j] == kPendingRows) flush_row(s, j);
+  } else {
+    add_set_bits(bytes, nbits, s->counters() + j * s->width);
   }
-  for (int64_t i = 64 * words; i < nbits; ++i) row[i] += (bytes[i >> 3] >> (7 - (i & 7))) & 1;
   s->n += 1;
 }
 
@@ -139,6 +164,8 @@ void sketch_add_signed(SketchSummary* s, int64_t j, int64_t l, bool plus_one) {
   s->n += 1;
 }
 
+// `from` is settled (no pending counts: the glue flushes a live summary before reading
+// it); `into` may be an aggregation state with pending counts, kept apart.
 void sketch_summary_merge(SketchSummary* into, const SketchSummary& from) {
   if (into->mechanism != from.mechanism || !same_sketch_params(*into, from.epsilon, from.hashes, from.width))
     throw_error(ErrorKind::InvalidParameter,

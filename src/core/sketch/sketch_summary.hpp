@@ -43,9 +43,15 @@ struct SketchParams {
 };
 
 // The in-memory summary: this header, then hashes·width int64 counters, row-major.
+// A cms aggregation state also has a pending area after the counters (never in the
+// text or binary forms): a row of byte-wide counters per hash row, pending_stride
+// bytes each, then one byte per row counting its pending reports (< 255). Readers see
+// the counters with the pending counts added (sketch_flush_pending, which the glue
+// runs before anything reads a live summary).
 struct SketchSummary {
   uint8_t mechanism;
-  uint8_t pad[7];
+  uint8_t pad[3];
+  uint32_t pending_stride;  // bytes per row of the pending area; 0: no pending area
   double epsilon;
   int64_t hashes;
   int64_t width;
@@ -76,6 +82,13 @@ inline size_t sketch_summary_size(const SketchSummary& s) {
 }
 // An empty summary in caller memory of sketch_summary_size bytes.
 void sketch_summary_init(SketchSummary* s, SketchMechanism id, const SketchParams& p);
+// The pending area of a cms aggregation state: its bytes (0 for hcms and hashtogram,
+// which need none), and its setup in a summary just initialized in memory of
+// sketch_summary_size + sketch_pending_bytes bytes.
+size_t sketch_pending_bytes(SketchMechanism id, const SketchParams& p);
+void sketch_summary_add_pending_area(SketchSummary* s);
+// Moves the pending counts into the counters (the area stays, empty).
+void sketch_flush_pending(SketchSummary* s);
 
 inline bool same_sketch_params(const SketchSummary& s, double epsilon, int64_t hashes, int64_t width) {
   return std::memcmp(&s.epsilon, &epsilon, sizeof(double)) == 0 && s.hashes == hashes &&
