@@ -30,7 +30,7 @@ const void* sketch_read_flat(const char* content, size_t len) {
   return s;
 }
 
-void sketch_settle(void*) {}  // a live sketch is always settled
+void sketch_settle(void* core) { ldp::sketch_flush_pending(static_cast<SketchSummary*>(core)); }
 
 size_t sketch_stored_size(const void* core) {
   return ldp::sketch_summary_binary_size(*static_cast<const SketchSummary*>(core));
@@ -48,17 +48,25 @@ extern const ldp_pg::SummaryCodec kSketchCodec;
 
 ldp_pg::LiveSummary* sketch_live_new(FunctionCallInfo fcinfo, ldp::SketchMechanism id,
                                      const ldp::SketchParams& p) {
-  size_t size = 0;
-  LDP_CORE(size = ldp::sketch_summary_size(id, p));  // validated: nothing allocated before
-  ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kSketchCodec, size);
-  LDP_CORE(ldp::sketch_summary_init(sketch_core(live), id, p));
+  size_t size = 0, pending = 0;
+  LDP_CORE({
+    size = ldp::sketch_summary_size(id, p);  // validated: nothing allocated before
+    pending = ldp::sketch_pending_bytes(id, p);
+  });
+  ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kSketchCodec, size + pending);
+  LDP_CORE({
+    ldp::sketch_summary_init(sketch_core(live), id, p);
+    if (pending != 0) ldp::sketch_summary_add_pending_area(sketch_core(live));
+  });
   return live;
 }
 
+// A copy of a settled summary, without a pending area.
 ldp_pg::LiveSummary* sketch_live_copy(FunctionCallInfo fcinfo, const SketchSummary& s) {
   size_t size = ldp::sketch_summary_size(s);
   ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kSketchCodec, size);
   memcpy(live->core(), &s, size);
+  sketch_core(live)->pending_stride = 0;
   return live;
 }
 
