@@ -64,6 +64,10 @@ Datum stored_datum(const SummaryCodec* codec, const void* core) {
   return PointerGetDatum(v);
 }
 
+Datum summary_send(FunctionCallInfo fcinfo, const SummaryCodec* codec) {
+  return stored_datum(codec, summary_arg(fcinfo, 0, codec));  // a bytea of the stored form
+}
+
 namespace {
 struct PreparedSlot {
   size_t key_len;

@@ -81,6 +81,8 @@ const void* summary_arg(FunctionCallInfo fcinfo, int argno, const SummaryCodec* 
 
 // A flat datum holding the stored form of a (settled) core summary.
 Datum stored_datum(const SummaryCodec* codec, const void* core);
+// The binary output (send) of every family: its stored form, as bytea.
+Datum summary_send(FunctionCallInfo fcinfo, const SummaryCodec* codec);
 
 // Prepare, then answer: what an accessor computes once from a summary argument
 // (a family's decode: transforms, every item's estimate) and keeps in fn_extra for

@@ -118,15 +118,7 @@ LDP_FUNCTION(ldp_freq_summary_recv) {
   PG_RETURN_DATUM(freq_stored(*s));
 }
 
-LDP_FUNCTION(ldp_freq_summary_send) {
-  const FreqSummary& s = freq_arg(fcinfo, 0);
-  size_t len = 0;
-  LDP_CORE(len = ldp::freq_summary_binary_size(s));
-  bytea* out = static_cast<bytea*>(palloc(VARHDRSZ + len));
-  SET_VARSIZE(out, VARHDRSZ + len);
-  LDP_CORE(ldp::freq_summary_to_binary(s, reinterpret_cast<uint8_t*>(VARDATA(out)), len));
-  PG_RETURN_BYTEA_P(out);
-}
+LDP_FUNCTION(ldp_freq_summary_send) { return ldp_pg::summary_send(fcinfo, &kFreqCodec); }
 
 // ---- accessors ----
 

@@ -123,16 +123,7 @@ LDP_FUNCTION(ldp_mean_summary_recv) {
   PG_RETURN_DATUM(mean_stored(*reinterpret_cast<const MeanSummary*>(buf)));
 }
 
-LDP_FUNCTION(ldp_mean_summary_send) {
-  const MeanSummary& s = mean_arg(fcinfo, 0);
-  uint8_t buf[ldp::kMaxMeanSummaryBinary];
-  size_t len = 0;
-  LDP_CORE(len = ldp::mean_summary_to_binary(s, buf, sizeof buf));
-  StringInfoData out;
-  pq_begintypsend(&out);
-  pq_sendbytes(&out, reinterpret_cast<const char*>(buf), static_cast<int>(len));
-  PG_RETURN_BYTEA_P(pq_endtypsend(&out));
-}
+LDP_FUNCTION(ldp_mean_summary_send) { return ldp_pg::summary_send(fcinfo, &kMeanCodec); }
 
 // ---- accessors ----
 
