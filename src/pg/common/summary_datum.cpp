@@ -28,11 +28,34 @@ void live_flatten(ExpandedObjectHeader* eoh, void* result, Size allocated_size) 
 
 const ExpandedObjectMethods kLiveSummaryMethods = {live_flat_size, live_flatten};
 
+namespace {
+const char kSharedContextName[] = "ldp live summaries";
+
+// The context of the live summaries of one aggregate context: one child of it, shared by
+// every state (found among its children by its name's address, made on first use;
+// resetting the aggregate context deletes it with the states).
+//
+// One context per state would make a hashed aggregate quadratic in its groups:
+// PostgreSQL re-sums the memory of every child of the hash table's context after each
+// new group (hash_agg_check_limits), and 100k groups then spent 95% of their time
+// there. The executor keeps a transition value that is an expanded object whose
+// context is a child of the aggregate context (ExecAggTransReparent), which the shared
+// context is; it deletes such an object's context only when a transition function
+// returns a different value in its place, which ldp's never do (a state they cannot
+// continue is an error, never replaced).
+MemoryContext shared_live_context(MemoryContext agg) {
+  for (MemoryContext c = agg->firstchild; c != nullptr; c = c->nextchild)
+    if (c->name == kSharedContextName) return c;
+  return AllocSetContextCreateInternal(agg, kSharedContextName, ALLOCSET_DEFAULT_SIZES);
+}
+}  // namespace
+
 LiveSummary* live_new(FunctionCallInfo fcinfo, const SummaryCodec* codec, size_t size) {
-  MemoryContext parent = CurrentMemoryContext;
-  MemoryContext agg = nullptr;
-  if (fcinfo != nullptr && AggCheckCallContext(fcinfo, &agg)) parent = agg;
-  MemoryContext ctx = AllocSetContextCreate(parent, "ldp live summary", ALLOCSET_START_SMALL_SIZES);
+  MemoryContext agg = nullptr, ctx;
+  if (fcinfo != nullptr && AggCheckCallContext(fcinfo, &agg) && agg != nullptr)
+    ctx = shared_live_context(agg);
+  else  // outside an aggregate (a combine function called directly): its own context
+    ctx = AllocSetContextCreate(CurrentMemoryContext, "ldp live summary", ALLOCSET_START_SMALL_SIZES);
   auto* live = static_cast<LiveSummary*>(
       MemoryContextAllocExtended(ctx, LiveSummary::kCoreOffset + size, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO));
   EOH_init_header(&live->hdr, &kLiveSummaryMethods, ctx);
