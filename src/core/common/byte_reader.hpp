@@ -29,6 +29,19 @@ struct ByteReader {
     return v;
   }
   int64_t i64() { return static_cast<int64_t>(u64()); }
+  // n big-endian int64 values at once (the counters): one bounds check, then a loop
+  // the compiler turns into byte swaps.
+  void i64s(int64_t* out, size_t n) {
+    if (n > left / 8) fail("truncated");
+    for (size_t i = 0; i < n; ++i) {
+      uint64_t v;
+      std::memcpy(&v, p + 8 * i, 8);
+      if constexpr (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) v = __builtin_bswap64(v);
+      out[i] = static_cast<int64_t>(v);
+    }
+    p += 8 * n;
+    left -= 8 * n;
+  }
   double f64() {
     uint64_t v = u64();
     double d;
@@ -47,6 +60,15 @@ inline void put_be64(uint8_t*& o, uint64_t v) {
 }
 inline void put_be64(std::vector<uint8_t>& o, uint64_t v) {
   for (int i = 7; i >= 0; --i) o.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+// n int64 values, big-endian (the counters).
+inline void put_be64s(uint8_t*& o, const int64_t* v, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t x = static_cast<uint64_t>(v[i]);
+    if constexpr (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) x = __builtin_bswap64(x);
+    std::memcpy(o + 8 * i, &x, 8);
+  }
+  o += 8 * n;
 }
 inline uint64_t double_bits(double d) {
   uint64_t v;

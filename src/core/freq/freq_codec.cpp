@@ -202,7 +202,7 @@ void freq_summary_to_binary(const FreqSummary& s, uint8_t* out, size_t cap) {
   if (m.uses_d) put_be64(o, static_cast<uint64_t>(s.d));
   put_be64(o, static_cast<uint64_t>(s.n));
   const int64_t* c = s.counters();
-  for (int64_t i = 0; i < s.width; ++i) put_be64(o, static_cast<uint64_t>(c[i]));
+  put_be64s(o, c, static_cast<size_t>(s.width));
 }
 
 size_t freq_summary_binary_parse_size(const uint8_t* p, size_t len) {
@@ -218,7 +218,7 @@ void freq_summary_from_binary(const uint8_t* p, size_t len, FreqSummary* out, si
   fill(out, size, h, "binary");
   out->n = r.i64();
   int64_t* c = out->counters();
-  for (int64_t i = 0; i < h.width; ++i) c[i] = r.i64();
+  r.i64s(c, static_cast<size_t>(h.width));
   if (r.left != 0) r.fail("trailing bytes");
   check_counts(*out, ErrorKind::InvalidBinary);
 }

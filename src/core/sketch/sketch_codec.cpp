@@ -187,7 +187,7 @@ void sketch_summary_to_binary(const SketchSummary& s, uint8_t* out, size_t cap) 
   put_be64(o, static_cast<uint64_t>(s.width));
   put_be64(o, static_cast<uint64_t>(s.n));
   const int64_t* c = s.counters();
-  for (int64_t i = 0, cells = s.cells(); i < cells; ++i) put_be64(o, static_cast<uint64_t>(c[i]));
+  put_be64s(o, c, static_cast<size_t>(s.cells()));
 }
 
 namespace {
@@ -210,7 +210,7 @@ void sketch_summary_from_binary(const uint8_t* p, size_t len, SketchSummary* out
   fill(out, size, h, "binary");
   out->n = r.i64();
   int64_t* c = out->counters();
-  for (int64_t i = 0, cells = out->cells(); i < cells; ++i) c[i] = r.i64();
+  r.i64s(c, static_cast<size_t>(out->cells()));
   if (r.left != 0) r.fail("trailing bytes");
   check_counts(*out, ErrorKind::InvalidBinary);
 }
