@@ -9,13 +9,14 @@
 #   2. starts a private cluster from that copy (.pg/fuzz, ports from 55500) with the ASan
 #      and UBSan runtimes preloaded into the postmaster, checks that they are loaded and
 #      that planted bugs in a probe library are reported and counted (a positive control);
-#   3. fills a database with reports of every mechanism, stored summaries and rollups, a
-#      collection with closed epochs and THRESH streams (test/fuzz/populate.sql);
+#   3. fills a database with reports of every mechanism, stored summaries and rollups,
+#      collections with closed epochs and THRESH streams (test/fuzz/populate.sql);
 #   4. runs sqlsmith against it as a non-superuser, steered towards ldp's functions
 #      (populate.sql says how), every statement rolled back, statement_timeout 1-2 s;
 #   5. runs ldp_summary_fuzz (test/fuzz/summary_fuzz.cpp): mutated text and binary forms
-#      of both summary types through the input, receive and accessor functions, and
-#      user-defined aggregates over ldp's transition functions started from them;
+#      of every summary type (mean, frequency, sketch) through the input, receive,
+#      ldp.summary cast and accessor functions, and user-defined aggregates over ldp's
+#      transition functions started from them;
 #   6. fails on a server crash, a sanitizer report, an assertion failure (TRAP) or PANIC,
 #      an internal error (XX000) raised by ldp's code, or a summary form that is neither
 #      refused with a data exception nor sound; stops the cluster (also on errors).
@@ -153,7 +154,7 @@ trap 'ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true' EXIT
 ldp_cluster_start "$cluster" "log_min_messages = warning" \
   "log_line_prefix = '%m [%p] %e %a: '" "log_min_error_statement = panic" \
   "log_error_verbosity = verbose" \
-  "track_activity_query_size = 65536" "max_connections = 30"
+  "track_activity_query_size = 65536" "max_connections = 30" "track_functions = all"
 dir=$(ldp_cluster_dir "$cluster")
 log=$dir/log
 pm=$(head -n 1 "$dir/postmaster.pid")
@@ -208,13 +209,16 @@ say "populating database fuzz"
 psql -d fuzz -v fuzz_role="$fuzz_role" -v ldp_weight="$weight" -f "$here/fuzz/populate.sql" >"$out/populate.log"
 psql -d fuzz -c "SELECT 'mean_reports ' || count(*) FROM mean_reports
                  UNION ALL SELECT 'freq_reports ' || count(*) FROM freq_reports
+                 UNION ALL SELECT 'sketch_reports ' || count(*) FROM sketch_reports
                  UNION ALL SELECT 'summaries ' || (SELECT count(*) FROM mean_summaries) + (SELECT count(*) FROM freq_summaries)
+                                                  + (SELECT count(*) FROM sketch_summaries)
                  UNION ALL SELECT 'closed epochs ' || count(*) FROM ldp.collection_epochs
                  UNION ALL SELECT 'thresh votes ' || count(*) FROM ldp.thresh_votes" | tr '\n' ',' | sed 's/,$/\n/; s/,/, /g' >&2
 
 # ---------------------------------------------------------------------------
 # 4. sqlsmith
 say "sqlsmith: $queries statements, seed $seed"
+psql -d fuzz -c "SELECT pg_stat_reset()" >/dev/null   # function calls from here on: sqlsmith's
 target="host=$PGHOST port=$PGPORT dbname=fuzz user=$fuzz_role"
 t0=$SECONDS
 sqlsmith_rc=0
@@ -249,6 +253,27 @@ say "sqlsmith: $generated statements in ${sqlsmith_secs}s; $touching ($(pct "$to
   zcat "$out/sqlsmith-queries.sql.gz" | grep -o 'ldp\.[a-z_0-9]*(' | sort | uniq -c | sort -rn
 } >"$out/sqlsmith-stats.txt"
 sed -n '1,/^ldp functions/p' "$out/sqlsmith-stats.txt" | sed '$d' >&2
+# What actually ran (track_functions = all): a strict function given a NULL is never
+# called, and most of sqlsmith's arguments are NULLs. Aggregates' transition functions
+# are not counted (PostgreSQL calls them without the function statistics).
+for _ in $(seq 1 50); do   # sqlsmith's backends report their statistics as they exit
+  (($(psql -d fuzz -c "SELECT count(*) FROM pg_stat_activity WHERE usename = '$fuzz_role'") == 0)) && break
+  sleep 0.1
+done
+ldp_reached_sql="SELECT p.oid::regprocedure::text AS fn, coalesce(s.calls, 0) AS calls,
+         p.oid::regprocedure::text ~ 'sketch' OR p.proname ~ '^(cms|hcms|hashtogram)_'
+           OR p.oid = 'ldp.collection_frequencies(text, text[])'::regprocedure AS sketch
+  FROM pg_proc p LEFT JOIN pg_stat_user_functions s ON s.funcid = p.oid
+  WHERE p.pronamespace = 'ldp'::regnamespace AND p.prokind = 'f'"
+read -r reached ldp_fns sk_reached sk_fns sk_calls < <(psql -d fuzz -F ' ' -c "
+  SELECT count(*) FILTER (WHERE calls > 0), count(*), count(*) FILTER (WHERE calls > 0 AND sketch),
+         count(*) FILTER (WHERE sketch), coalesce(sum(calls) FILTER (WHERE sketch), 0) FROM ($ldp_reached_sql) f")
+say "sqlsmith: $reached of $ldp_fns ldp functions ran (not counting aggregates' transitions);" \
+    "$sk_reached of the $sk_fns sketch functions ($sk_calls calls)"
+{
+  echo "ldp functions that ran (calls, pg_stat_user_functions):"
+  psql -d fuzz -F ' ' -c "SELECT calls, fn FROM ($ldp_reached_sql) f WHERE calls > 0 ORDER BY calls DESC, fn"
+} >>"$out/sqlsmith-stats.txt"
 
 # ---------------------------------------------------------------------------
 # 5. mutated summaries

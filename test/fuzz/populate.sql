@@ -1,6 +1,6 @@
 -- The database test/fuzz.sh fuzzes: the extension and a few thousand rows of everything
--- it reads (reports of every mechanism, stored summaries and rollups, a collection with
--- closed epochs, THRESH streams with votes). Run as a superuser in a fresh database;
+-- it reads (reports of every mechanism of every family, stored summaries and rollups,
+-- collections of each family with closed epochs, THRESH streams with votes). Run as a superuser in a fresh database;
 -- psql variables: fuzz_role (the non-superuser sqlsmith connects as), ldp_weight (how
 -- many times each ldp routine appears in sqlsmith's catalog view, see below).
 \set ON_ERROR_STOP 1
@@ -36,6 +36,22 @@ CROSS JOIN LATERAL dbitflip_encode(item, 2.0, 8, 2, i) d
 CROSS JOIN LATERAL olh_encode(item, 2.0, 8, i) o
 CROSS JOIN LATERAL hadamard_encode(item, 2.0, 8, i) h;
 
+-- sketches over strings: 4 hashes x 16 columns; `items` (candidate strings, a text[]
+-- column) gives sqlsmith something to pass to frequencies(s, items)
+CREATE TABLE sketch_reports (
+  id int PRIMARY KEY, at timestamptz NOT NULL, item text, items text[],
+  cms_j int, cms_v varbit, hcms_j int, hcms_l int, hcms_y boolean, ht_j int, ht_l int, ht_y boolean);
+INSERT INTO sketch_reports
+SELECT i, date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '3 days'
+          + (i * 83 % 259200) * interval '1 second',
+       item, ARRAY[item, 'w' || (i % 7), NULL, ''], c.hash_index, c.report, h.hash_index, h.coefficient, h.report,
+       t.hash_index, t.coefficient, t.report
+FROM generate_series(1, 2000) i
+CROSS JOIN LATERAL (SELECT 'w' || (i * 7919 % 12) AS item) x
+CROSS JOIN LATERAL cms_encode(item, 2.0, 4, 16, i) c
+CROSS JOIN LATERAL hcms_encode(item, 2.0, 4, 16, i) h
+CROSS JOIN LATERAL hashtogram_encode(item, 2.0, 4, 16, i) t;
+
 -- ---- stored summaries: per day and mechanism, and rollups of them ----
 CREATE TABLE mean_summaries (id serial PRIMARY KEY, day date, mechanism text, s mean_summary);
 INSERT INTO mean_summaries (day, mechanism, s)
@@ -65,13 +81,28 @@ SELECT NULL, mechanism, rollup(s) FROM freq_summaries GROUP BY mechanism;
 INSERT INTO freq_summaries (day, mechanism, s) VALUES
   (NULL, 'text', 'v1:grr{epsilon=1,k=4,n=12,counts=[6,2,1,3]}'), (NULL, 'null', NULL);
 
--- ---- a mean and a frequency collection, their ended epochs closed ----
+CREATE TABLE sketch_summaries (id serial PRIMARY KEY, day date, mechanism text, s sketch_summary);
+INSERT INTO sketch_summaries (day, mechanism, s)
+SELECT at::date, 'cms', cms_agg(cms_j, cms_v, 2.0, 4) FROM sketch_reports WHERE id < 100000 GROUP BY 1
+UNION ALL SELECT at::date, 'hcms', hcms_agg(hcms_j, hcms_l, hcms_y, 2.0, 4, 16) FROM sketch_reports WHERE id < 100000 GROUP BY 1
+UNION ALL SELECT at::date, 'hashtogram', hashtogram_agg(ht_j, ht_l, ht_y, 2.0, 4, 16) FROM sketch_reports WHERE id < 100000 GROUP BY 1;
+INSERT INTO sketch_summaries (day, mechanism, s)
+SELECT NULL, mechanism, rollup(s) FROM sketch_summaries GROUP BY mechanism;
+INSERT INTO sketch_summaries (day, mechanism, s) VALUES
+  (NULL, 'text', 'v1:hcms{epsilon=1,hashes=1,width=2,n=1,sums=[0,-1]}'),
+  (NULL, 'text', 'v1:cms{epsilon=0.5,hashes=2,width=3,n=1,counts=[0,0,0,1,0,1]}'),
+  (NULL, 'text', 'v1:hashtogram{epsilon=1,hashes=2,width=2,n=0,sums=[0,0,0,0]}'), (NULL, 'null', NULL);
+
+-- ---- a mean, a frequency and a sketch collection, their ended epochs closed ----
 SELECT create_collection('usage', 'mean_reports', 'at', '1 day', 'ldp.onebit_mean_agg(onebit, 1.0, 100)');
 CALL close_due_epochs('usage');
 SELECT create_collection('usage_6h', 'mean_reports', 'at', '6 hours', 'ldp.laplace_mean_agg(laplace, 1.0, 100)');
 CALL close_due_epochs('usage_6h');
 SELECT create_collection('words', 'freq_reports', 'at', '12 hours', 'ldp.grr_agg(grr, 2.0, 8)');
 CALL close_due_epochs('words');
+SELECT create_collection('sketch_words', 'sketch_reports', 'at', '1 day',
+                         'ldp.hashtogram_agg(ht_j, ht_l, ht_y, 2.0, 4, 16)');
+CALL close_due_epochs('sketch_words');
 -- a few odd rows (after the closes, which they would fail): NULL reports and values that
 -- the encoders never produce
 INSERT INTO mean_reports VALUES (100001, now() - interval '1 day', NULL, NULL, NULL, NULL, NULL, NULL),
@@ -79,6 +110,9 @@ INSERT INTO mean_reports VALUES (100001, now() - interval '1 day', NULL, NULL, N
 INSERT INTO freq_reports VALUES (100001, now() - interval '1 day', NULL, NULL, NULL, NULL, NULL, NULL,
                                  NULL, NULL, NULL, NULL),
   (100002, now() - interval '1 day', 99, -1, B'1', B'', '{}', '{}', -1, 2147483647, -5, true);
+INSERT INTO sketch_reports VALUES (100001, now() - interval '1 day', NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                   NULL, NULL, NULL),
+  (100002, now() - interval '1 day', '', '{}', -1, B'1', 4, 16, NULL, 2147483647, -5, true);
 
 -- a late report, shown by late_reports until a refresh
 INSERT INTO mean_reports VALUES (100003, now() - interval '2 days', 5, true, true, true, 5, 5);
