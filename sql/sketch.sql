@@ -72,6 +72,15 @@ FROM (SELECT 'cms' AS m, rollup(s) AS s FROM (SELECT cms_agg(cms_j, cms_v, 3, 16
       UNION ALL SELECT 'hcms', rollup(s) FROM (SELECT hcms_agg(hash_index, coefficient, report, 3, 16, 128) AS s FROM sreports GROUP BY i % 7) p
       UNION ALL SELECT 'hashtogram', rollup(s) FROM (SELECT hashtogram_agg(ht_j, ht_l, ht_y, 3, 16, 128) AS s FROM sreports GROUP BY i % 7) p) r
 JOIN ssums a USING (m) ORDER BY m;
+-- aggregation states count in pending counters flushed every 32767 reports (hcms,
+-- hashtogram) or 255 reports of a row (cms): 70,000 reports into 2 x 4 counters cross
+-- those flushes, and equal the rollup of parts that never flush
+SELECT (SELECT hcms_agg(i % 2, i % 4, i % 3 <> 0, 1, 2, 4) FROM generate_series(1, 70000) i)::text =
+       (SELECT rollup(s)::text FROM (SELECT hcms_agg(i % 2, i % 4, i % 3 <> 0, 1, 2, 4) AS s
+                                     FROM generate_series(1, 70000) i GROUP BY i % 10) p) AS signed_flushes_agree,
+       (SELECT cms_agg(i % 2, (i % 16)::bit(4)::varbit, 1, 2) FROM generate_series(1, 3000) i)::text =
+       (SELECT rollup(s)::text FROM (SELECT cms_agg(i % 2, (i % 16)::bit(4)::varbit, 1, 2) AS s
+                                     FROM generate_series(1, 3000) i GROUP BY i % 30) p) AS cms_flushes_agree;
 SELECT m, s::text::sketch_summary::text = s::text AS text_round_trip, left(s::text, 45) FROM ssums ORDER BY m;
 COPY ssums TO '/tmp/ldp_regress_sketch.bin' WITH (FORMAT binary);
 CREATE TABLE ssums_copy (LIKE ssums);

@@ -118,20 +118,31 @@ void flush_row(SketchSummary* s, int64_t j) {
 }  // namespace
 
 size_t sketch_pending_bytes(SketchMechanism id, const SketchParams& p) {
-  if (sketch_impl(id).signed_counters) return 0;
+  if (sketch_impl(id).signed_counters)  // the count, then an int16 per counter
+    return 8 + static_cast<size_t>((p.hashes * p.width * 2 + 7) / 8 * 8);
   const size_t stride = static_cast<size_t>((p.width + 7) / 8 * 8);  // whole words of 8 counters
   const size_t counts = static_cast<size_t>((p.hashes + 7) / 8 * 8);
   return static_cast<size_t>(p.hashes) * stride + counts;
 }
 
 void sketch_summary_add_pending_area(SketchSummary* s) {
-  check_mechanism(*s, false);
-  s->pending_stride = static_cast<uint32_t>((s->width + 7) / 8 * 8);
-  std::memset(pending_row(s, 0), 0, sketch_pending_bytes(s->mech(), {s->epsilon, s->hashes, s->width}));
+  const bool is_signed = sketch_impl(s->mech()).signed_counters;
+  s->pending_stride = is_signed ? 2 : static_cast<uint32_t>((s->width + 7) / 8 * 8);
+  std::memset(s->counters() + s->cells(), 0, sketch_pending_bytes(s->mech(), {s->epsilon, s->hashes, s->width}));
 }
 
 void sketch_flush_pending(SketchSummary* s) {
   if (s->pending_stride == 0) return;
+  if (sketch_impl(s->mech()).signed_counters) {
+    auto* count = reinterpret_cast<int64_t*>(s->counters() + s->cells());
+    if (*count == 0) return;
+    int16_t* p = reinterpret_cast<int16_t*>(count + 1);
+    int64_t* c = s->counters();
+    for (int64_t i = 0, cells = s->cells(); i < cells; ++i) c[i] += p[i];
+    std::memset(p, 0, sizeof(int16_t) * static_cast<size_t>(s->cells()));
+    *count = 0;
+    return;
+  }
   const uint8_t* counts = pending_counts(s);
   for (int64_t j = 0; j < s->hashes; ++j)
     if (counts[j] != 0) flush_row(s, j);
@@ -160,6 +171,10 @@ void sketch_add_signed(SketchSummary* s, int64_t j, int64_t l, bool plus_one) {
     throw_error(ErrorKind::ImpossibleReport,
                 "%s coefficient must be in [0, width = %" PRId64 "), got %" PRId64,
                 sketch_mechanism(s->mech()).name, s->width, l);
+  if (s->pending_stride != 0) {
+    sketch_add_signed_pending(s, j, l, plus_one);
+    return;
+  }
   s->counters()[j * s->width + l] += plus_one ? 1 : -1;
   s->n += 1;
 }

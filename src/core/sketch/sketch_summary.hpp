@@ -43,15 +43,19 @@ struct SketchParams {
 };
 
 // The in-memory summary: this header, then hashes·width int64 counters, row-major.
-// A cms aggregation state also has a pending area after the counters (never in the
-// text or binary forms): a row of byte-wide counters per hash row, pending_stride
-// bytes each, then one byte per row counting its pending reports (< 255). Readers see
-// the counters with the pending counts added (sketch_flush_pending, which the glue
-// runs before anything reads a live summary).
+// An aggregation state also has a pending area after the counters (never in the text
+// or binary forms), small enough to stay in the core's cache where the counters of a
+// large sketch (2 MiB for 256 x 1024) do not:
+//   cms:              a row of byte-wide counters per hash row, pending_stride bytes
+//                     each, then a byte per row counting its pending reports (< 255);
+//   hcms, hashtogram: an int64 count of pending reports (< 32767), then an int16 per
+//                     counter (pending_stride = 2).
+// Readers see the counters with the pending counts added (sketch_flush_pending, which
+// the glue runs before anything reads a live summary).
 struct SketchSummary {
   uint8_t mechanism;
   uint8_t pad[3];
-  uint32_t pending_stride;  // bytes per row of the pending area; 0: no pending area
+  uint32_t pending_stride;  // 0: no pending area
   double epsilon;
   int64_t hashes;
   int64_t width;
@@ -82,9 +86,8 @@ inline size_t sketch_summary_size(const SketchSummary& s) {
 }
 // An empty summary in caller memory of sketch_summary_size bytes.
 void sketch_summary_init(SketchSummary* s, SketchMechanism id, const SketchParams& p);
-// The pending area of a cms aggregation state: its bytes (0 for hcms and hashtogram,
-// which need none), and its setup in a summary just initialized in memory of
-// sketch_summary_size + sketch_pending_bytes bytes.
+// The pending area of an aggregation state: its bytes, and its setup in a summary just
+// initialized in memory of sketch_summary_size + sketch_pending_bytes bytes.
 size_t sketch_pending_bytes(SketchMechanism id, const SketchParams& p);
 void sketch_summary_add_pending_area(SketchSummary* s);
 // Moves the pending counts into the counters (the area stays, empty).
@@ -103,6 +106,16 @@ inline bool same_sketch_params(const SketchSummary& s, double epsilon, int64_t h
 void sketch_add_cms(SketchSummary* s, int64_t j, const uint8_t* bytes, int64_t nbits);
 // hcms, hashtogram: row j, column (coefficient) l, y = +1 (true) or -1.
 void sketch_add_signed(SketchSummary* s, int64_t j, int64_t l, bool plus_one);
+// The same for a valid report into a state with its pending area (the aggregates' hot
+// path; the caller has checked j, l and the mechanism).
+constexpr int64_t kSketchSignedPendingReports = 32767;  // an int16 never overflows
+void sketch_flush_pending(SketchSummary* s);
+inline void sketch_add_signed_pending(SketchSummary* s, int64_t j, int64_t l, bool plus_one) {
+  auto* count = reinterpret_cast<int64_t*>(s->counters() + s->cells());
+  reinterpret_cast<int16_t*>(count + 1)[j * s->width + l] += plus_one ? 1 : -1;
+  s->n += 1;
+  if (++*count == kSketchSignedPendingReports) sketch_flush_pending(s);
+}
 
 // into += from (same mechanism and parameters, else InvalidParameter).
 void sketch_summary_merge(SketchSummary* into, const SketchSummary& from);

@@ -69,9 +69,8 @@ Datum signed_trans(FunctionCallInfo fcinfo, SketchMechanism id, const char* fn) 
   ldp::SketchSummary* st = sketch_state(fcinfo, id, fn, 4, 6, 0, &state);
   int64 j = PG_GETARG_INT32(1), l = PG_GETARG_INT32(2);
   // the common case inline; sketch_add_signed raises the errors
-  if (likely(j >= 0 && j < st->hashes && l >= 0 && l < st->width)) {
-    st->counters()[j * st->width + l] += PG_GETARG_BOOL(3) ? 1 : -1;
-    st->n += 1;
+  if (likely(j >= 0 && j < st->hashes && l >= 0 && l < st->width && st->pending_stride != 0)) {
+    ldp::sketch_add_signed_pending(st, j, l, PG_GETARG_BOOL(3));
   } else {
     LDP_CORE(ldp::sketch_add_signed(st, j, l, PG_GETARG_BOOL(3)));
   }
