@@ -290,10 +290,15 @@ TEST(SketchHash, ManySeedsAgreeWithLibxxhashForEveryLength) {
   for (int i = 0; i < 40; ++i) text.push_back(static_cast<char>(0x21 + (i * 37) % 200));
   for (size_t len = 0; len <= 40; ++len) {
     std::string_view item(text.data(), len);
-    std::vector<uint64_t> got(19);
-    ldp::ItemHashes(item).hashes(5, 3, 19, got.data());
-    for (int64_t i = 0; i < 19; ++i)
-      ASSERT_EQ(got[i], ldp::sketch_hash(item, 5 + 3 * static_cast<uint64_t>(i))) << "len " << len << " i " << i;
+    for (int64_t count : {1, 8, 19}) {  // whole and partial blocks of eight seeds
+      std::vector<uint64_t> got(static_cast<size_t>(count)), portable(static_cast<size_t>(count));
+      ldp::ItemHashes(item).hashes(5, 3, count, got.data());  // AVX-512 where the CPU has it
+      ldp::ItemHashes(item).hashes_portable(5, 3, count, portable.data());
+      for (int64_t i = 0; i < count; ++i) {
+        ASSERT_EQ(got[i], ldp::sketch_hash(item, 5 + 3 * static_cast<uint64_t>(i))) << "len " << len << " i " << i;
+        ASSERT_EQ(portable[i], got[i]) << "len " << len << " i " << i;
+      }
+    }
   }
   uint64_t one;
   ldp::ItemHashes("apple").hashes(2, 1, 1, &one);

@@ -7,7 +7,7 @@
 // round(0, x) = rotl(x·P2, 31)·P1; a 4-byte word w: h = rotl(h ^ w·P1, 23)·P2 + P3;
 // each remaining byte b: h = rotl(h ^ b·P5, 11)·P1; then the avalanche. Only the
 // first term depends on the seed, so the item's steps are computed once and every
-// seed then costs a short chain of multiplies, eight seeds interleaved. Longer items
+// seed then costs a short chain of multiplies, eight seeds at once. Longer items
 // call libxxhash for each seed. libxxhash stays the reference: the unit tests
 // compare the two for every length up to 40 bytes.
 #pragma once
@@ -20,10 +20,15 @@ namespace ldp {
 class ItemHashes {
  public:
   explicit ItemHashes(std::string_view item);
-  // out[i] = XXH64(item, first + i·stride) for i in [0, count).
+  // out[i] = XXH64(item, first + i·stride) for i in [0, count): eight seeds per
+  // instruction with AVX-512 where the CPU has it (checked at run time), else
+  // hashes_portable.
   void hashes(uint64_t first, uint64_t stride, int64_t count, uint64_t* out) const;
+  // The same in plain C++, eight seeds interleaved (the tests compare both paths).
+  void hashes_portable(uint64_t first, uint64_t stride, int64_t count, uint64_t* out) const;
 
  private:
+  void hashes_avx512(uint64_t first, uint64_t stride, int64_t count, uint64_t* out) const;
   std::string_view item_;
   bool short_;
   uint64_t start_;  // P5 + len (+ seed)
