@@ -70,6 +70,10 @@ void ItemHashes::hashes(uint64_t first, uint64_t stride, int64_t count, uint64_t
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
+// GCC 12 warns about the intrinsics' own undefined pass-through operands.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 // The steps of hashes_portable on eight 64-bit lanes: vprolq, vpxorq, vpmullq.
 __attribute__((target("avx512f,avx512dq"))) void ItemHashes::hashes_avx512(uint64_t first, uint64_t stride,
                                                                            int64_t count, uint64_t* out) const {
@@ -98,6 +102,7 @@ __attribute__((target("avx512f,avx512dq"))) void ItemHashes::hashes_avx512(uint6
       _mm512_mask_storeu_epi64(out + b, static_cast<__mmask8>((1u << (count - b)) - 1), h);
   }
 }
+#pragma GCC diagnostic pop
 #else
 void ItemHashes::hashes_avx512(uint64_t first, uint64_t stride, int64_t count, uint64_t* out) const {
   hashes_portable(first, stride, count, out);
