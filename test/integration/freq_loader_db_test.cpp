@@ -13,46 +13,15 @@
 
 #include "freq_loader_support.hpp"
 #include "pg_load.hpp"
+#include "table_db_test.hpp"
 
 using namespace ldp::tools;
 using namespace ldp::tools::testing;
 using ldp::FreqMechanism;
 
-class FreqLoaderDb : public ::testing::Test {
+class FreqLoaderDb : public TableDbTest {
  protected:
-  void SetUp() override {
-    try {
-      conn_ = std::make_unique<pqxx::connection>("");
-    } catch (const std::exception& e) {
-      FAIL() << "cannot connect to the test server (the test script sets PGHOST, PGPORT, "
-                "PGUSER and PGDATABASE): "
-             << e.what();
-    }
-    table_ = std::string("ldp_it_freq_") +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    drop();
-  }
-  void TearDown() override {
-    if (conn_) drop();
-  }
-  void drop() {
-    pqxx::nontransaction t(*conn_);
-    t.exec0("DROP TABLE IF EXISTS " + quote_table_name(table_));
-  }
-  pqxx::result query(const std::string& sql) {
-    pqxx::nontransaction t(*conn_);
-    return t.exec(sql);
-  }
-  int64_t count(const std::string& sql) { return query(sql)[0][0].as<int64_t>(); }
-  // Skips the test (only) when the server lacks the extension; creates it if needed.
-  bool need_extension() {
-    if (count("SELECT count(*) FROM pg_available_extensions WHERE name = 'ldp'") == 0)
-      return false;
-    pqxx::nontransaction t(*conn_);
-    t.exec0("CREATE EXTENSION IF NOT EXISTS ldp");
-    return true;
-  }
-
+  FreqLoaderDb() : TableDbTest("ldp_it_freq_") {}
   // ldp.frequencies(<agg> FROM table WHERE where, consistency) against the local decoding:
   // the summary's counters bit for bit (its text form), every float column to 1e-12.
   void expect_sql_matches(const std::string& agg, const LocalSummary& local,
@@ -88,8 +57,6 @@ class FreqLoaderDb : public ::testing::Test {
     EXPECT_EQ(mismatches, 0);
   }
 
-  std::unique_ptr<pqxx::connection> conn_;
-  std::string table_;
 };
 
 TEST_F(FreqLoaderDb, EveryMechanismDecodesInSqlAsLocally) {

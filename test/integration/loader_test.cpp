@@ -18,9 +18,11 @@
 #include <vector>
 
 #include "pg_load.hpp"
+#include "table_db_test.hpp"
 #include "population.hpp"
 
 using namespace ldp::tools;
+using ldp::tools::testing::TableDbTest;
 
 namespace {
 
@@ -235,37 +237,9 @@ TEST(LoaderOffline, MemoizedClientsRepeatTheirBits) {
 // ---------------------------------------------------------------------------
 // With a server
 
-class LoaderDb : public ::testing::Test {
+class LoaderDb : public TableDbTest {
  protected:
-  void SetUp() override {
-    try {
-      conn_ = std::make_unique<pqxx::connection>("");
-    } catch (const std::exception& e) {
-      FAIL() << "cannot connect to the test server (the test script sets PGHOST, PGPORT, "
-                "PGUSER and PGDATABASE): "
-             << e.what();
-    }
-    table_ = std::string("ldp_it_loader_") +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    drop();
-  }
-  void TearDown() override {
-    if (conn_) drop();
-  }
-  void drop() {
-    pqxx::nontransaction t(*conn_);
-    t.exec0("DROP TABLE IF EXISTS " + quote_table_name(table_));
-  }
-  pqxx::row one_row(const std::string& sql) {
-    pqxx::nontransaction t(*conn_);
-    pqxx::result r = t.exec(sql);
-    EXPECT_EQ(r.size(), 1u) << sql;
-    return r[0];
-  }
-  int64_t count(const std::string& sql) { return one_row(sql)[0].as<int64_t>(); }
-
-  std::unique_ptr<pqxx::connection> conn_;
-  std::string table_;
+  LoaderDb() : TableDbTest("ldp_it_loader_") {}
 };
 
 TEST_F(LoaderDb, RrRowsCountAndMeanMatch) {

@@ -16,6 +16,7 @@
 
 #include "freq_loader_support.hpp"
 #include "pg_load.hpp"
+#include "table_db_test.hpp"
 #include "sketch/sketch_summary.hpp"
 #include "sketch_population.hpp"
 
@@ -215,39 +216,9 @@ TEST(SketchLoaderOffline, FormatsRowsAndTables) {
 // ---------------------------------------------------------------------------
 // With a server
 
-class SketchLoaderDb : public ::testing::Test {
+class SketchLoaderDb : public TableDbTest {
  protected:
-  void SetUp() override {
-    try {
-      conn_ = std::make_unique<pqxx::connection>("");
-    } catch (const std::exception& e) {
-      FAIL() << "cannot connect to the test server (the test script sets PGHOST, PGPORT, "
-                "PGUSER and PGDATABASE): "
-             << e.what();
-    }
-    table_ = std::string("ldp_it_sketch_") +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    drop();
-  }
-  void TearDown() override {
-    if (conn_) drop();
-  }
-  void drop() {
-    pqxx::nontransaction t(*conn_);
-    t.exec0("DROP TABLE IF EXISTS " + quote_table_name(table_));
-  }
-  pqxx::result query(const std::string& sql) {
-    pqxx::nontransaction t(*conn_);
-    return t.exec(sql);
-  }
-  int64_t count(const std::string& sql) { return query(sql)[0][0].as<int64_t>(); }
-  bool need_extension() {
-    if (count("SELECT count(*) FROM pg_available_extensions WHERE name = 'ldp'") == 0)
-      return false;
-    pqxx::nontransaction t(*conn_);
-    t.exec0("CREATE EXTENSION IF NOT EXISTS ldp");
-    return true;
-  }
+  SketchLoaderDb() : TableDbTest("ldp_it_sketch_") {}
   // (name, format_type) of the table's columns, in order
   std::vector<std::pair<std::string, std::string>> layout() {
     pqxx::work t(*conn_);
@@ -256,8 +227,6 @@ class SketchLoaderDb : public ::testing::Test {
     return cols;
   }
 
-  std::unique_ptr<pqxx::connection> conn_;
-  std::string table_;
 };
 
 TEST_F(SketchLoaderDb, CreatesTheDocumentedLayouts) {
