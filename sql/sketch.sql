@@ -187,4 +187,18 @@ SELECT epoch, array_agg(item) FROM collection_frequencies('words', ARRAY['b', 'a
 SELECT try_sql($$SELECT * FROM collection_frequencies('words', 'none')$$);
 SELECT try_sql($$SELECT * FROM collection_estimates('words')$$);
 SELECT drop_collection('words');
+-- the other two aggregates summarize collections the same way
+CREATE VIEW word_reports_all AS
+SELECT timestamptz '2026-03-01 00:00+00' + (i % 3) * interval '1 day' AS at, cms_j, cms_v, ht_j, ht_l, ht_y
+FROM sreports;
+SELECT create_collection('words_cms', 'word_reports_all', 'at', '1 day', 'ldp.cms_agg(cms_j, cms_v, 3, 16)', '2026-03-01 00:00+00'),
+       create_collection('words_ht', 'word_reports_all', 'at', '1 day', 'ldp.hashtogram_agg(ht_j, ht_l, ht_y, 3, 16, 128)', '2026-03-01 00:00+00');
+CALL close_epoch('words_cms', 2);
+CALL close_epoch('words_ht', 2);
+SELECT n.name, c.epoch, c.item, abs(c.frequency - t.f) < 4 * c.std_error AS near_truth
+FROM (VALUES ('words_cms'), ('words_ht')) n(name), collection_frequencies(n.name, ARRAY['w1', 'w3']) c
+JOIN (SELECT i % 3 AS epoch, word, count(*)::float8 / sum(count(*)) OVER (PARTITION BY i % 3) AS f
+      FROM words GROUP BY 1, 2) t ON t.epoch = c.epoch AND t.word = c.item ORDER BY 1, 2, 3;
+SELECT drop_collection('words_cms'), drop_collection('words_ht');
+DROP VIEW word_reports_all;
 DROP TABLE words, sreports, ssums, ssums_copy, dictionary, word_reports;
