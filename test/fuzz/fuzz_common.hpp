@@ -1,0 +1,36 @@
+// What the parts of ldp_summary_fuzz share: a seed (a valid summary of one family, in
+// both forms) and the small helpers.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace ldp_fuzz {
+
+using Bytes = std::vector<uint8_t>;
+
+struct Family;  // a row of kFamilies (summary_fuzz.cpp)
+
+struct Seed {
+  const Family* family;
+  std::string label;  // where it came from
+  std::string text;   // valid text form
+  Bytes binary;       // valid binary form (the send function's output)
+};
+
+template <class T>
+const T& pick(const std::vector<T>& v, std::mt19937_64& g) {
+  return v[g() % v.size()];
+}
+
+// Lower-case hex of the bytes.
+std::string hex(const Bytes& b);
+
+// A mutated text / binary form of `in`: edits aimed at the forms' fields, numbers at the
+// edges of what the parsers accept, pieces of other seeds spliced in (mutations.cpp).
+std::string mutate_text(const std::string& in, const std::vector<Seed>& seeds, std::mt19937_64& g);
+Bytes mutate_binary(const Bytes& in, const std::vector<Seed>& seeds, std::mt19937_64& g);
+
+}  // namespace ldp_fuzz
