@@ -109,8 +109,7 @@ void* prepared_summary(FunctionCallInfo fcinfo, int argno, PrepareFn make, Relea
   if (VARATT_IS_EXTERNAL_ONDISK(raw)) {
     key = reinterpret_cast<const char*>(raw);
     key_len = VARSIZE_EXTERNAL(raw);
-  } else if (!VARATT_IS_EXTERNAL_EXPANDED(raw)) {
-    raw = PG_DETOAST_DATUM_PACKED(d);
+  } else if (!VARATT_IS_EXTERNAL(raw)) {  // inline, compressed or not: its bytes as they are
     key = reinterpret_cast<const char*>(raw);
     key_len = VARSIZE_ANY(raw);
   }

@@ -88,8 +88,9 @@ Datum summary_send(FunctionCallInfo fcinfo, const SummaryCodec* codec);
 // (a family's decode: transforms, every item's estimate) and keeps in fn_extra for
 // the rest of the query, so that calling it row by row with the same summary costs
 // one decode. The value is keyed by the argument itself: its TOAST pointer when it
-// lies out of line (a toasted value does not change while a query runs), else all
-// of its bytes; a live argument (an aggregate's result in the same expression) is
+// lies out of line (a toasted value does not change while a query runs), else its
+// bytes as they lie (compressed or not: equal bytes are the same summary, and nothing
+// is decompressed to compare); a live argument (an aggregate's result in the same expression) is
 // prepared on each call. make() allocates in the context it is given; release()
 // frees what make() allocated when the next summary replaces it.
 using PrepareFn = void* (*)(FunctionCallInfo fcinfo, MemoryContext mcxt);
