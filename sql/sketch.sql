@@ -72,15 +72,33 @@ FROM (SELECT 'cms' AS m, rollup(s) AS s FROM (SELECT cms_agg(cms_j, cms_v, 3, 16
       UNION ALL SELECT 'hcms', rollup(s) FROM (SELECT hcms_agg(hash_index, coefficient, report, 3, 16, 128) AS s FROM sreports GROUP BY i % 7) p
       UNION ALL SELECT 'hashtogram', rollup(s) FROM (SELECT hashtogram_agg(ht_j, ht_l, ht_y, 3, 16, 128) AS s FROM sreports GROUP BY i % 7) p) r
 JOIN ssums a USING (m) ORDER BY m;
--- aggregation states count in pending counters flushed every 32767 reports (hcms,
--- hashtogram) or 255 reports of a row (cms): 70,000 reports into 2 x 4 counters cross
--- those flushes, and equal the rollup of parts that never flush
+-- aggregation states keep pending counts: hcms and hashtogram buffer 1024 reports, then
+-- count them in int16 counters added to the summary after 32767 reports of a row; cms
+-- counts in byte counters added after 255 reports of a row. 70,000 reports into 2 x 4
+-- counters cross those flushes, and equal the rollup of parts that never flush a row
 SELECT (SELECT hcms_agg(i % 2, i % 4, i % 3 <> 0, 1, 2, 4) FROM generate_series(1, 70000) i)::text =
        (SELECT rollup(s)::text FROM (SELECT hcms_agg(i % 2, i % 4, i % 3 <> 0, 1, 2, 4) AS s
                                      FROM generate_series(1, 70000) i GROUP BY i % 10) p) AS signed_flushes_agree,
        (SELECT cms_agg(i % 2, (i % 16)::bit(4)::varbit, 1, 2) FROM generate_series(1, 3000) i)::text =
        (SELECT rollup(s)::text FROM (SELECT cms_agg(i % 2, (i % 16)::bit(4)::varbit, 1, 2) AS s
                                      FROM generate_series(1, 3000) i GROUP BY i % 30) p) AS cms_flushes_agree;
+-- cms reports as a table stores them: short headers (read in place), compressed inline
+-- and out of line (detoasted) give the summary of the same reports in memory
+CREATE TABLE short_reports AS SELECT i % 2 AS j, (i % 16)::bit(4)::varbit AS report FROM generate_series(1, 3000) i;
+CREATE TABLE long_reports AS
+SELECT i % 2 AS j,
+       CASE WHEN i % 3 = 0 THEN repeat(CASE WHEN i % 2 = 0 THEN '10' ELSE '01' END, 10000)::varbit
+            ELSE (SELECT string_agg(CASE WHEN hashint4(i * 20000 + b) & 1 = 0 THEN '0' ELSE '1' END, '')
+                  FROM generate_series(1, 20000) b)::varbit END AS report
+FROM generate_series(1, 30) i;
+SELECT (SELECT count(*) FILTER (WHERE pg_column_size(report) < 1000) FROM long_reports) AS compressed,
+       (SELECT count(*) FILTER (WHERE pg_column_size(report) > 2000) FROM long_reports) AS out_of_line,
+       (SELECT count(*) FILTER (WHERE pg_column_size(report) < 8) FROM short_reports) AS short_headers;
+SELECT (SELECT cms_agg(j, report, 1, 2) FROM short_reports)::text =
+       (SELECT cms_agg(i % 2, (i % 16)::bit(4)::varbit, 1, 2) FROM generate_series(1, 3000) i)::text AS short_agree,
+       (SELECT cms_agg(j, report, 1, 2) FROM long_reports)::text =
+       (SELECT cms_agg(j, report::text::varbit, 1, 2) FROM long_reports)::text AS toasted_agree;
+DROP TABLE short_reports, long_reports;
 SELECT m, s::text::sketch_summary::text = s::text AS text_round_trip, left(s::text, 45) FROM ssums ORDER BY m;
 COPY ssums TO '/tmp/ldp_regress_sketch.bin' WITH (FORMAT binary);
 CREATE TABLE ssums_copy (LIKE ssums);

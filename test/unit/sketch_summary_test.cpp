@@ -329,15 +329,17 @@ TEST(SketchPending, ByteCountersGiveTheSameSummaryAsDirectCounts) {
     ldp::sketch_flush_pending(live.get());
     EXPECT_EQ(live->n, plain->n);
     EXPECT_TRUE(std::equal(plain->counters(), plain->counters() + plain->cells(), live->counters())) << width;
-    EXPECT_EQ(ldp::sketch_pending_bytes(SketchMechanism::HCMS, {2.0, 3, 64}), 8u + 2 * 3 * 64);
+    EXPECT_EQ(ldp::sketch_pending_bytes(SketchMechanism::HCMS, {2.0, 3, 64}), sizeof(ldp::SketchSignedPending) + 2 * 3 * 64 + 8);
   }
 }
 }  // namespace
 
 namespace {
 TEST(SketchPending, Int16CountersOfSignedSketchesGiveTheSameSummary) {
-  // hcms and hashtogram states count in int16 counters flushed every 32767 reports:
-  // 70,000 reports into 8 counters flush twice and leave some pending.
+  // hcms and hashtogram states buffer 1024 reports, apply them to int16 counters, and
+  // add a row of those to the counters after 32767 of its reports: 70,000 reports into
+  // 2 rows of 4 counters flush each row once or twice and leave some reports buffered
+  // and some in the int16 counters.
   for (SketchMechanism id : {SketchMechanism::HCMS, SketchMechanism::Hashtogram}) {
     ldp::SketchParams p{1.0, 2, 4};
     Sketch plain(id, 1.0, 2, 4);

@@ -117,9 +117,21 @@ void flush_row(SketchSummary* s, int64_t j) {
 }
 }  // namespace
 
+namespace {
+// The signed pending area: the buffer, the int16 counters, the rows' report counts.
+size_t signed_sums_bytes(int64_t cells) { return static_cast<size_t>((cells * 2 + 7) / 8 * 8); }
+size_t signed_rows_bytes(int64_t hashes) { return static_cast<size_t>((hashes * 2 + 7) / 8 * 8); }
+int16_t* signed_sums(SketchSummary* s) {
+  return reinterpret_cast<int16_t*>(sketch_signed_pending(s) + 1);
+}
+uint16_t* signed_row_counts(SketchSummary* s) {
+  return reinterpret_cast<uint16_t*>(reinterpret_cast<char*>(signed_sums(s)) + signed_sums_bytes(s->cells()));
+}
+}  // namespace
+
 size_t sketch_pending_bytes(SketchMechanism id, const SketchParams& p) {
-  if (sketch_impl(id).signed_counters)  // the count, then an int16 per counter
-    return 8 + static_cast<size_t>((p.hashes * p.width * 2 + 7) / 8 * 8);
+  if (sketch_impl(id).signed_counters)
+    return sizeof(SketchSignedPending) + signed_sums_bytes(p.hashes * p.width) + signed_rows_bytes(p.hashes);
   const size_t stride = static_cast<size_t>((p.width + 7) / 8 * 8);  // whole words of 8 counters
   const size_t counts = static_cast<size_t>((p.hashes + 7) / 8 * 8);
   return static_cast<size_t>(p.hashes) * stride + counts;
@@ -131,16 +143,50 @@ void sketch_summary_add_pending_area(SketchSummary* s) {
   std::memset(s->counters() + s->cells(), 0, sketch_pending_bytes(s->mech(), {s->epsilon, s->hashes, s->width}));
 }
 
+namespace {
+// A row's int16 counters take at most this many reports before they are added to the
+// counters: an int16 never overflows.
+constexpr uint16_t kSignedRowMax = 32767;
+
+void flush_signed_row(SketchSummary* s, int64_t j) {
+  const int64_t m = s->width;
+  int16_t* sums = signed_sums(s) + j * m;
+  int64_t* c = s->counters() + j * m;
+  for (int64_t i = 0; i < m; ++i) c[i] += sums[i];
+  std::memset(sums, 0, sizeof(int16_t) * static_cast<size_t>(m));
+  signed_row_counts(s)[j] = 0;
+}
+
+// The buffered reports into the int16 counters (the width is a power of two: a cell's
+// row is its index shifted). The cells of a large sketch are cache misses: prefetching
+// a few reports ahead keeps several in flight.
+void apply_signed_buffer(SketchSummary* s) {
+  SketchSignedPending* p = sketch_signed_pending(s);
+  int16_t* sums = signed_sums(s);
+  uint16_t* rows = signed_row_counts(s);
+  const int shift = __builtin_ctzll(static_cast<uint64_t>(s->width));
+  const uint32_t* b = p->buffer;
+  const int64_t count = p->buffered;
+  constexpr int64_t kAhead = 16;
+  for (int64_t i = 0; i < count; ++i) {
+    if (i + kAhead < count) __builtin_prefetch(sums + (b[i + kAhead] >> 1), 1);
+    const uint32_t cell = b[i] >> 1;
+    sums[cell] += static_cast<int16_t>(static_cast<int>(b[i] & 1) * 2 - 1);
+    if (++rows[cell >> shift] == kSignedRowMax) flush_signed_row(s, cell >> shift);
+  }
+  p->buffered = 0;
+}
+}  // namespace
+
+void sketch_apply_signed_buffer(SketchSummary* s) { apply_signed_buffer(s); }
+
 void sketch_flush_pending(SketchSummary* s) {
   if (s->pending_stride == 0) return;
   if (sketch_impl(s->mech()).signed_counters) {
-    auto* count = reinterpret_cast<int64_t*>(s->counters() + s->cells());
-    if (*count == 0) return;
-    int16_t* p = reinterpret_cast<int16_t*>(count + 1);
-    int64_t* c = s->counters();
-    for (int64_t i = 0, cells = s->cells(); i < cells; ++i) c[i] += p[i];
-    std::memset(p, 0, sizeof(int16_t) * static_cast<size_t>(s->cells()));
-    *count = 0;
+    apply_signed_buffer(s);
+    const uint16_t* rows = signed_row_counts(s);
+    for (int64_t j = 0; j < s->hashes; ++j)
+      if (rows[j] != 0) flush_signed_row(s, j);
     return;
   }
   const uint8_t* counts = pending_counts(s);
@@ -156,11 +202,16 @@ void sketch_add_cms(SketchSummary* s, int64_t j, const uint8_t* bytes, int64_t n
                 "cms report must have width = %" PRId64 " bits (the length of the first report), got %" PRId64,
                 s->width, nbits);
   if (s->pending_stride != 0) {
-    add_bits_to_byte_counters(bytes, nbits, reinterpret_cast<uint64_t*>(pending_row(s, j)));
-    if (++pending_counts(s)[j] == kPendingRows) flush_row(s, j);
-  } else {
-    add_set_bits(bytes, nbits, s->counters() + j * s->width);
+    sketch_add_cms_pending(s, j, bytes);
+    return;
   }
+  add_set_bits(bytes, nbits, s->counters() + j * s->width);
+  s->n += 1;
+}
+
+void sketch_add_cms_pending(SketchSummary* s, int64_t j, const uint8_t* bytes) {
+  add_bits_to_byte_counters(bytes, s->width, reinterpret_cast<uint64_t*>(pending_row(s, j)));
+  if (++pending_counts(s)[j] == kPendingRows) flush_row(s, j);
   s->n += 1;
 }
 

@@ -48,8 +48,14 @@ struct SketchParams {
 // large sketch (2 MiB for 256 x 1024) do not:
 //   cms:              a row of byte-wide counters per hash row, pending_stride bytes
 //                     each, then a byte per row counting its pending reports (< 255);
-//   hcms, hashtogram: an int64 count of pending reports (< 32767), then an int16 per
-//                     counter (pending_stride = 2).
+//   hcms, hashtogram: the reports themselves, buffered (kSketchSignedBuffer of them,
+//                     each a 32-bit cell index and sign), then an int16 per counter
+//                     (pending_stride = 2) that a full buffer is applied to with the
+//                     cells prefetched, then a uint16 per row counting the reports in
+//                     its int16 counters, which are added to the counters before one
+//                     could overflow. A report then costs a store into a buffer in the
+//                     L1 cache, and the cache misses of a full buffer overlap, where
+//                     each report's miss stalled the scan.
 // Readers see the counters with the pending counts added (sketch_flush_pending, which
 // the glue runs before anything reads a live summary).
 struct SketchSummary {
@@ -107,14 +113,24 @@ void sketch_add_cms(SketchSummary* s, int64_t j, const uint8_t* bytes, int64_t n
 // hcms, hashtogram: row j, column (coefficient) l, y = +1 (true) or -1.
 void sketch_add_signed(SketchSummary* s, int64_t j, int64_t l, bool plus_one);
 // The same for a valid report into a state with its pending area (the aggregates' hot
-// path; the caller has checked j, l and the mechanism).
-constexpr int64_t kSketchSignedPendingReports = 32767;  // an int16 never overflows
-void sketch_flush_pending(SketchSummary* s);
+// paths; the caller has checked j, l, the width and the mechanism).
+void sketch_add_cms_pending(SketchSummary* s, int64_t j, const uint8_t* bytes);
+constexpr int64_t kSketchSignedBuffer = 1024;  // reports buffered before they are applied
+struct SketchSignedPending {                   // the head of a signed pending area
+  int64_t buffered;                            // reports in the buffer
+  uint32_t buffer[kSketchSignedBuffer];        // cell index << 1 | (y = +1)
+};
+static_assert(sizeof(SketchSignedPending) % 8 == 0, "the int16 counters stay aligned");
+static_assert(kMaxSketchCells <= (int64_t{1} << 31), "a cell index and its sign fit 32 bits");
+void sketch_apply_signed_buffer(SketchSummary* s);  // applies a full buffer
+inline SketchSignedPending* sketch_signed_pending(SketchSummary* s) {
+  return reinterpret_cast<SketchSignedPending*>(s->counters() + s->cells());
+}
 inline void sketch_add_signed_pending(SketchSummary* s, int64_t j, int64_t l, bool plus_one) {
-  auto* count = reinterpret_cast<int64_t*>(s->counters() + s->cells());
-  reinterpret_cast<int16_t*>(count + 1)[j * s->width + l] += plus_one ? 1 : -1;
+  SketchSignedPending* p = sketch_signed_pending(s);
+  p->buffer[p->buffered] = static_cast<uint32_t>(j * s->width + l) << 1 | static_cast<uint32_t>(plus_one);
   s->n += 1;
-  if (++*count == kSketchSignedPendingReports) sketch_flush_pending(s);
+  if (++p->buffered == kSketchSignedBuffer) sketch_apply_signed_buffer(s);
 }
 
 // into += from (same mechanism and parameters, else InvalidParameter).

@@ -19,6 +19,8 @@
 
 #include "common/glue.hpp"  // postgres.h first
 
+#include <cstring>
+
 extern "C" {
 #include "utils/expandeddatum.h"
 #include "utils/memutils.h"
@@ -69,7 +71,10 @@ LiveSummary* live_new(FunctionCallInfo fcinfo, const SummaryCodec* codec, size_t
 inline LiveSummary* live_rw_arg(FunctionCallInfo fcinfo, int argno, const SummaryCodec* codec) {
   Datum d = PG_GETARG_DATUM(argno);
   if (!VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d))) return nullptr;
-  ExpandedObjectHeader* eoh = DatumGetEOHP(d);
+  // DatumGetEOHP, inline (the server's is a call, on every row)
+  varatt_expanded ptr;
+  std::memcpy(&ptr, VARDATA_EXTERNAL(DatumGetPointer(d)), sizeof(ptr));
+  ExpandedObjectHeader* eoh = ptr.eohptr;
   if (eoh->eoh_methods != &kLiveSummaryMethods) return nullptr;
   auto* live = reinterpret_cast<LiveSummary*>(eoh);
   return live->codec == codec ? live : nullptr;
