@@ -12,6 +12,7 @@
 #include "common/random.hpp"
 #include "sketch/sketch_encoders.hpp"
 #include "sketch/sketch_hash.hpp"
+#include "sketch/sketch_internal.hpp"
 #include "sketch/sketch_summary.hpp"
 #include "sketch_test_support.hpp"
 #include "test_support.hpp"
@@ -358,5 +359,35 @@ TEST(SketchPending, Int16CountersOfSignedSketchesGiveTheSameSummary) {
     EXPECT_EQ(live->n, 70000);
     EXPECT_TRUE(std::equal(plain->counters(), plain->counters() + 8, live->counters()));
   }
+}
+}  // namespace
+
+namespace {
+TEST(SketchColumns, DirectRemainderEqualsTheDivisionForEveryWidthAndHash) {
+  // The candidates' columns without a division (Lemire's direct remainder) must equal
+  // h % width exactly: every width up to 5000, the largest allowed, widths next to
+  // powers of two, and hashes at the edges (0, 2^64 - 1, multiples of the width and
+  // their neighbours) and random.
+  std::vector<int64_t> widths;
+  for (int64_t w = 2; w <= 5000; ++w) widths.push_back(w);
+  for (int b = 13; b <= 22; ++b)
+    for (int64_t d : {-1, 0, 1}) widths.push_back((int64_t{1} << b) + d);
+  widths.push_back(ldp::kMaxSketchCells);
+  ldp::SeededRandom rng(99);
+  int64_t checked = 0;
+  for (int64_t w : widths) {
+    if (w > ldp::kMaxSketchCells) continue;
+    const ldp::SketchColumns column(w);
+    const auto uw = static_cast<uint64_t>(w);
+    std::vector<uint64_t> hs = {0, 1, uw - 1, uw, uw + 1, ~uint64_t{0}, ~uint64_t{0} - 1,
+                                (~uint64_t{0} / uw) * uw, (~uint64_t{0} / uw) * uw - 1};
+    for (int i = 0; i < 64; ++i) hs.push_back(rng.next_u64());
+    for (uint64_t h : hs) {
+      ASSERT_EQ(column(h), static_cast<int64_t>(h % uw)) << "h " << h << " width " << w;
+      ASSERT_EQ(column(h), ldp::sketch_column(h, w));
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 360000);
 }
 }  // namespace

@@ -261,7 +261,8 @@ double sketch_row_sum(const SketchSummary& s, const int64_t* table, std::string_
   // The hashes first, then the table reads: independent loads, all in flight at once.
   // Exact: k values each at most n in magnitude.
   __int128 sum = 0;
-  for (int64_t j = 0; j < s.hashes; ++j) sum += table[j * m + sketch_column(scratch[j], m)];
+  const SketchColumns column(m);
+  for (int64_t j = 0; j < s.hashes; ++j) sum += table[j * m + column(scratch[j])];
   return static_cast<double>(sum);
 }
 
