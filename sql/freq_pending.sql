@@ -38,4 +38,21 @@ SELECT sue_agg(s, 1.0)::text = pg_temp.counted('sue', 1200) AS parallel_sue,
 FROM pend_reports;
 RESET force_parallel_mode;
 RESET max_parallel_workers_per_gather;
-DROP TABLE pend_reports;
+-- reports as a table stores them: short headers (above, read in place), 4-byte headers
+-- (read in place), compressed inline and out of line (detoasted) give the summary of
+-- the same reports in memory
+CREATE TABLE long_unary AS
+SELECT i, CASE WHEN i % 3 = 0 THEN repeat(CASE WHEN i % 2 = 0 THEN '10' ELSE '01' END, 10000)::varbit
+               ELSE (SELECT string_agg(CASE WHEN hashint4(i * 20000 + b) & 1 = 0 THEN '0' ELSE '1' END, '')
+                     FROM generate_series(1, 20000) b)::varbit END AS r
+FROM generate_series(1, 30) i
+UNION ALL SELECT i, oue_encode(i % 40, 1.0, 1200, i) FROM generate_series(31, 330) i;
+SELECT count(*) FILTER (WHERE length(r) = 20000 AND pg_column_size(r) < 1000) AS compressed,
+       count(*) FILTER (WHERE pg_column_size(r) > 2000) AS out_of_line,
+       count(*) FILTER (WHERE length(r) = 1200 AND pg_column_size(r) = 158) AS four_byte_headers
+FROM long_unary;
+SELECT (SELECT oue_agg(r, 1.0) FROM long_unary WHERE i <= 30)::text =
+       (SELECT oue_agg(r::text::varbit, 1.0) FROM long_unary WHERE i <= 30)::text AS toasted_agree,
+       (SELECT sue_agg(r, 1.0) FROM long_unary WHERE i > 30)::text =
+       (SELECT sue_agg(r::text::varbit, 1.0) FROM long_unary WHERE i > 30)::text AS in_place_agree;
+DROP TABLE pend_reports, long_unary;

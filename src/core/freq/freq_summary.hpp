@@ -111,6 +111,9 @@ inline void freq_add_item(FreqSummary* s, int64_t y) {
 // SUE / OUE: k bits, bit v at bit position v counting from the most significant
 // bit of bytes[0] (PostgreSQL's varbit layout). nbits must equal k.
 void freq_add_bits(FreqSummary* s, const uint8_t* bytes, int64_t nbits);
+// The same for a report of k bits into a SUE/OUE state with its pending area (the
+// aggregates' fast path: the caller has checked the mechanism and the length).
+void freq_add_bits_pending(FreqSummary* s, const uint8_t* bytes);
 // dBitFlip: d distinct buckets in [0, k) and their bits.
 // Every case, with the errors; freq_add_dbitflip takes the common one inline.
 void freq_add_dbitflip_general(FreqSummary* s, const int32_t* buckets, const bool* bits, int64_t d);

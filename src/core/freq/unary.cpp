@@ -96,16 +96,19 @@ void freq_add_bits(FreqSummary* s, const uint8_t* bytes, int64_t nbits) {
                 "%s report must have k = %" PRId64 " bits (the length of the first report), "
                 "got %" PRId64,
                 freq_mechanism(s->mech()).name, s->k, nbits);
-  int64_t* c = s->counters();
   if (s->pending_bytes != 0) {
-    // byte-wide counters, eight per word (common/bit_counters.hpp), flushed every 255 reports
-    add_bits_to_byte_counters(bytes, nbits, reinterpret_cast<uint64_t*>(c + s->width));
-    s->n += 1;
-    if (++s->pending == kFreqPendingRows) freq_flush_pending(s);
+    freq_add_bits_pending(s, bytes);
     return;
   }
-  add_set_bits(bytes, nbits, c);
+  add_set_bits(bytes, nbits, s->counters());
   s->n += 1;
+}
+
+void freq_add_bits_pending(FreqSummary* s, const uint8_t* bytes) {
+  // byte-wide counters, eight per word (common/bit_counters.hpp), flushed every 255 reports
+  add_bits_to_byte_counters(bytes, s->k, reinterpret_cast<uint64_t*>(s->counters() + s->width));
+  s->n += 1;
+  if (++s->pending == kFreqPendingRows) freq_flush_pending(s);
 }
 
 extern const FreqMechanismImpl kSueImpl = {

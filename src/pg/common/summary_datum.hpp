@@ -80,6 +80,16 @@ inline LiveSummary* live_rw_arg(FunctionCallInfo fcinfo, int argno, const Summar
   return live->codec == codec ? live : nullptr;
 }
 
+// The fast path of a transition function's row: the aggregate's own live summary of
+// this codec (argument 0), when its parameters are constants of the query (trans_site,
+// read on the first row, says so). Else nullptr: the row takes the general path, which
+// makes the state, checks the parameters and raises the errors.
+inline LiveSummary* live_fast_state(FunctionCallInfo fcinfo, const SummaryCodec* codec) {
+  const auto* site = static_cast<const TransSite*>(fcinfo->flinfo->fn_extra);
+  if (unlikely(site == nullptr || !site->params_stable || PG_ARGISNULL(0))) return nullptr;
+  return live_rw_arg(fcinfo, 0, codec);
+}
+
 // The summary argument as a readable core summary: a live one of this codec
 // settled in place, anything else detoasted and read (read_flat).
 const void* summary_arg(FunctionCallInfo fcinfo, int argno, const SummaryCodec* codec);

@@ -6,9 +6,7 @@ extern "C" {
 #include "utils/varbit.h"
 }
 
-#include <algorithm>
-#include <cstring>
-
+#include "common/varbit_report.hpp"
 #include "sketch/sketch_glue.hpp"
 
 using ldp::SketchMechanism;
@@ -63,9 +61,7 @@ ldp::SketchSummary* sketch_state(FunctionCallInfo fcinfo, SketchMechanism id, co
 // that are constants of the query. Else nullptr, and the row takes the general path,
 // which makes the state, checks the parameters and raises the errors.
 __attribute__((always_inline)) inline ldp::SketchSummary* fast_state(FunctionCallInfo fcinfo, SketchMechanism id) {
-  const auto* site = static_cast<const ldp_pg::TransSite*>(fcinfo->flinfo->fn_extra);
-  if (unlikely(site == nullptr || !site->params_stable || PG_ARGISNULL(0))) return nullptr;
-  ldp_pg::LiveSummary* live = ldp_pg::live_rw_arg(fcinfo, 0, &kSketchCodec);
+  ldp_pg::LiveSummary* live = ldp_pg::live_fast_state(fcinfo, &kSketchCodec);
   if (unlikely(live == nullptr)) return nullptr;
   ldp::SketchSummary* st = sketch_core(live);
   return likely(st->mechanism == static_cast<uint8_t>(id) && st->pending_stride != 0) ? st : nullptr;
@@ -112,57 +108,18 @@ __attribute__((noinline)) Datum cms_trans_general(FunctionCallInfo fcinfo) {
   PG_RETURN_DATUM(state);
 }
 
-// The bits of a varbit datum as it lies in the row, not toasted (a short or a 4-byte
-// header), without the copy that detoasting makes of a short one; false for anything
-// else (the general path reads it).
-inline bool varbit_in_place(Datum d, const uint8_t** bits, int64* nbits, int64* nbytes) {
-  const auto* v = reinterpret_cast<const struct varlena*>(DatumGetPointer(d));
-  const char* data;
-  int64 size;
-  if (VARATT_IS_4B_U(v)) {
-    data = VARDATA(v);
-    size = static_cast<int64>(VARSIZE(v)) - VARHDRSZ;
-  } else if (VARATT_IS_1B(v) && !VARATT_IS_1B_E(v)) {
-    data = VARDATA_SHORT(v);
-    size = static_cast<int64>(VARSIZE_SHORT(v)) - VARHDRSZ_SHORT;
-  } else {
-    return false;
-  }
-  int32 len;
-  if (unlikely(size < static_cast<int64>(sizeof(len)))) return false;
-  std::memcpy(&len, data, sizeof(len));
-  *bits = reinterpret_cast<const uint8_t*>(data + sizeof(len));
-  *nbits = len;
-  *nbytes = size - static_cast<int64>(sizeof(len));
-  return true;
-}
-
-// A sequential scan reads a heap page's rows from its end down: the next rows lie just
-// below this one, about a report and a row header each. Reading a report's bits
-// ascending, row after row descending, defeats the hardware's stream prefetcher, and
-// each report's bits were a cache miss (70% of cms_agg's time at width 1024). So the
-// lines of the next two rows are prefetched (at most 8 lines; a prefetch never
-// faults, and one that guesses wrong, at a page's first row, costs nothing else).
-// Inlined always: GCC finds a function of prefetches alone free of side effects, and
-// drops the call.
-__attribute__((always_inline)) inline void prefetch_next_rows(const uint8_t* bits, int64 nbytes) {
-  const int64 below = std::min<int64>(2 * (nbytes + 48) + 64, 8 * 64);
-  for (int64 off = 64; off <= below; off += 64) __builtin_prefetch(bits - off);
-}
-
 }  // namespace
 
 LDP_FUNCTION(ldp_cms_trans) {
   if (likely(!(fcinfo->args[1].isnull | fcinfo->args[2].isnull))) {
-    const uint8_t* bits;
-    int64 nbits, nbytes;
+    ldp_pg::VarbitView r;
     ldp::SketchSummary* st = fast_state(fcinfo, SketchMechanism::CMS);
-    if (st != nullptr && varbit_in_place(PG_GETARG_DATUM(2), &bits, &nbits, &nbytes)) {
+    if (st != nullptr && ldp_pg::varbit_in_place(PG_GETARG_DATUM(2), &r)) {
       const int64 j = PG_GETARG_INT32(1);
-      if (likely(static_cast<uint64>(j) < static_cast<uint64>(st->hashes) && nbits == st->width &&
-                 nbytes == (nbits + 7) / 8)) {
-        prefetch_next_rows(bits, nbytes);
-        ldp::sketch_add_cms_pending(st, j, bits);
+      if (likely(static_cast<uint64>(j) < static_cast<uint64>(st->hashes) && r.nbits == st->width &&
+                 r.nbytes == (r.nbits + 7) / 8)) {
+        ldp_pg::prefetch_next_rows(r);
+        ldp::sketch_add_cms_pending(st, j, r.bits);
         PG_RETURN_DATUM(PG_GETARG_DATUM(0));
       }
     }
