@@ -9,6 +9,7 @@
 #                      S, run interleaved: one warm-up round, then $repeats rounds of
 #                      Q1 Q2 ..., so that a slow spell of the machine hits every query
 #                      alike and the ratios between them stay fair
+#   bench_extension    the extension this build installed, in the benchmark's database
 #   median             the median of the numbers on stdin
 bench_here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../src/tools/pgenv.sh
@@ -23,10 +24,29 @@ bench_setup() {
 }
 
 bench_cluster() {
+  # a server named by PG* variables is the user's: bench_extension never drops there
+  bench_private=1
+  if [[ ${LDP_PRIVATE_CLUSTER:-0} != 1 && ( -n ${PGHOST:-} || -n ${PGPORT:-} || -n ${PGDATABASE:-} ) ]]; then
+    bench_private=0
+  fi
   cluster="$root/.pg/bench"
   ldp_cluster_start "$cluster" "shared_buffers = 2GB" "max_parallel_workers_per_gather = 2" \
     "max_parallel_workers = 8" "jit = off"
   trap 'ldp_cluster_stop "$cluster" || true' EXIT
+}
+
+# In the private cluster the extension is dropped and created again, so that SQL changed
+# without a new version is what runs; what depends on it there is the benchmarks' own
+# (stored summaries, collections), which each script makes again. On a server named by
+# PG* variables nothing is dropped: CREATE EXTENSION IF NOT EXISTS, then ALTER EXTENSION
+# UPDATE (a DROP ... CASCADE there would take the user's columns of ldp's types with it).
+bench_extension() {
+  if [[ ${bench_private:-0} == 1 ]]; then
+    psql -qX -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" \
+      -c "DROP EXTENSION IF EXISTS ldp CASCADE" -c "CREATE EXTENSION ldp"
+  else
+    psql -qX -v ON_ERROR_STOP=1 -c "CREATE EXTENSION IF NOT EXISTS ldp" -c "ALTER EXTENSION ldp UPDATE"
+  fi
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

@@ -55,7 +55,7 @@ cmake --build "$root/build/cmake" -j "$(nproc)" --target ldp_load >/dev/null
 ldp_load="$root/build/cmake/ldp_load"
 bench_cluster
 
-psql -qX -v ON_ERROR_STOP=1 -c "CREATE EXTENSION IF NOT EXISTS ldp"
+bench_extension
 log="$(mktemp "${TMPDIR:-/tmp}/ldp-freq-bench.XXXXXX")"
 trap 'rm -f "$log"; ldp_cluster_stop "$cluster" || true' EXIT
 

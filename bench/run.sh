@@ -11,7 +11,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 bench_setup
 bench_cluster
 
-psql -qX -v ON_ERROR_STOP=1 -c "DROP EXTENSION IF EXISTS ldp CASCADE" -c "CREATE EXTENSION ldp"
+bench_extension
 # The tables are made by the SQL encoders with fixed seeds: tables of the right size
 # left by an earlier run hold the same reports and are kept.
 tables_ok=$(psql -qXAt -c "SELECT count(*) = 4 AND bool_and(c.reltuples = $rows)

@@ -48,7 +48,7 @@ width=1024
 words="$root/test/data/subtlex_top1000.tsv"
 bench_setup
 bench_cluster
-psql -qX -v ON_ERROR_STOP=1 -c "CREATE EXTENSION IF NOT EXISTS ldp" -c "ALTER EXTENSION ldp UPDATE"
+bench_extension
 
 # ---------------------------------------------------------------------------
 # Tables: the reports, then v int4 (the sum(int4) baseline's column, last, so that the

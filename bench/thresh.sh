@@ -20,10 +20,9 @@ bench_setup
 bench_cluster
 
 psql() { command psql -qX -v ON_ERROR_STOP=1 "$@"; }
+bench_extension
 psql <<SQL
 SET client_min_messages = warning;
-DROP EXTENSION IF EXISTS ldp CASCADE;
-CREATE EXTENSION ldp;
 DROP TABLE IF EXISTS bench_int, bench_plain_votes, bench_epoch;
 CREATE TABLE bench_int AS SELECT i::int4 AS v FROM generate_series(1, $rows) i;
 CREATE TABLE bench_plain_votes (stream int, epoch int, user_id bigint, vote boolean,
