@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/select.hpp"
 #include "sketch/sketch_encoders.hpp"
 #include "sketch/sketch_hash.hpp"
 #include "sketch/sketch_internal.hpp"
@@ -47,8 +48,7 @@ SketchEstimate hashtogram_estimate(const SketchSummary& s, const int64_t* table,
     rows[j] = sign_plus(h[2 * j + 1]) ? v : -v;
   }
   double* mid = rows + t / 2;
-  std::nth_element(rows, mid, rows + t);
-  double median = *mid;
+  double median = select_kth(rows, t, t / 2);
   if (t % 2 == 0) median = (median + *std::max_element(rows, mid)) / 2;
   const double n = static_cast<double>(s.n), f = std::fmin(std::fmax(median, 0.0), n);
   return {median, std::sqrt(M_PI / 2 * n * c * c - f)};
