@@ -384,6 +384,13 @@ int main(int argc, char** argv) {
                 "dbitflip, olh, hadamard, cms, hcms or hashtogram)");
   if (!words_file.empty() && !distribution.empty())
     usage_error("give the words either as --words FILE or as --distribution words:FILE");
+  // the table and the connection, the same for both kinds of load
+  auto set_connection = [&](auto& cli) {
+    cli.table = table;
+    cli.dsn = dsn;
+    cli.truncate = truncate;
+    cli.analyze = analyze;
+  };
   if (sketch_mechanism) {
     const char* sname = sketch_mechanism_name(*sketch_mechanism);
     if (have_max || have_gamma || have_gran || spec.constant_users || have_drift)
@@ -417,10 +424,7 @@ int main(int argc, char** argv) {
     sketch.spec.local_decode = freq.spec.local_decode;
     sketch.top = freq.top;
     sketch.print_summary = freq.print_summary;
-    sketch.table = table;
-    sketch.dsn = dsn;
-    sketch.truncate = truncate;
-    sketch.analyze = analyze;
+    set_connection(sketch);
     try {
       return run_sketch_load(sketch);
     } catch (const UsageError& e) {
@@ -448,10 +452,7 @@ int main(int argc, char** argv) {
     freq.spec.users = spec.users;
     freq.spec.seed = spec.seed;
     freq.spec.first_user_id = spec.first_user_id;
-    freq.table = table;
-    freq.dsn = dsn;
-    freq.truncate = truncate;
-    freq.analyze = analyze;
+    set_connection(freq);
     try {
       freq.spec.distribution = parse_item_distribution(distribution);
       return run_freq_load(freq);

@@ -3,7 +3,9 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "pg_load.hpp"
 #include "progress.hpp"
@@ -27,6 +29,40 @@ double max_abs_error(const FreqTally& t, const std::vector<ItemEstimate>& est) {
   return worst;
 }
 
+// seed=, table=, reports= and distinct_items= (both loaders)
+void print_load_lines(const std::optional<uint64_t>& seed, const std::string& table, const FreqTally& t) {
+  if (seed)
+    std::printf("seed=%" PRIu64 "\n", *seed);
+  else
+    std::printf("seed=none\n");
+  std::printf("table=%s\n", table.c_str());
+  std::printf("reports=%" PRId64 "\n", t.reports);
+  int64_t distinct = 0;
+  for (int64_t c : t.true_counts) distinct += c > 0;
+  std::printf("distinct_items=%" PRId64 "\n", distinct);
+}
+
+// top_items= and the item.<i>.* lines of those items (est: empty, or every item's)
+void print_top_items(const std::vector<int64_t>& top, const std::vector<std::string>& words, const FreqTally& t,
+                     const std::vector<ItemEstimate>& est) {
+  std::string list;
+  for (int64_t item : top) {
+    if (!list.empty()) list.push_back(',');
+    list += std::to_string(item);
+  }
+  std::printf("top_items=%s\n", list.c_str());
+  for (int64_t item : top) {
+    const auto v = static_cast<size_t>(item);
+    if (v < words.size()) std::printf("item.%" PRId64 ".word=%s\n", item, words[v].c_str());
+    std::printf("item.%" PRId64 ".true_count=%" PRId64 "\n", item, t.true_counts[v]);
+    std::printf("item.%" PRId64 ".true_frequency=%s\n", item, num(t.true_frequency(item)).c_str());
+    if (!est.empty()) {
+      std::printf("item.%" PRId64 ".local_frequency=%s\n", item, num(est[v].frequency).c_str());
+      std::printf("item.%" PRId64 ".local_std_error=%s\n", item, num(est[v].std_error).c_str());
+    }
+  }
+}
+
 void print_results(const FreqCli& cli, const FreqLoadResult& r) {
   const FreqLoadSpec& s = cli.spec;
   std::printf("mechanism=%s\n", freq_mechanism_name(s.mechanism));
@@ -45,15 +81,7 @@ void print_results(const FreqCli& cli, const FreqLoadResult& r) {
   std::printf("users=%" PRId64 "\n", s.users);
   std::printf("rounds=%d\n", s.rounds);
   if (s.rounds > 1) std::printf("redraw=%s\n", num(s.redraw).c_str());
-  if (s.seed)
-    std::printf("seed=%" PRIu64 "\n", *s.seed);
-  else
-    std::printf("seed=none\n");
-  std::printf("table=%s\n", cli.table.c_str());
-  std::printf("reports=%" PRId64 "\n", r.total.reports);
-  int64_t distinct = 0;
-  for (int64_t c : r.total.true_counts) distinct += c > 0;
-  std::printf("distinct_items=%" PRId64 "\n", distinct);
+  print_load_lines(s.seed, cli.table, r.total);
 
   std::vector<ItemEstimate> est;
   if (r.total.local) {
@@ -63,24 +91,7 @@ void print_results(const FreqCli& cli, const FreqLoadResult& r) {
     if (cli.print_summary) std::printf("local_summary=%s\n", r.total.local->text().c_str());
   }
   size_t limit = cli.top == 0 ? static_cast<size_t>(s.k) : static_cast<size_t>(cli.top);
-  std::vector<int64_t> top = r.total.top_items(limit);
-  std::string list;
-  for (int64_t item : top) {
-    if (!list.empty()) list.push_back(',');
-    list += std::to_string(item);
-  }
-  std::printf("top_items=%s\n", list.c_str());
-  for (int64_t item : top) {
-    const auto v = static_cast<size_t>(item);
-    if (v < r.words.size()) std::printf("item.%" PRId64 ".word=%s\n", item, r.words[v].c_str());
-    std::printf("item.%" PRId64 ".true_count=%" PRId64 "\n", item, r.total.true_counts[v]);
-    std::printf("item.%" PRId64 ".true_frequency=%s\n", item,
-                num(r.total.true_frequency(item)).c_str());
-    if (!est.empty()) {
-      std::printf("item.%" PRId64 ".local_frequency=%s\n", item, num(est[v].frequency).c_str());
-      std::printf("item.%" PRId64 ".local_std_error=%s\n", item, num(est[v].std_error).c_str());
-    }
-  }
+  print_top_items(r.total.top_items(limit), r.words, r.total, est);
   for (size_t i = 0; i < r.rounds.size(); ++i) {
     const FreqTally& t = r.rounds[i];
     std::printf("round_%zu.reports=%" PRId64 "\n", i + 1, t.reports);
@@ -100,15 +111,7 @@ void print_sketch_results(const SketchCli& cli, const SketchLoadResult& r) {
   std::printf("words_file=%s\n", s.words_path.c_str());
   std::printf("words_in_file=%zu\n", r.words.size());
   std::printf("users=%" PRId64 "\n", s.users);
-  if (s.seed)
-    std::printf("seed=%" PRIu64 "\n", *s.seed);
-  else
-    std::printf("seed=none\n");
-  std::printf("table=%s\n", cli.table.c_str());
-  std::printf("reports=%" PRId64 "\n", r.truth.reports);
-  int64_t distinct = 0;
-  for (int64_t c : r.truth.true_counts) distinct += c > 0;
-  std::printf("distinct_items=%" PRId64 "\n", distinct);
+  print_load_lines(s.seed, cli.table, r.truth);
 
   size_t limit = cli.top == 0 ? r.words.size() : static_cast<size_t>(cli.top);
   std::vector<int64_t> top = r.truth.top_items(limit);
@@ -116,30 +119,10 @@ void print_sketch_results(const SketchCli& cli, const SketchLoadResult& r) {
   if (r.local) {
     est = local_sketch_frequencies(**r.local, r.words);
     std::printf("n=%" PRId64 "\n", (*r.local)->n);
-    double worst = 0;
-    for (size_t v = 0; v < est.size(); ++v)
-      worst = std::fmax(worst, std::fabs(est[v].frequency -
-                                         r.truth.true_frequency(static_cast<int64_t>(v))));
-    std::printf("local_max_abs_error=%s\n", num(worst).c_str());
+    std::printf("local_max_abs_error=%s\n", num(max_abs_error(r.truth, est)).c_str());
     if (cli.print_summary) std::printf("local_summary=%s\n", r.local->text().c_str());
   }
-  std::string list;
-  for (int64_t item : top) {
-    if (!list.empty()) list.push_back(',');
-    list += std::to_string(item);
-  }
-  std::printf("top_items=%s\n", list.c_str());
-  for (int64_t item : top) {
-    const auto v = static_cast<size_t>(item);
-    std::printf("item.%" PRId64 ".word=%s\n", item, r.words[v].c_str());
-    std::printf("item.%" PRId64 ".true_count=%" PRId64 "\n", item, r.truth.true_counts[v]);
-    std::printf("item.%" PRId64 ".true_frequency=%s\n", item,
-                num(r.truth.true_frequency(item)).c_str());
-    if (!est.empty()) {
-      std::printf("item.%" PRId64 ".local_frequency=%s\n", item, num(est[v].frequency).c_str());
-      std::printf("item.%" PRId64 ".local_std_error=%s\n", item, num(est[v].std_error).c_str());
-    }
-  }
+  print_top_items(top, r.words, r.truth, est);
   std::fflush(stdout);
 }
 

@@ -12,28 +12,23 @@
 
 namespace ldp::tools {
 
-struct FreqCli {
-  FreqLoadSpec spec;
+// The loader's options around a population's spec (frequency oracle or sketch).
+template <class Spec>
+struct LoadCli {
+  Spec spec;
   std::string table, dsn;
   bool truncate = false;
   bool analyze = true;
-  int64_t top = 10;            // items printed, by true frequency; 0: all
+  int64_t top = 10;            // items (words) printed, by true frequency; 0: all
   bool print_summary = false;  // print local_summary= (the core's text form)
 };
+using FreqCli = LoadCli<FreqLoadSpec>;
+using SketchCli = LoadCli<SketchLoadSpec>;
 
 // Validates the options (UsageError), loads the reports, prints the key=value lines
 // on stdout and the one-line summary on stderr. Returns the exit status (0, or 1 on a
 // database error).
 int run_freq_load(const FreqCli& cli);
-
-struct SketchCli {
-  SketchLoadSpec spec;
-  std::string table, dsn;
-  bool truncate = false;
-  bool analyze = true;
-  int64_t top = 10;            // words printed, by true frequency; 0: all
-  bool print_summary = false;  // print local_summary= (the core's text form)
-};
 
 // The same for a sketch (cms, hcms, hashtogram).
 int run_sketch_load(const SketchCli& cli);
