@@ -2,11 +2,18 @@
 -- Security: the privilege model shared by collections (40_collections.sql) and
 -- THRESH streams (50_thresh.sql); README "Security and privileges".
 --
--- * Collections and THRESH streams have an owner (the role that created them) and
---   grants (read, close, submit) kept as aclitem[]; the catalog tables are readable
---   through row-level security (a role sees what it owns or was granted; superusers
---   see everything) and written by nobody but the extension's own functions. Each
---   table's grants and policies are next to the table.
+-- * Each collection and THRESH stream is backed by a view that its owner owns and on
+--   which its grants are made: ldp_collections.<name> (the collection's closed epochs)
+--   and ldp_thresh_streams.<name> (the stream's history). PostgreSQL itself then keeps
+--   ownership and grants: pg_shdepend tracks them (DROP ROLE of an owner or grantee
+--   fails with 2BP01), REASSIGN OWNED and DROP OWNED act on them, \dp and
+--   has_table_privilege show them, pg_dump dumps them by role name. The privileges:
+--   read = SELECT, close = UPDATE, submit = INSERT (streams). The views are made at
+--   run time (never by an extension script: pg_dump would skip extension members).
+-- * The catalog tables (ldp.collection_catalog, ldp.thresh_catalog) hold the
+--   definitions and state and are read by nobody but the extension's own functions;
+--   ldp.collections and ldp.thresh_streams are views over them that add the owner and
+--   grants of the backing view and show a role the rows it may read.
 -- * Every function that changes the catalog is a C entry point (ldp_privileged) that
 --   calls its internal twin ldp._<name> as the catalog's owner with the true calling
 --   role; the twin checks that role's privileges. A collection's query runs as the
@@ -17,37 +24,40 @@
 --   checks that none is left executable).
 -- * Every SQL and PL/pgSQL function pins search_path = pg_catalog, pg_temp and names
 --   the extension's objects with their schema.
---
--- The helpers below come first: the row-level security policies of 40 and 50 call
--- ldp.has_privilege.
 ------------------------------------------------------------------------------
 
+-- The schemas of the backing views. Nobody may create in them but the extension's
+-- functions (as the catalog's owner); everyone may look (names are visible, as every
+-- relation's name is in pg_class; contents follow the grants).
+CREATE SCHEMA ldp_collections;
+COMMENT ON SCHEMA ldp_collections IS 'One view per ldp collection, named as the collection: its owner and grants are the collection''s (read = SELECT, close = UPDATE); it shows the closed epochs. Made and dropped by ldp.create_collection and ldp.drop_collection.';
+GRANT USAGE ON SCHEMA ldp_collections TO PUBLIC;
+CREATE SCHEMA ldp_thresh_streams;
+COMMENT ON SCHEMA ldp_thresh_streams IS 'One view per ldp THRESH stream, named as the stream: its owner and grants are the stream''s (read = SELECT, submit = INSERT, close = UPDATE); it shows the stream''s history. Made and dropped by ldp.thresh_create and ldp.thresh_drop.';
+GRANT USAGE ON SCHEMA ldp_thresh_streams TO PUBLIC;
+
+-- The relation name of a collection's or stream's view: the name itself (names of new
+-- objects are at most 63 bytes); a longer name of an object made before 0.7.0 gets
+-- 'ldp_' || md5(name).
+CREATE FUNCTION @extschema@.backing_name(name text) RETURNS name
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT CASE WHEN pg_catalog.octet_length(name) <= 63 THEN name::pg_catalog.name
+              ELSE ('ldp_' || pg_catalog.md5(name))::pg_catalog.name END $$;
+COMMENT ON FUNCTION @extschema@.backing_name(text) IS 'The relation name of the view backing a collection or THRESH stream of this name (in ldp_collections or ldp_thresh_streams): the name itself, or ldp_<md5> for a name of more than 63 bytes made before 0.7.0.';
+
 -- May role `who` use `privilege` ('SELECT' = read, 'UPDATE' = close, 'INSERT' =
--- submit, 'OWNER') on an object with this owner and acl? Whoever has the owner's
--- privileges (its members with INHERIT, superusers) may do everything. Roles that
--- no longer exist grant nothing.
-CREATE FUNCTION @extschema@.has_privilege(who oid, owner regrole, acl aclitem[], privilege text)
+-- submit, 'OWNER') on the object backed by view `object`? PostgreSQL's own answer:
+-- the owner, its members with INHERIT and superusers may do everything; grants to a
+-- role count for its members. NULL when the view does not exist.
+CREATE FUNCTION @extschema@.has_privilege(who oid, object oid, privilege text)
   RETURNS boolean LANGUAGE sql STABLE PARALLEL SAFE
   SET search_path = pg_catalog, pg_temp AS $$
-  SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
-                 WHERE r.oid = owner AND pg_catalog.pg_has_role(who, r.oid, 'USAGE'))
-      OR (privilege <> 'OWNER' AND EXISTS (
-            SELECT 1 FROM pg_catalog.aclexplode(CASE WHEN pg_catalog.cardinality(acl) > 0 THEN acl END) a
-            WHERE a.privilege_type = privilege
-              AND (a.grantee = 0 OR EXISTS (SELECT 1 FROM pg_catalog.pg_roles g
-                                            WHERE g.oid = a.grantee
-                                              AND pg_catalog.pg_has_role(who, g.oid, 'USAGE'))))) $$;
-COMMENT ON FUNCTION @extschema@.has_privilege(oid, regrole, aclitem[], text) IS 'Internal: whether a role may use a privilege (SELECT = read, UPDATE = close, INSERT = submit, OWNER) on a collection or THRESH stream with the given owner and grants.';
+  SELECT CASE WHEN privilege = 'OWNER' THEN pg_catalog.pg_has_role(who, c.relowner, 'USAGE')
+              ELSE pg_catalog.has_table_privilege(who, c.oid, privilege) END
+  FROM pg_catalog.pg_class c WHERE c.oid = object $$;
+COMMENT ON FUNCTION @extschema@.has_privilege(oid, oid, text) IS 'Internal: whether a role may use a privilege (SELECT = read, UPDATE = close, INSERT = submit, OWNER) on the collection or THRESH stream backed by a view (PostgreSQL''s own privileges on that view).';
 
--- The same for the current role (row-level security policies).
-CREATE FUNCTION @extschema@.has_privilege(owner regrole, acl aclitem[], privilege text)
-  RETURNS boolean LANGUAGE sql STABLE PARALLEL SAFE
-  SET search_path = pg_catalog, pg_temp AS $$
-  SELECT @extschema@.has_privilege((SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user),
-                                   owner, acl, privilege) $$;
-COMMENT ON FUNCTION @extschema@.has_privilege(regrole, aclitem[], text) IS 'Internal: whether the current role may use a privilege on a collection or THRESH stream with the given owner and grants (row-level security).';
-
--- privilege names of the SQL API -> aclitem privilege types
+-- privilege names of the SQL API -> privilege types
 CREATE FUNCTION @extschema@.privilege_type(privilege text, allowed text[]) RETURNS text
   LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
@@ -59,39 +69,65 @@ BEGIN
   RETURN CASE pg_catalog.lower(privilege) WHEN 'read' THEN 'SELECT' WHEN 'close' THEN 'UPDATE'
                                           WHEN 'submit' THEN 'INSERT' END;
 END $$;
-COMMENT ON FUNCTION @extschema@.privilege_type(text, text[]) IS 'Internal: the aclitem privilege type of a privilege name (read = SELECT, close = UPDATE, submit = INSERT), or error 22023.';
+COMMENT ON FUNCTION @extschema@.privilege_type(text, text[]) IS 'Internal: the privilege type of a privilege name (read = SELECT, close = UPDATE, submit = INSERT), or error 22023.';
 
--- acl with `privilege` granted to / revoked from `grantee` ('public' or a role name).
-CREATE FUNCTION @extschema@.acl_change(acl aclitem[], grantor oid, grantee text, privilege text, grant_it boolean)
-  RETURNS aclitem[] LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+-- Makes the view backing a new collection or stream, owned by `owner` (run by the
+-- twins as the catalog's owner; `what` names the object in the view's comment).
+CREATE FUNCTION @extschema@.backing_create(schema name, name text, owner oid, definition text, what text)
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
-  g oid;
-  item aclitem;
+  rel name := @extschema@.backing_name(name);
+BEGIN
+  EXECUTE pg_catalog.format('CREATE VIEW %I.%I WITH (security_barrier) AS %s', schema, rel, definition);
+  EXECUTE pg_catalog.format('ALTER VIEW %I.%I OWNER TO %s', schema, rel, owner::regrole);
+  EXECUTE pg_catalog.format('COMMENT ON VIEW %I.%I IS %L', schema, rel,
+    pg_catalog.format('Backs the ldp %s %s: its owner and grants are the %s''s (README "Security and privileges"). Made by ldp; drop the %s with ldp''s function, or with DROP VIEW, DROP OWNED.',
+                      what, pg_catalog.quote_ident(name), what, what));
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.backing_create(name, text, oid, text, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.backing_create(name, text, oid, text, text) IS 'Internal: creates the view backing a collection or THRESH stream, owned by its owner.';
+
+-- Grants a privilege type on a backing view to a role (or public), or revokes it, as
+-- its owner would (run by the twins as the catalog's owner).
+CREATE FUNCTION @extschema@.backing_grant(object oid, privilege text, grantee text, grant_it boolean)
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  who text;
 BEGIN
   IF grantee IS NULL THEN
     RAISE EXCEPTION 'grantee must not be NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
   IF pg_catalog.lower(grantee) = 'public' THEN
-    g := 0;
+    who := 'PUBLIC';
   ELSE
-    g := pg_catalog.to_regrole(grantee);
-    IF g IS NULL THEN
+    who := pg_catalog.to_regrole(grantee)::text;
+    IF who IS NULL THEN
       RAISE EXCEPTION 'role % does not exist', grantee USING ERRCODE = 'undefined_object';
     END IF;
   END IF;
-  item := pg_catalog.makeaclitem(g, grantor, privilege, false);
-  -- one item per (grantee, privilege), whoever granted it
-  SELECT coalesce(pg_catalog.array_agg(x ORDER BY o), '{}') INTO acl
-  FROM pg_catalog.unnest(acl) WITH ORDINALITY AS u(x, o)
-  WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.aclexplode(ARRAY[x]) a
-                    WHERE a.grantee = g AND a.privilege_type = privilege);
-  IF grant_it THEN
-    acl := acl || item;
-  END IF;
-  RETURN acl;
+  EXECUTE pg_catalog.format(CASE WHEN grant_it THEN 'GRANT %s ON %s TO %s' ELSE 'REVOKE %s ON %s FROM %s' END,
+                            privilege, object::regclass, who);
 END $$;
-REVOKE ALL ON FUNCTION @extschema@.acl_change(aclitem[], oid, text, text, boolean) FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@.acl_change(aclitem[], oid, text, text, boolean) IS 'Internal: a grant list with a privilege granted to or revoked from a role (or public).';
+REVOKE ALL ON FUNCTION @extschema@.backing_grant(oid, text, text, boolean) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.backing_grant(oid, text, text, boolean) IS 'Internal: grants or revokes a privilege on the view backing a collection or THRESH stream.';
+
+-- Gives the view backing a collection or stream to another role, for a caller that
+-- may: its owner (or a member of it) that is a member of the new owner, or a superuser.
+CREATE FUNCTION @extschema@.backing_set_owner(caller oid, object oid, new_owner regrole, what text)
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF new_owner IS NULL THEN
+    RAISE EXCEPTION 'the new owner must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF NOT pg_catalog.pg_has_role(caller, new_owner, 'MEMBER') THEN
+    RAISE EXCEPTION 'permission denied to give the % to role %', what, new_owner
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = pg_catalog.format('Only a member of role %s (or a superuser) may make it the owner.', new_owner);
+  END IF;
+  EXECUTE pg_catalog.format('ALTER VIEW %s OWNER TO %s', object::regclass, new_owner);
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.backing_set_owner(oid, oid, regrole, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.backing_set_owner(oid, oid, regrole, text) IS 'Internal: changes the owner of the view backing a collection or THRESH stream, if the calling role is a member of the new owner (or a superuser).';
 
 -- The extension's C entry points: ldp_privileged calls ldp._<name>(caller, ...) as the
 -- catalog's owner; ldp._as_role runs a collection's query as its owner.

@@ -3,8 +3,9 @@
 -- length, each closed once into a stored summary (by hand or by pg_cron).
 -- Epoch e covers [starts_at + e·epoch_length, starts_at + (e+1)·epoch_length);
 -- a day is 24 hours, so daily epochs from the default start align to UTC midnight
--- whatever the session's time zone. A collection has an owner and grants
--- (30_security.sql): its query runs as its owner, whoever closes it.
+-- whatever the session's time zone. A collection has an owner and grants: those of
+-- its view ldp_collections.<name> (30_security.sql); its query runs as its owner,
+-- whoever closes it.
 ------------------------------------------------------------------------------
 
 -- The registry of summary kinds: a kind is one row (and its type, casts and functions).
@@ -23,32 +24,50 @@ REVOKE ALL ON @extschema@.summary_kinds FROM PUBLIC;
 GRANT SELECT ON @extschema@.summary_kinds TO PUBLIC;
 COMMENT ON TABLE @extschema@.summary_kinds IS 'The summary kinds a collection can keep: the type its summary call returns, and the function that reads a collection of that kind. Defined by the extension.';
 
-CREATE TABLE @extschema@.collections (
-  name text PRIMARY KEY CHECK (name <> ''),
+-- The definitions (read by the extension's functions only: ldp.collections is what
+-- users query). Constraint names are those of 0.6.0's table, which 0.7.0 renamed.
+CREATE TABLE @extschema@.collection_catalog (
+  name text CONSTRAINT collection_catalog_pkey PRIMARY KEY CONSTRAINT collection_catalog_name_check CHECK (name <> ''),
   source regclass NOT NULL,
   time_column name NOT NULL,
   epoch_length interval NOT NULL,
   summary text NOT NULL,
   kind text NOT NULL CONSTRAINT collections_kind_fkey REFERENCES @extschema@.summary_kinds (kind),
   starts_at timestamptz NOT NULL,
-  created_at timestamptz NOT NULL DEFAULT now(),
-  owner regrole NOT NULL,
-  acl aclitem[] NOT NULL DEFAULT '{}'
+  created_at timestamptz NOT NULL DEFAULT now()
 );
 -- Bounds. NOT VALID, as on an install updated from 0.3.0 or earlier, whose
 -- collections may have a shorter epoch (close_due_epochs bounds its work per call):
 -- so that every install has the same catalog. New and changed rows are checked
 -- either way.
-ALTER TABLE @extschema@.collections
+ALTER TABLE @extschema@.collection_catalog
   ADD CONSTRAINT collections_epoch_length_bounds
     CHECK (epoch_length >= interval '1 second' AND epoch_length <= interval '100000 days') NOT VALID,
   ADD CONSTRAINT collections_starts_at_finite CHECK (pg_catalog.isfinite(starts_at)) NOT VALID;
-COMMENT ON TABLE @extschema@.collections IS 'One row per collection (ldp.create_collection): the source table, its time column, the epoch length and the validated summary call.';
-COMMENT ON COLUMN @extschema@.collections.owner IS 'The role that created the collection: its query runs with this role''s rights.';
-COMMENT ON COLUMN @extschema@.collections.acl IS 'Grants of ldp.grant_collection: SELECT = read, UPDATE = close.';
+COMMENT ON TABLE @extschema@.collection_catalog IS 'Internal: one row per collection (ldp.create_collection): the source table, its time column, the epoch length and the validated summary call. Query ldp.collections.';
+REVOKE ALL ON @extschema@.collection_catalog FROM PUBLIC;
+
+-- What users query: the definitions with the owner and grants of each collection's
+-- view, the rows the current role may read (the security barrier keeps a caller's
+-- own conditions from seeing the others).
+CREATE VIEW @extschema@.collections WITH (security_barrier) AS
+  SELECT d.name, d.source, d.time_column, d.epoch_length, d.summary, d.kind, d.starts_at, d.created_at,
+         v.relowner::regrole AS owner, v.relacl AS acl, v.oid::regclass AS backing_view
+  FROM @extschema@.collection_catalog d
+  JOIN pg_catalog.pg_class v ON v.relnamespace = 'ldp_collections'::regnamespace
+                            AND v.relname = @extschema@.backing_name(d.name)
+  WHERE @extschema@.has_privilege((SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user),
+                                  v.oid, 'SELECT');
+COMMENT ON VIEW @extschema@.collections IS 'One row per collection the current role may read: the source table, its time column, the epoch length, the validated summary call, its owner and grants (those of its view, backing_view).';
+COMMENT ON COLUMN @extschema@.collections.owner IS 'The collection''s owner (the owner of its view): its query runs with this role''s rights. REASSIGN OWNED, ldp.alter_collection_owner and ALTER VIEW ... OWNER TO change it.';
+COMMENT ON COLUMN @extschema@.collections.acl IS 'The grants on the collection''s view (as \dp shows them): SELECT (r) = read, UPDATE (w) = close; NULL = the owner''s alone.';
+COMMENT ON COLUMN @extschema@.collections.backing_view IS 'The view ldp_collections.<name> that carries the collection''s owner and grants and shows its closed epochs.';
+REVOKE ALL ON @extschema@.collections FROM PUBLIC;
+GRANT SELECT ON @extschema@.collections TO PUBLIC;
 
 CREATE TABLE @extschema@.collection_epochs (
-  collection text NOT NULL REFERENCES @extschema@.collections ON UPDATE CASCADE ON DELETE CASCADE,
+  collection text NOT NULL CONSTRAINT collection_epochs_collection_fkey
+    REFERENCES @extschema@.collection_catalog ON UPDATE CASCADE ON DELETE CASCADE,
   epoch bigint NOT NULL,
   epoch_start timestamptz NOT NULL,
   reports bigint NOT NULL CHECK (reports >= 0),
@@ -60,18 +79,15 @@ COMMENT ON TABLE @extschema@.collection_epochs IS 'One row per closed epoch of a
 COMMENT ON COLUMN @extschema@.collection_epochs.summary IS 'The epoch''s summary (cast it to its kind''s type, e.g. summary::ldp.mean_summary); NULL for an epoch without reports.';
 
 -- pg_dump keeps their rows (they are the collector's data, not the extension's)
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.collections', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.collection_catalog', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.collection_epochs', '');
 
--- Readable through row-level security (a role sees the collections it may read,
--- and their epochs); written only by the extension's functions (as the tables'
--- owner, which row-level security does not restrict).
-REVOKE ALL ON @extschema@.collections, @extschema@.collection_epochs FROM PUBLIC;
-GRANT SELECT ON @extschema@.collections, @extschema@.collection_epochs TO PUBLIC;
-ALTER TABLE @extschema@.collections ENABLE ROW LEVEL SECURITY;
+-- Readable through row-level security (a role sees the epochs of the collections it
+-- may read); written only by the extension's functions (as the table's owner, which
+-- row-level security does not restrict).
+REVOKE ALL ON @extschema@.collection_epochs FROM PUBLIC;
+GRANT SELECT ON @extschema@.collection_epochs TO PUBLIC;
 ALTER TABLE @extschema@.collection_epochs ENABLE ROW LEVEL SECURITY;
-CREATE POLICY collections_readable ON @extschema@.collections FOR SELECT
-  USING (@extschema@.has_privilege(owner, acl, 'SELECT'));
 CREATE POLICY collection_epochs_readable ON @extschema@.collection_epochs FOR SELECT
   USING (EXISTS (SELECT 1 FROM @extschema@.collections c WHERE c.name = collection));
 
@@ -91,10 +107,9 @@ DECLARE
   c @extschema@.collections;
 BEGIN
   IF lock THEN
-    SELECT * INTO c FROM @extschema@.collections x WHERE x.name = collection FOR UPDATE;
-  ELSE
-    SELECT * INTO c FROM @extschema@.collections x WHERE x.name = collection;
+    PERFORM FROM @extschema@.collection_catalog x WHERE x.name = collection FOR UPDATE;
   END IF;
+  SELECT * INTO c FROM @extschema@.collections x WHERE x.name = collection;
   IF NOT FOUND THEN
     RAISE EXCEPTION 'collection "%" does not exist', collection
       USING ERRCODE = 'undefined_object', HINT = 'Create it with ldp.create_collection.';
@@ -112,18 +127,22 @@ DECLARE
   c @extschema@.collections;
 BEGIN
   SELECT * INTO c FROM @extschema@.collections x WHERE x.name = collection;
-  IF NOT FOUND OR NOT @extschema@.has_privilege(caller, c.owner, c.acl, 'SELECT') THEN
+  IF NOT FOUND OR NOT @extschema@.has_privilege(caller, c.backing_view, 'SELECT') THEN
     RAISE EXCEPTION 'collection "%" does not exist', collection
       USING ERRCODE = 'undefined_object', HINT = 'Create it with ldp.create_collection.';
   END IF;
-  IF NOT @extschema@.has_privilege(caller, c.owner, c.acl, privilege) THEN
+  IF NOT @extschema@.has_privilege(caller, c.backing_view, privilege) THEN
     RAISE EXCEPTION 'permission denied for collection "%"', collection
       USING ERRCODE = 'insufficient_privilege',
             DETAIL = CASE privilege WHEN 'UPDATE' THEN 'Closing its epochs needs the close privilege.'
                                     ELSE 'Only its owner (' || c.owner::text || ') may do this.' END,
             HINT = 'Its owner grants privileges with ldp.grant_collection.';
   END IF;
-  SELECT * INTO c FROM @extschema@.collections x WHERE x.name = collection FOR UPDATE;
+  PERFORM FROM @extschema@.collection_catalog x WHERE x.name = collection FOR UPDATE;
+  SELECT * INTO c FROM @extschema@.collections x WHERE x.name = collection;  -- as it is now
+  IF NOT FOUND THEN  -- dropped while we waited
+    RAISE EXCEPTION 'collection "%" does not exist', collection USING ERRCODE = 'undefined_object';
+  END IF;
   RETURN c;
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.collection_for(oid, text, text) FROM PUBLIC;
@@ -238,6 +257,26 @@ CREATE FUNCTION @extschema@.collection_summary_type(c @extschema@.collections) R
   SELECT k.summary_type::text FROM @extschema@.summary_kinds k WHERE k.kind = c.kind $$;
 COMMENT ON FUNCTION @extschema@.collection_summary_type(@extschema@.collections) IS 'Internal: the summary type of a collection''s kind (ldp.summary_kinds).';
 
+-- The type of the collection's summary call run as `role` on one row of its source
+-- (checking source, time column and call first): a role that cannot read the source
+-- gets 42501 here rather than at the first close.
+CREATE FUNCTION @extschema@.collection_probe(c @extschema@.collections, role regrole) RETURNS regtype
+  LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
+  SELECT r.t
+  FROM @extschema@._as_role(role,
+         pg_catalog.format('SELECT pg_catalog.pg_typeof((%s' || pg_catalog.chr(10) || ')) FROM (SELECT * FROM %s LIMIT 1) AS src',
+                           c.summary, @extschema@.collection_source(c)), NULL, NULL) AS r(t regtype) $$;
+REVOKE ALL ON FUNCTION @extschema@.collection_probe(@extschema@.collections, regrole) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.collection_probe(@extschema@.collections, regrole) IS 'Internal: the type of a collection''s summary call run by a role on one row of its source (after checking the definition).';
+
+-- The query of a collection's view: its closed epochs.
+CREATE FUNCTION @extschema@.collection_view_query(name text) RETURNS text
+  LANGUAGE sql IMMUTABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+  SELECT pg_catalog.format('SELECT e.epoch, e.epoch_start, e.reports, e.closed_at, e.summary'
+                           ' FROM @extschema@.collection_epochs e WHERE e.collection = %L', name) $$;
+REVOKE ALL ON FUNCTION @extschema@.collection_view_query(text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.collection_view_query(text) IS 'Internal: the query of the view backing a collection (its closed epochs).';
+
 -- Closes epochs lo..hi of c that are not closed yet (all of them when refresh),
 -- with one scan of the source (run as the collection's owner).
 CREATE FUNCTION @extschema@.collection_close_range(c @extschema@.collections, lo bigint, hi bigint, refresh boolean)
@@ -284,7 +323,14 @@ BEGIN
   IF name = '' THEN
     RAISE EXCEPTION 'a collection needs a non-empty name' USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  IF EXISTS (SELECT 1 FROM @extschema@.collections x WHERE x.name = _create_collection.name) THEN
+  IF pg_catalog.octet_length(name) > 63 THEN
+    RAISE EXCEPTION 'a collection''s name must be at most 63 bytes (the name of its view), got %', pg_catalog.octet_length(name)
+      USING ERRCODE = 'name_too_long';
+  END IF;
+  -- Names are visible to every role, as relation names are (README): a taken name
+  -- is taken, whoever may read the collection.
+  IF EXISTS (SELECT 1 FROM @extschema@.collection_catalog x WHERE x.name = _create_collection.name)
+     OR pg_catalog.to_regclass(pg_catalog.format('ldp_collections.%I', name)) IS NOT NULL THEN
     RAISE EXCEPTION 'collection "%" already exists', name USING ERRCODE = 'duplicate_object';
   END IF;
   IF EXTRACT(year FROM epoch_length) <> 0 OR EXTRACT(month FROM epoch_length) <> 0 THEN
@@ -311,15 +357,11 @@ BEGIN
       USING ERRCODE = 'datatype_mismatch';
   END IF;
   c := ROW(name, source, time_column, epoch_length, summary, 'mean',
-           coalesce(starts_at, '1970-01-01 00:00+00'), pg_catalog.now(), caller, '{}');
+           coalesce(starts_at, '1970-01-01 00:00+00'), pg_catalog.now(), caller, NULL, NULL);
   -- source, time column and summary call (collection_source checks them all), then
   -- the call must run on the source (one row, so that parameters are checked), as
   -- the caller: the collection's owner
-  PERFORM @extschema@.collection_source(c);
-  SELECT r.t INTO result_type
-  FROM @extschema@._as_role(caller,
-         pg_catalog.format('SELECT pg_catalog.pg_typeof((%s' || pg_catalog.chr(10) || ')) FROM (SELECT * FROM %s LIMIT 1) AS src',
-                           summary, @extschema@.collection_source(c)), NULL, NULL) AS r(t regtype);
+  result_type := @extschema@.collection_probe(c, caller);
   SELECT k.kind INTO c.kind FROM @extschema@.summary_kinds k WHERE k.summary_type = result_type;
   IF NOT FOUND THEN
     RAISE EXCEPTION 'a collection''s summary must return one of the types of ldp.summary_kinds (%), not %',
@@ -327,7 +369,9 @@ BEGIN
       result_type
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  INSERT INTO @extschema@.collections SELECT c.*;
+  INSERT INTO @extschema@.collection_catalog (name, source, time_column, epoch_length, summary, kind, starts_at, created_at)
+  VALUES (c.name, c.source, c.time_column, c.epoch_length, c.summary, c.kind, c.starts_at, c.created_at);
+  PERFORM @extschema@.backing_create('ldp_collections', name, caller, @extschema@.collection_view_query(name), 'collection');
 END $$;
 REVOKE ALL ON FUNCTION @extschema@._create_collection(regrole, text, regclass, text, interval, text, timestamptz) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@._create_collection(regrole, text, regclass, text, interval, text, timestamptz) IS 'Internal: ldp.create_collection run as the catalog''s owner for the calling role.';
@@ -340,15 +384,33 @@ COMMENT ON FUNCTION @extschema@.create_collection(text, regclass, text, interval
 
 CREATE FUNCTION @extschema@._drop_collection(caller regrole, name text) RETURNS void
   LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  c @extschema@.collections;
 BEGIN
-  PERFORM @extschema@.collection_for(caller, name, 'OWNER');
-  DELETE FROM @extschema@.collections c WHERE c.name = _drop_collection.name;
+  c := @extschema@.collection_for(caller, name, 'OWNER');
+  DELETE FROM @extschema@.collection_catalog x WHERE x.name = c.name;
+  EXECUTE pg_catalog.format('DROP VIEW %s', c.backing_view);
 END $$;
 REVOKE ALL ON FUNCTION @extschema@._drop_collection(regrole, text) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@._drop_collection(regrole, text) IS 'Internal: ldp.drop_collection run as the catalog''s owner for the calling role.';
 CREATE FUNCTION @extschema@.drop_collection(name text) RETURNS void
   AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION @extschema@.drop_collection(text) IS 'Forgets a collection and its closed epochs (the source table is left alone). Its owner only.';
+COMMENT ON FUNCTION @extschema@.drop_collection(text) IS 'Forgets a collection and its closed epochs, and drops its view (the source table is left alone). Its owner only.';
+
+CREATE FUNCTION @extschema@._alter_collection_owner(caller regrole, name text, new_owner regrole) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  c @extschema@.collections := @extschema@.collection_for(caller, name, 'OWNER');
+BEGIN
+  PERFORM @extschema@.backing_set_owner(caller, c.backing_view, new_owner, 'collection');
+  -- the new owner must be able to run the collection's query (as at its creation)
+  PERFORM @extschema@.collection_probe(c, new_owner);
+END $$;
+REVOKE ALL ON FUNCTION @extschema@._alter_collection_owner(regrole, text, regrole) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._alter_collection_owner(regrole, text, regrole) IS 'Internal: ldp.alter_collection_owner run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@.alter_collection_owner(name text, new_owner regrole) RETURNS void
+  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.alter_collection_owner(text, regrole) IS 'Gives a collection to another role, which then owns its view and whose rights its query runs with: by its owner, if a member of the new owner, or by a superuser (as ALTER ... OWNER TO). The new owner must be able to run the summary on the source. REASSIGN OWNED moves collections too.';
 
 CREATE FUNCTION @extschema@._close_epoch(caller regrole, name text, epoch bigint, refresh boolean)
   RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
@@ -487,10 +549,8 @@ CREATE FUNCTION @extschema@.collection_grant(caller oid, collection text, privil
 DECLARE
   c @extschema@.collections := @extschema@.collection_for(caller, collection, 'OWNER');
 BEGIN
-  UPDATE @extschema@.collections x
-  SET acl = @extschema@.acl_change(x.acl, caller, grantee,
-                                   @extschema@.privilege_type(privilege, ARRAY['read', 'close']), grant_it)
-  WHERE x.name = c.name;
+  PERFORM @extschema@.backing_grant(c.backing_view, @extschema@.privilege_type(privilege, ARRAY['read', 'close']),
+                                    grantee, grant_it);
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.collection_grant(oid, text, text, text, boolean) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.collection_grant(oid, text, text, text, boolean) IS 'Internal: grants or revokes a privilege on a collection for its owner.';

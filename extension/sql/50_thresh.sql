@@ -10,10 +10,13 @@
 -- 'estimating' (global update: estimates accepted) or 'closed' (no update) →
 -- thresh_close_epoch → next epoch 'voting', or 'finished' after the last one.
 --
--- A stream has an owner and grants (30_security.sql): read, submit, close.
+-- A stream has an owner and grants: those of its view ldp_thresh_streams.<name>
+-- (30_security.sql): read, submit, close.
 ------------------------------------------------------------------------------
 
-CREATE TABLE @extschema@.thresh_streams (
+-- The streams (read by the extension's functions only: ldp.thresh_streams is what
+-- users query).
+CREATE TABLE @extschema@.thresh_catalog (
   id serial UNIQUE,
   name text PRIMARY KEY CHECK (name <> ''),
   users bigint NOT NULL,
@@ -37,13 +40,29 @@ CREATE TABLE @extschema@.thresh_streams (
   last_update_epoch int NOT NULL DEFAULT 0,
   estimate float8,
   std_error float8,
-  created_at timestamptz NOT NULL DEFAULT now(),
-  owner regrole NOT NULL,
-  acl aclitem[] NOT NULL DEFAULT '{}'
+  created_at timestamptz NOT NULL DEFAULT now()
 );
-COMMENT ON TABLE @extschema@.thresh_streams IS 'One row per THRESH stream: configuration, derived parameters, current epoch and phase, and the running tallies of its reports.';
-COMMENT ON COLUMN @extschema@.thresh_streams.owner IS 'The role that created the stream.';
-COMMENT ON COLUMN @extschema@.thresh_streams.acl IS 'Grants of ldp.grant_thresh: SELECT = read, INSERT = submit, UPDATE = close.';
+COMMENT ON TABLE @extschema@.thresh_catalog IS 'Internal: one row per THRESH stream: configuration, derived parameters, current epoch and phase, and the running tallies of its reports. Query ldp.thresh_streams.';
+REVOKE ALL ON @extschema@.thresh_catalog FROM PUBLIC;
+
+-- What users query: the streams the current role may read, with the owner and grants
+-- of each stream's view.
+CREATE VIEW @extschema@.thresh_streams WITH (security_barrier) AS
+  SELECT s.id, s.name, s.users, s.epochs, s.epoch_rounds, s.min_group_size, s.groups, s.epsilon, s.delta,
+         s.vote_noise, s.estimate_noise, s.threshold_unit, s.vote_threshold, s.thresholds, s.epoch, s.phase,
+         s.votes, s.yes_votes, s.estimate_reports, s.estimate_ones, s.last_update_epoch, s.estimate,
+         s.std_error, s.created_at, v.relowner::regrole AS owner, v.relacl AS acl, v.oid::regclass AS backing_view
+  FROM @extschema@.thresh_catalog s
+  JOIN pg_catalog.pg_class v ON v.relnamespace = 'ldp_thresh_streams'::regnamespace
+                            AND v.relname = @extschema@.backing_name(s.name)
+  WHERE @extschema@.has_privilege((SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user),
+                                  v.oid, 'SELECT');
+COMMENT ON VIEW @extschema@.thresh_streams IS 'One row per THRESH stream the current role may read: configuration, derived parameters, current epoch and phase, the running tallies of its reports, its owner and grants (those of its view, backing_view).';
+COMMENT ON COLUMN @extschema@.thresh_streams.owner IS 'The stream''s owner (the owner of its view). REASSIGN OWNED, ldp.alter_thresh_owner and ALTER VIEW ... OWNER TO change it.';
+COMMENT ON COLUMN @extschema@.thresh_streams.acl IS 'The grants on the stream''s view (as \dp shows them): SELECT (r) = read, INSERT (a) = submit, UPDATE (w) = close; NULL = the owner''s alone.';
+COMMENT ON COLUMN @extschema@.thresh_streams.backing_view IS 'The view ldp_thresh_streams.<name> that carries the stream''s owner and grants and shows its history.';
+REVOKE ALL ON @extschema@.thresh_streams FROM PUBLIC;
+GRANT SELECT ON @extschema@.thresh_streams TO PUBLIC;
 
 -- no foreign keys on the report tables: a check per row would cost more than the row
 CREATE TABLE @extschema@.thresh_votes (
@@ -63,7 +82,7 @@ CREATE TABLE @extschema@.thresh_estimates (
 );
 COMMENT ON TABLE @extschema@.thresh_estimates IS 'Every accepted THRESH estimate report (at most one per user per epoch).';
 CREATE TABLE @extschema@.thresh_epochs (
-  stream int NOT NULL REFERENCES @extschema@.thresh_streams (id) ON DELETE CASCADE,
+  stream int NOT NULL CONSTRAINT thresh_epochs_stream_fkey REFERENCES @extschema@.thresh_catalog (id) ON DELETE CASCADE,
   epoch int NOT NULL,
   votes bigint NOT NULL,
   yes_votes bigint NOT NULL,
@@ -81,35 +100,34 @@ CREATE TABLE @extschema@.thresh_epochs (
 COMMENT ON TABLE @extschema@.thresh_epochs IS 'One row per THRESH epoch whose votes are closed: the decision and, once the epoch is closed, the published estimate.';
 
 -- pg_dump keeps their rows (they are the collector's data, not the extension's)
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_streams', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_catalog', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_votes', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_estimates', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_epochs', '');
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_streams_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_catalog_id_seq', '');
 
 -- Readable through row-level security (a role sees the streams it may read and
 -- their history; the individual reports only for the stream's owner); written
 -- only by the extension's functions (as the tables' owner, which row-level
 -- security does not restrict).
-REVOKE ALL ON @extschema@.thresh_streams, @extschema@.thresh_epochs, @extschema@.thresh_votes,
+REVOKE ALL ON @extschema@.thresh_epochs, @extschema@.thresh_votes,
               @extschema@.thresh_estimates FROM PUBLIC;
-GRANT SELECT ON @extschema@.thresh_streams, @extschema@.thresh_epochs, @extschema@.thresh_votes,
+GRANT SELECT ON @extschema@.thresh_epochs, @extschema@.thresh_votes,
                 @extschema@.thresh_estimates TO PUBLIC;
-ALTER TABLE @extschema@.thresh_streams ENABLE ROW LEVEL SECURITY;
 ALTER TABLE @extschema@.thresh_epochs ENABLE ROW LEVEL SECURITY;
 ALTER TABLE @extschema@.thresh_votes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE @extschema@.thresh_estimates ENABLE ROW LEVEL SECURITY;
-CREATE POLICY thresh_streams_readable ON @extschema@.thresh_streams FOR SELECT
-  USING (@extschema@.has_privilege(owner, acl, 'SELECT'));
 CREATE POLICY thresh_epochs_readable ON @extschema@.thresh_epochs FOR SELECT
   USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s WHERE s.id = stream));
 -- individual reports: the stream's owner only
 CREATE POLICY thresh_votes_owner ON @extschema@.thresh_votes FOR SELECT
   USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s
-                 WHERE s.id = stream AND @extschema@.has_privilege(s.owner, s.acl, 'OWNER')));
+                 WHERE s.id = stream AND @extschema@.has_privilege((SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user),
+                                                                     s.backing_view, 'OWNER')));
 CREATE POLICY thresh_estimates_owner ON @extschema@.thresh_estimates FOR SELECT
   USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s
-                 WHERE s.id = stream AND @extschema@.has_privilege(s.owner, s.acl, 'OWNER')));
+                 WHERE s.id = stream AND @extschema@.has_privilege((SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user),
+                                                                     s.backing_view, 'OWNER')));
 
 ------------------------------------------------------------------------------
 -- The formulas (C, src/pg/thresh/thresh.cpp) and a stream's row (internal, but
@@ -138,10 +156,9 @@ DECLARE
   s @extschema@.thresh_streams;
 BEGIN
   IF lock THEN
-    SELECT * INTO s FROM @extschema@.thresh_streams t WHERE t.name = thresh_stream.name FOR UPDATE;
-  ELSE
-    SELECT * INTO s FROM @extschema@.thresh_streams t WHERE t.name = thresh_stream.name;
+    PERFORM FROM @extschema@.thresh_catalog t WHERE t.name = thresh_stream.name FOR UPDATE;
   END IF;
+  SELECT * INTO s FROM @extschema@.thresh_streams t WHERE t.name = thresh_stream.name;
   IF NOT FOUND THEN
     RAISE EXCEPTION 'THRESH stream "%" does not exist', name
       USING ERRCODE = 'undefined_object', HINT = 'Create it with ldp.thresh_create.';
@@ -158,11 +175,11 @@ DECLARE
   s @extschema@.thresh_streams;
 BEGIN
   SELECT * INTO s FROM @extschema@.thresh_streams t WHERE t.name = thresh_stream_for.name;
-  IF NOT FOUND OR NOT @extschema@.has_privilege(caller, s.owner, s.acl, 'SELECT') THEN
+  IF NOT FOUND OR NOT @extschema@.has_privilege(caller, s.backing_view, 'SELECT') THEN
     RAISE EXCEPTION 'THRESH stream "%" does not exist', name
       USING ERRCODE = 'undefined_object', HINT = 'Create it with ldp.thresh_create.';
   END IF;
-  IF NOT @extschema@.has_privilege(caller, s.owner, s.acl, privilege) THEN
+  IF NOT @extschema@.has_privilege(caller, s.backing_view, privilege) THEN
     RAISE EXCEPTION 'permission denied for THRESH stream "%"', name
       USING ERRCODE = 'insufficient_privilege',
             DETAIL = CASE privilege WHEN 'INSERT' THEN 'Sending reports needs the submit privilege.'
@@ -171,12 +188,26 @@ BEGIN
             HINT = 'Its owner grants privileges with ldp.grant_thresh.';
   END IF;
   IF lock THEN
-    SELECT * INTO s FROM @extschema@.thresh_streams t WHERE t.name = thresh_stream_for.name FOR UPDATE;
+    PERFORM FROM @extschema@.thresh_catalog t WHERE t.id = s.id FOR UPDATE;
+    SELECT * INTO s FROM @extschema@.thresh_streams t WHERE t.id = s.id;  -- as it is now
+    IF NOT FOUND THEN  -- dropped while we waited
+      RAISE EXCEPTION 'THRESH stream "%" does not exist', name USING ERRCODE = 'undefined_object';
+    END IF;
   END IF;
   RETURN s;
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.thresh_stream_for(oid, text, text, boolean) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.thresh_stream_for(oid, text, text, boolean) IS 'Internal: a THRESH stream''s row (locked FOR UPDATE when asked) if the role may use the privilege on it; else error 42704 (not readable) or 42501.';
+
+-- The query of a stream's view: its history.
+CREATE FUNCTION @extschema@.thresh_view_query(name text) RETURNS text
+  LANGUAGE sql IMMUTABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+  SELECT pg_catalog.format('SELECT h.epoch, h.votes, h.yes_votes, h.vote_threshold, h.global_update, h.estimate_reports,'
+                           ' h.estimate_ones, h.estimate, h.std_error, h.last_update_epoch, h.votes_closed_at, h.closed_at'
+                           ' FROM @extschema@.thresh_epochs h'
+                           ' WHERE h.stream = (SELECT s.id FROM @extschema@.thresh_streams s WHERE s.name = %L)', name) $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_view_query(text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_view_query(text) IS 'Internal: the query of the view backing a THRESH stream (its history).';
 
 ------------------------------------------------------------------------------
 -- The SQL API. Each function that changes the catalog is a C entry point
@@ -194,7 +225,13 @@ BEGIN
   IF name IS NULL OR name = '' THEN
     RAISE EXCEPTION 'a THRESH stream needs a non-empty name' USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  IF EXISTS (SELECT 1 FROM @extschema@.thresh_streams t WHERE t.name = _thresh_create.name) THEN
+  IF pg_catalog.octet_length(name) > 63 THEN
+    RAISE EXCEPTION 'a THRESH stream''s name must be at most 63 bytes (the name of its view), got %', pg_catalog.octet_length(name)
+      USING ERRCODE = 'name_too_long';
+  END IF;
+  -- Names are visible to every role, as relation names are (README).
+  IF EXISTS (SELECT 1 FROM @extschema@.thresh_catalog t WHERE t.name = _thresh_create.name)
+     OR pg_catalog.to_regclass(pg_catalog.format('ldp_thresh_streams.%I', name)) IS NOT NULL THEN
     RAISE EXCEPTION 'THRESH stream "%" already exists', name USING ERRCODE = 'duplicate_object';
   END IF;
   p := @extschema@.thresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
@@ -206,10 +243,11 @@ BEGIN
                                        pg_catalog.round(p.a::numeric, 4), pg_catalog.round(p.b::numeric, 4)),
             HINT = 'Smaller vote and estimate noises (larger groups, shorter epochs) or a larger epsilon restore eps-LDP.';
   END IF;
-  INSERT INTO @extschema@.thresh_streams (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon,
-      delta, vote_noise, estimate_noise, threshold_unit, vote_threshold, thresholds, owner)
+  INSERT INTO @extschema@.thresh_catalog (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon,
+      delta, vote_noise, estimate_noise, threshold_unit, vote_threshold, thresholds)
   VALUES (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta, p.a, p.b,
-          threshold_unit, p.vote_threshold, p.thresholds, caller);
+          threshold_unit, p.vote_threshold, p.thresholds);
+  PERFORM @extschema@.backing_create('ldp_thresh_streams', name, caller, @extschema@.thresh_view_query(name), 'THRESH stream');
 END $$;
 REVOKE ALL ON FUNCTION @extschema@._thresh_create(regrole, text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@._thresh_create(regrole, text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) IS 'Internal: ldp.thresh_create run as the catalog''s owner for the calling role.';
@@ -227,13 +265,27 @@ DECLARE
 BEGIN
   DELETE FROM @extschema@.thresh_votes WHERE stream = s.id;
   DELETE FROM @extschema@.thresh_estimates WHERE stream = s.id;
-  DELETE FROM @extschema@.thresh_streams WHERE id = s.id;
+  DELETE FROM @extschema@.thresh_catalog WHERE id = s.id;
+  EXECUTE pg_catalog.format('DROP VIEW %s', s.backing_view);
 END $$;
 REVOKE ALL ON FUNCTION @extschema@._thresh_drop(regrole, text) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@._thresh_drop(regrole, text) IS 'Internal: ldp.thresh_drop run as the catalog''s owner for the calling role.';
 CREATE FUNCTION @extschema@.thresh_drop(name text) RETURNS void
   AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION @extschema@.thresh_drop(text) IS 'Deletes a THRESH stream with its reports and history. Its owner only.';
+COMMENT ON FUNCTION @extschema@.thresh_drop(text) IS 'Deletes a THRESH stream with its reports and history, and drops its view. Its owner only.';
+
+CREATE FUNCTION @extschema@._alter_thresh_owner(caller regrole, name text, new_owner regrole) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'OWNER', true);
+BEGIN
+  PERFORM @extschema@.backing_set_owner(caller, s.backing_view, new_owner, 'THRESH stream');
+END $$;
+REVOKE ALL ON FUNCTION @extschema@._alter_thresh_owner(regrole, text, regrole) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._alter_thresh_owner(regrole, text, regrole) IS 'Internal: ldp.alter_thresh_owner run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@.alter_thresh_owner(name text, new_owner regrole) RETURNS void
+  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.alter_thresh_owner(text, regrole) IS 'Gives a THRESH stream to another role, which then owns its view: by its owner, if a member of the new owner, or by a superuser (as ALTER ... OWNER TO). REASSIGN OWNED moves streams too.';
 
 CREATE FUNCTION @extschema@.thresh_params(name text)
   RETURNS TABLE(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint, groups int,
@@ -254,7 +306,7 @@ DECLARE
   want text := CASE kind WHEN 'votes' THEN 'voting' ELSE 'estimating' END;
   n bigint;
   ones bigint;
-  dup bigint;
+  dups bigint[];
 BEGIN
   IF epoch IS NULL OR user_ids IS NULL OR bits IS NULL THEN
     RAISE EXCEPTION 'epoch, user_ids and % must not be NULL', CASE kind WHEN 'votes' THEN 'votes' ELSE 'reports' END
@@ -297,28 +349,34 @@ BEGIN
       SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b) ORDER BY u;
     END IF;
   EXCEPTION WHEN unique_violation THEN
-    SELECT u INTO dup FROM pg_catalog.unnest(user_ids) AS u GROUP BY u HAVING pg_catalog.count(*) > 1 LIMIT 1;
-    IF dup IS NULL THEN
-      IF kind = 'votes' THEN
-        SELECT v.user_id INTO dup FROM @extschema@.thresh_votes v
-        WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = ANY (user_ids) LIMIT 1;
-      ELSE
-        SELECT v.user_id INTO dup FROM @extschema@.thresh_estimates v
-        WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = ANY (user_ids) LIMIT 1;
-      END IF;
-    END IF;
-    RAISE EXCEPTION 'user % already sent % for epoch % of THRESH stream "%"', dup,
-      CASE kind WHEN 'votes' THEN 'a vote' ELSE 'an estimate' END, epoch, name
-      USING ERRCODE = 'unique_violation', HINT = 'The whole batch was refused.';
+    -- What a submitter learns (README "Security and privileges"): which of the user ids
+    -- it sent already have a report of this kind for this epoch (the positions in its
+    -- batch, so that it can send the rest again), never anything of the reports or of
+    -- other users. Repeats within the batch count from their second occurrence.
+    SELECT pg_catalog.array_agg(u.o ORDER BY u.o) INTO dups
+    FROM (SELECT x.id, x.o, pg_catalog.row_number() OVER (PARTITION BY x.id ORDER BY x.o) AS k
+          FROM pg_catalog.unnest(user_ids) WITH ORDINALITY AS x(id, o)) u
+    WHERE u.k > 1
+       OR (kind = 'votes' AND EXISTS (SELECT 1 FROM @extschema@.thresh_votes v
+                                      WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id))
+       OR (kind <> 'votes' AND EXISTS (SELECT 1 FROM @extschema@.thresh_estimates v
+                                       WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id));
+    RAISE EXCEPTION '% of the batch''s % user ids already sent % for epoch % of THRESH stream "%", or appear in it twice',
+      coalesce(pg_catalog.cardinality(dups), 0), n, CASE kind WHEN 'votes' THEN 'a vote' ELSE 'an estimate' END, epoch, name
+      USING ERRCODE = 'unique_violation',
+            DETAIL = pg_catalog.format('Their positions in the batch (from 1; a user id twice in the batch from its second time): %s.',
+                                       pg_catalog.array_to_string(dups[1:100], ', ')
+                                       || CASE WHEN pg_catalog.cardinality(dups) > 100 THEN ', ...' ELSE '' END),
+            HINT = 'The whole batch was refused; send it again without them.';
   END;
   -- The tallies, re-checking the phase under the row lock: a close that got there
   -- first has moved the phase on and the batch is refused; a close that comes
   -- later waits for this transaction and counts it.
   IF kind = 'votes' THEN
-    UPDATE @extschema@.thresh_streams t SET votes = t.votes + n, yes_votes = t.yes_votes + ones
+    UPDATE @extschema@.thresh_catalog t SET votes = t.votes + n, yes_votes = t.yes_votes + ones
     WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = want AND t.votes + n <= t.users;
   ELSE
-    UPDATE @extschema@.thresh_streams t SET estimate_reports = t.estimate_reports + n,
+    UPDATE @extschema@.thresh_catalog t SET estimate_reports = t.estimate_reports + n,
                                            estimate_ones = t.estimate_ones + ones
     WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = want AND t.estimate_reports + n <= t.users;
   END IF;
@@ -369,7 +427,7 @@ BEGIN
       USING ERRCODE = 'object_not_in_prerequisite_state';
   END IF;
   d := @extschema@.thresh_decide(s, s.votes, s.yes_votes);
-  UPDATE @extschema@.thresh_streams t SET phase = CASE WHEN d.global_update THEN 'estimating' ELSE 'closed' END
+  UPDATE @extschema@.thresh_catalog t SET phase = CASE WHEN d.global_update THEN 'estimating' ELSE 'closed' END
   WHERE t.id = s.id;
   INSERT INTO @extschema@.thresh_epochs (stream, epoch, votes, yes_votes, vote_threshold, global_update)
   VALUES (s.id, s.epoch, s.votes, s.yes_votes, d.vote_threshold, d.global_update);
@@ -414,7 +472,7 @@ BEGIN
       RAISE WARNING 'epoch % of THRESH stream "%" updated but received no estimates: the previous estimate stays published', s.epoch, name;
     END IF;
   END IF;
-  UPDATE @extschema@.thresh_streams t
+  UPDATE @extschema@.thresh_catalog t
   SET epoch = CASE WHEN s.epoch < s.epochs THEN s.epoch + 1 ELSE s.epoch END,
       phase = CASE WHEN s.epoch < s.epochs THEN 'voting' ELSE 'finished' END,
       votes = 0, yes_votes = 0, estimate_reports = 0, estimate_ones = 0,
@@ -455,10 +513,8 @@ CREATE FUNCTION @extschema@.thresh_grant(caller oid, stream text, privilege text
 DECLARE
   s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, stream, 'OWNER', true);
 BEGIN
-  UPDATE @extschema@.thresh_streams t
-  SET acl = @extschema@.acl_change(t.acl, caller, grantee,
-                                   @extschema@.privilege_type(privilege, ARRAY['read', 'submit', 'close']), grant_it)
-  WHERE t.id = s.id;
+  PERFORM @extschema@.backing_grant(s.backing_view, @extschema@.privilege_type(privilege, ARRAY['read', 'submit', 'close']),
+                                    grantee, grant_it);
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.thresh_grant(oid, text, text, text, boolean) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.thresh_grant(oid, text, text, text, boolean) IS 'Internal: grants or revokes a privilege on a THRESH stream for its owner.';

@@ -257,6 +257,23 @@ TEST(ThreshParams, Overrides) {
   EXPECT_EQ(pu.sampling_error, p0.sampling_error);
 }
 
+// Every derived value is finite or the configuration is refused with OutOfRange (22003):
+// a threshold unit of 1e308 makes tau_0 = 2e308 = Infinity, which devices must never get.
+TEST(ThreshParams, RefusesInfiniteDerivedValues) {
+  th::Config c = worked();
+  c.threshold_unit = 1e308;
+  try {
+    th::derive_params(c);
+    ADD_FAILURE() << "derive_params accepted a threshold unit that overflows";
+  } catch (const ldp::Error& e) {
+    EXPECT_EQ(e.kind(), ldp::ErrorKind::OutOfRange);
+    EXPECT_TRUE(contains(e.what(), "tau_0")) << e.what();
+  }
+  c.threshold_unit = 1e300;  // large but finite: accepted, every threshold finite
+  th::Params p = th::derive_params(c);
+  for (int lv = -1; lv <= p.log_epochs; ++lv) EXPECT_TRUE(std::isfinite(p.tau(lv)));
+}
+
 TEST(ThreshParams, ValidateParams) {
   th::Params p = th::derive_params(worked());
   EXPECT_NO_THROW(th::validate_params(p));

@@ -199,6 +199,18 @@ Params derive_params(const Config& c) {
     p.thresholds[static_cast<size_t>(b + 1)] = 2.0 * (b + 1) * unit;
 
   p.vote_threshold = vote_threshold(p, c.users);
+  // Every derived number is finite or the configuration is refused (README "Finite
+  // answers"): devices are handed these values, and Infinity is no threshold.
+  for (int b = -1; b <= p.log_epochs; ++b)
+    if (!std::isfinite(p.thresholds[static_cast<size_t>(b + 1)]))
+      throw_error(ErrorKind::OutOfRange,
+                  "the derived threshold tau_%d = 2 * %d * %.6g is not a finite number", b, b + 1, unit);
+  const double derived[] = {p.sampling_error, p.vote_threshold, p.worst_case_loss(), p.accuracy_bound()};
+  const char* const names[] = {"sampling error y", "vote threshold", "worst-case privacy loss",
+                               "accuracy bound"};
+  for (size_t i = 0; i < sizeof derived / sizeof derived[0]; ++i)
+    if (!std::isfinite(derived[i]))
+      throw_error(ErrorKind::OutOfRange, "the derived %s is not a finite number (%.6g)", names[i], derived[i]);
   return p;
 }
 

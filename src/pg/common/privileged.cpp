@@ -23,6 +23,7 @@ extern "C" {
 #include "access/htup_details.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
+#include "commands/event_trigger.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "nodes/makefuncs.h"
@@ -66,9 +67,9 @@ Twin* twin_of(FunctionCallInfo fcinfo) {
   tp = SearchSysCache1(PROCOID, ObjectIdGetDatum(twin));
   if (!HeapTupleIsValid(tp)) elog(ERROR, "ldp: cache lookup failed for function %u", twin);
   p = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tp));
-  // A procedure's twin is a function returning void.
+  // A procedure's twin is a function returning void, and so is an event trigger's.
   bool matches = p->proretset == retset && p->prokind == PROKIND_FUNCTION &&
-                 (p->prorettype == rettype || (rettype == VOIDOID && p->prorettype == VOIDOID));
+                 (p->prorettype == rettype || (rettype == EVENT_TRIGGEROID && p->prorettype == VOIDOID));
   Oid owner = p->proowner;
   ReleaseSysCache(tp);
   if (!matches) elog(ERROR, "ldp: %s.%s does not match its public function", schema, name);
@@ -83,7 +84,10 @@ Twin* twin_of(FunctionCallInfo fcinfo) {
 }  // namespace
 
 // Every administrative function and procedure: calls ldp._<its name>(caller, args...)
-// as the catalog's owner. Set-returning twins fill this call's ReturnSetInfo.
+// as the catalog's owner. Set-returning twins fill this call's ReturnSetInfo. The
+// extension's event triggers use it too: their twins (returning void) read
+// pg_event_trigger_dropped_objects() / pg_event_trigger_ddl_commands(), which answer
+// for the event being handled whoever calls them.
 LDP_FUNCTION(ldp_privileged) {
   Twin* t = twin_of(fcinfo);
   Oid caller = GetUserId();
@@ -104,6 +108,7 @@ LDP_FUNCTION(ldp_privileged) {
   PG_FINALLY();
   { SetUserIdAndSecContext(save_user, save_sec); }
   PG_END_TRY();
+  if (CALLED_AS_EVENT_TRIGGER(fcinfo)) PG_RETURN_NULL();
   fcinfo->isnull = inner->isnull;
   return result;
 }
