@@ -125,7 +125,7 @@ psql -c "SELECT ldp.thresh_drop('crash')" >/dev/null
 # 4. close_due_epochs killed in the middle of its scan of a large source.
 psql >/dev/null <<'SQL'
 SET client_min_messages = warning;
-DELETE FROM ldp.collections WHERE name = 'crash';
+SELECT ldp.drop_collection(name) FROM ldp.collections WHERE name = 'crash';
 DROP TABLE IF EXISTS crash_source;
 CREATE TABLE crash_source AS
 SELECT date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - (1 + i % 30) * interval '1 day' AS at,

@@ -119,15 +119,17 @@ END $$;
 COMMENT ON FUNCTION @extschema@.collection_row(text, boolean) IS 'Internal: a collection''s row (locked FOR UPDATE when asked), or error 42704.';
 
 -- The privileged twins' view of a collection: its row, locked (one closer at a
--- time), if `caller` may use `privilege` on it; a collection the caller may not
--- even read does not exist for it.
+-- time), if `caller` may use `privilege` on it; a collection the caller may neither
+-- read nor use so does not exist for it.
 CREATE FUNCTION @extschema@.collection_for(caller oid, collection text, privilege text)
   RETURNS @extschema@.collections LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   c @extschema@.collections;
 BEGIN
   SELECT * INTO c FROM @extschema@.collections x WHERE x.name = collection;
-  IF NOT FOUND OR NOT @extschema@.has_privilege(caller, c.backing_view, 'SELECT') THEN
+  -- it exists for a role that may read it or may do what it asks (close, submit)
+  IF NOT FOUND OR NOT (@extschema@.has_privilege(caller, c.backing_view, 'SELECT')
+                       OR @extschema@.has_privilege(caller, c.backing_view, privilege)) THEN
     RAISE EXCEPTION 'collection "%" does not exist', collection
       USING ERRCODE = 'undefined_object', HINT = 'Create it with ldp.create_collection.';
   END IF;

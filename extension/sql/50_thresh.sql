@@ -175,7 +175,9 @@ DECLARE
   s @extschema@.thresh_streams;
 BEGIN
   SELECT * INTO s FROM @extschema@.thresh_streams t WHERE t.name = thresh_stream_for.name;
-  IF NOT FOUND OR NOT @extschema@.has_privilege(caller, s.backing_view, 'SELECT') THEN
+  -- it exists for a role that may read it or may do what it asks (close, submit)
+  IF NOT FOUND OR NOT (@extschema@.has_privilege(caller, s.backing_view, 'SELECT')
+                       OR @extschema@.has_privilege(caller, s.backing_view, privilege)) THEN
     RAISE EXCEPTION 'THRESH stream "%" does not exist', name
       USING ERRCODE = 'undefined_object', HINT = 'Create it with ldp.thresh_create.';
   END IF;

@@ -270,8 +270,8 @@ SELECT date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
        - (1 + user_id % 7) * interval '1 day' + (user_id % 86400) * interval '1 second' AS at, report
 FROM demo_onebit;
 CREATE INDEX ON demo_daily (at);
-DELETE FROM ldp.collections WHERE name = 'demo_daily';
 \o /dev/null
+SELECT ldp.drop_collection(name) FROM ldp.collections WHERE name = 'demo_daily';
 SELECT ldp.create_collection('demo_daily', 'demo_daily', 'at', '1 day',
                              'ldp.onebit_mean_agg(report, 1.0, 86400, 0.2)');
 \o

@@ -69,7 +69,7 @@ int run(const Options& opt) {
     pqxx::work w(mc);
     w.exec("SET LOCAL client_min_messages = error");  // thresh_create warns about the privacy loss
     w.exec("SELECT ldp.thresh_drop(name) FROM ldp.thresh_streams WHERE name = " + w.quote(sh.stream));
-    w.exec("DELETE FROM ldp.collections WHERE name = " + w.quote(sh.collection));
+    w.exec("SELECT ldp.drop_collection(name) FROM ldp.collections WHERE name = " + w.quote(sh.collection));
     w.exec("DROP TABLE IF EXISTS " + w.quote_name(sh.table));
     w.exec("CREATE TABLE " + w.quote_name(sh.table) + " (at timestamptz NOT NULL, bit boolean NOT NULL)");
     w.exec("CREATE INDEX ON " + w.quote_name(sh.table) + " (at)");

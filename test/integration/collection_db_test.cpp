@@ -40,7 +40,7 @@ class CollectionDb : public ::testing::Test {
     if (conn_) cleanup();
   }
   void cleanup() {
-    exec("DELETE FROM ldp.collections WHERE name = " + conn_->quote(name_));
+    exec("SELECT ldp.drop_collection(name) FROM ldp.collections WHERE name = " + conn_->quote(name_));
     exec("DROP TABLE IF EXISTS " + conn_->quote_name(name_));
   }
   pqxx::result exec(const std::string& sql) {
