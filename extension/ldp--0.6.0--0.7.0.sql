@@ -1226,8 +1226,8 @@ BEGIN
            ORDER BY 1, 3 LOOP
     owner := o.owner;
     IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.oid = o.owner) THEN
-      RAISE WARNING 'ldp % "%": its owner (role OID %) no longer exists; it now belongs to %',
-        o.what, o.name, o.owner::oid, ext_owner;
+      RAISE WARNING 'ldp % "%": its owner no longer exists; it now belongs to %', o.what, o.name, ext_owner
+        USING DETAIL = pg_catalog.format('Its owner was the role of OID %s, dropped under an earlier version.', o.owner::oid);
       owner := ext_owner;
     END IF;
     PERFORM @extschema@.backing_create(o.schema, o.name, owner, o.query, o.what);
@@ -1240,8 +1240,9 @@ BEGIN
       ELSIF EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.oid = g.grantee) THEN
         PERFORM @extschema@.backing_grant(view, g.privilege_type, g.grantee::regrole::text, true);
       ELSE
-        RAISE WARNING 'ldp % "%": a grant of % to role OID %, which no longer exists, is dropped',
-          o.what, o.name, g.privilege_type, g.grantee;
+        RAISE WARNING 'ldp % "%": a grant of % to a role that no longer exists is dropped',
+          o.what, o.name, g.privilege_type
+          USING DETAIL = pg_catalog.format('The grantee was the role of OID %s.', g.grantee);
       END IF;
     END LOOP;
     -- Grants made in an extension script are recorded as the object's initial

@@ -82,6 +82,10 @@ SELECT try_sql($$UPDATE ldp.collections SET summary = 'ldp.rr_agg(bit, 1.0)'$$);
 SELECT try_sql($$INSERT INTO ldp.collection_epochs (collection, epoch, epoch_start, reports) VALUES ('alice_usage', 99, now(), 1)$$);
 SELECT try_sql($$DELETE FROM ldp.thresh_votes$$);
 SELECT try_sql($$UPDATE ldp.thresh_streams SET estimate = 1$$);
+SELECT try_sql($$UPDATE ldp.collection_catalog SET summary = 'ldp.rr_agg(bit, 1.0)'$$);
+SELECT try_sql($$SELECT count(*) FROM ldp.thresh_catalog$$);
+SELECT try_sql($$DROP VIEW ldp_collections.alice_usage$$);
+SELECT try_sql($$GRANT SELECT ON ldp_collections.alice_usage TO regress_ldp_mallory$$);
 -- nor the internal functions called
 SELECT try_sql($$SELECT ldp._drop_collection('regress_ldp_alice', 'alice_usage')$$);
 SELECT try_sql($$SELECT * FROM ldp._as_role('regress_ldp_alice', 'SELECT 1', NULL, NULL) AS t(x int)$$);
@@ -196,11 +200,11 @@ SELECT rolsuper FROM pg_roles WHERE rolname = 'regress_ldp_mallory';
 SELECT epoch, reports FROM ldp.collection_epochs WHERE collection = 'evil' ORDER BY epoch LIMIT 2;
 -- a summary changed behind the functions' back (as by a role that could write the
 -- catalog in 0.3.0) is refused at the next close, not run
-UPDATE ldp.collections SET summary = 'ldp.rr_agg(r, 1.0) FILTER (WHERE regress_mallory.evil())' WHERE name = 'evil';
+UPDATE ldp.collection_catalog SET summary = 'ldp.rr_agg(r, 1.0) FILTER (WHERE regress_mallory.evil())' WHERE name = 'evil';
 SELECT try_sql($$CALL ldp.close_epoch('evil', 0, true)$$);
-UPDATE ldp.collections SET summary = 'public.count(*)' WHERE name = 'evil';
+UPDATE ldp.collection_catalog SET summary = 'public.count(*)' WHERE name = 'evil';
 SELECT try_sql($$CALL ldp.close_epoch('evil', 0, true)$$);
-UPDATE ldp.collections SET summary = 'ldp.rr_agg(r, 1.0)' WHERE name = 'evil';
+UPDATE ldp.collection_catalog SET summary = 'ldp.rr_agg(r, 1.0)' WHERE name = 'evil';
 
 ------------------------------------------------------------------------------
 -- Finding 2: every SQL and PL/pgSQL function pins search_path (a catalog test that
@@ -268,8 +272,8 @@ SELECT try_sql($$CALL ldp.close_epoch('seconds', 9223372036854775806)$$);
 SELECT ldp.drop_collection('seconds');
 RESET ROLE;
 -- the bounds hold for rows written behind the functions' back too
-SELECT try_sql($$UPDATE ldp.collections SET epoch_length = '1 microsecond' WHERE name = 'alice_usage'$$);
-SELECT try_sql($$UPDATE ldp.collections SET starts_at = 'infinity' WHERE name = 'alice_usage'$$);
+SELECT try_sql($$UPDATE ldp.collection_catalog SET epoch_length = '1 microsecond' WHERE name = 'alice_usage'$$);
+SELECT try_sql($$UPDATE ldp.collection_catalog SET starts_at = 'infinity' WHERE name = 'alice_usage'$$);
 
 ------------------------------------------------------------------------------
 -- Finding 5: non-finite results from accepted inputs.
@@ -372,6 +376,72 @@ DROP AGGREGATE pg_temp.rr_on_piecewise(boolean, float8), pg_temp.lap_from(float8
   pg_temp.rr_full(boolean, float8), pg_temp.olh_full(bigint, int, float8, int);
 RESET ROLE;
 
+
+------------------------------------------------------------------------------
+-- Issue 19's findings.
+------------------------------------------------------------------------------
+-- Names: a role without a grant sees the name of a collection or stream (its view's,
+-- as it sees every relation's in pg_class), so a taken name is taken (42710); it sees
+-- nothing else, and ldp's functions answer 42704 to it.
+GRANT EXECUTE ON FUNCTION ldp.create_collection(text, regclass, text, interval, text, timestamptz),
+                          ldp.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8)
+  TO regress_ldp_mallory;
+SET ROLE regress_ldp_alice;
+SELECT ldp.create_collection('alice_secret', 'regress_alice.usage', 'at', '1 day', 'ldp.rr_agg(bit, 1.0)');
+SELECT ldp.thresh_create('alice_secret', 100000, 32, 20000, 40000, 2, 8, 0.1);
+RESET ROLE;
+SET ROLE regress_ldp_mallory;
+CREATE TABLE regress_mallory.t (at timestamptz NOT NULL, bit boolean NOT NULL);
+SELECT try_sql($$SELECT ldp.create_collection('alice_secret', 'regress_mallory.t', 'at', '1 day', 'ldp.rr_agg(bit, 1.0)')$$);
+SELECT try_sql($$SELECT ldp.thresh_create('alice_secret', 100000, 32, 20000, 40000, 2, 8, 0.1)$$);
+SELECT relname FROM pg_class WHERE relnamespace = 'ldp_collections'::regnamespace AND relname = 'alice_secret';
+SELECT try_sql($$SELECT * FROM ldp_collections.alice_secret$$);
+SELECT try_sql($$SELECT * FROM ldp_thresh_streams.alice_secret$$);
+SELECT try_sql($$SELECT * FROM ldp.collection_estimates('alice_secret')$$);
+SELECT try_sql($$SELECT * FROM ldp.thresh_status('alice_secret')$$);
+SELECT count(*) AS collections_seen FROM ldp.collections WHERE name = 'alice_secret';
+SELECT ldp.create_collection('mallory_free', 'regress_mallory.t', 'at', '1 day', 'ldp.rr_agg(bit, 1.0)');
+SELECT ldp.drop_collection('mallory_free');
+DROP TABLE regress_mallory.t;
+RESET ROLE;
+REVOKE EXECUTE ON FUNCTION ldp.create_collection(text, regclass, text, interval, text, timestamptz),
+                           ldp.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8)
+  FROM regress_ldp_mallory;
+
+-- THRESH parameters that would not be finite are refused (22003), by thresh_derive and
+-- thresh_create: devices are never handed Infinity.
+SELECT try_sql($$SELECT ldp.thresh_derive(100000, 32, 20000, 40000, 2, 8, 0.1, NULL, NULL, 1e308)$$);
+SET ROLE regress_ldp_alice;
+SELECT try_sql($$SELECT ldp.thresh_create('inf_stream', 100000, 32, 20000, 40000, 2, 8, 0.1, NULL, NULL, 1e308)$$);
+SELECT count(*) AS inf_stream FROM ldp.thresh_streams WHERE name = 'inf_stream';
+RESET ROLE;
+
+-- What a submitter learns from a duplicate: how many of the user ids it sent already
+-- have a report for the epoch and their positions in its batch (to send the rest
+-- again), not the user ids, nor anything of the reports.
+CREATE FUNCTION pg_temp.try_detail(query text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  detail text;
+BEGIN
+  EXECUTE query;
+  RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+  RETURN SQLSTATE || ': ' || SQLERRM || E'\n' || coalesce(detail, '');
+END $$;
+SET ROLE regress_ldp_alice;
+SELECT ldp.grant_thresh('alice_secret', 'submit', 'regress_ldp_ingest');
+RESET ROLE;
+SET ROLE regress_ldp_ingest;
+SELECT ldp.thresh_submit_votes('alice_secret', 1, ARRAY[101, 102, 103]::bigint[], ARRAY[true, false, true]);
+SELECT pg_temp.try_detail($$SELECT ldp.thresh_submit_votes('alice_secret', 1, ARRAY[104, 102, 105, 105, 103]::bigint[],
+                                                          ARRAY[true, true, false, false, true])$$);
+SELECT ldp.thresh_submit_votes('alice_secret', 1, ARRAY[104, 105]::bigint[], ARRAY[true, false]);
+RESET ROLE;
+SET ROLE regress_ldp_alice;
+SELECT ldp.drop_collection('alice_secret');
+SELECT ldp.thresh_drop('alice_secret');
+RESET ROLE;
 
 -- clean up (the extension is left installed, as the other tests expect)
 SELECT ldp.drop_collection('evil');
