@@ -2,7 +2,7 @@
 # The test command (README, .ci/run): installs what it lacks, builds everything,
 # runs the core unit and statistical tests (CTest, also under ASan + UBSan), pg_regress against a
 # temporary private cluster, the upgrade test (the catalog of CREATE EXTENSION ldp against
-# 0.1.0 updated step by step), the libpqxx integration tests, a short load test, the crash
+# 0.1.0 updated step by step), the dump and restore test, the libpqxx integration tests, a short load test, the crash
 # test, and the fuzzing of the extension in a sanitizer-built server (test/fuzz.sh). Exits non-zero
 # on any failure and ends with one line "tests: N passed, N failed".
 set -euo pipefail
@@ -78,6 +78,14 @@ if bash "$root/test/upgrade_catalog.sh" | tee build/upgrade.log; then :; else
 fi
 passed=$((passed + $(grep -c '^upgrade: .* ok$' build/upgrade.log || true)))
 failed=$((failed + $(grep -c '^upgrade: .* FAILED' build/upgrade.log || true)))
+
+echo "== dump and restore: owners and grants of collections and streams by role name (test/dump_restore.sh)"
+if bash "$root/test/dump_restore.sh" | tee build/dump.log; then :; else
+  status=1
+  grep -q '^dump: .* FAILED' build/dump.log || failed=$((failed + 1))
+fi
+passed=$((passed + $(grep -c '^dump: .* ok$' build/dump.log || true)))
+failed=$((failed + $(grep -c '^dump: .* FAILED' build/dump.log || true)))
 
 export LDP_REQUIRE_CRON=1  # the private cluster preloads pg_cron
 echo "== libpqxx integration tests (CTest, label integration)"
