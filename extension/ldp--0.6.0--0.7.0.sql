@@ -231,11 +231,6 @@ GRANT SELECT ON @extschema@.thresh_streams TO PUBLIC;
 
 -- 5. The functions of 40_collections.sql and 50_thresh.sql
 
-CREATE OR REPLACE FUNCTION @extschema@.collection_summary_call(summary text) RETURNS text[]
-  AS 'MODULE_PATHNAME', 'ldp_collection_summary_call' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@.collection_summary_call(text) IS 'Internal: checks on the parse tree that a collection''s summary is one schema-qualified call with plain column and constant arguments; returns {schema, function}.';
-
 CREATE OR REPLACE FUNCTION @extschema@.collection_row(collection text, lock boolean DEFAULT false)
   RETURNS @extschema@.collections LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -314,18 +309,6 @@ CREATE OR REPLACE FUNCTION @extschema@.collection_epoch_start(c @extschema@.coll
                        * interval '1 microsecond' $$;
 
 COMMENT ON FUNCTION @extschema@.collection_epoch_start(@extschema@.collections, bigint) IS 'Internal: the first instant of an epoch of a collection row.';
-
-CREATE OR REPLACE FUNCTION @extschema@.epoch_of(collection text, t timestamptz) RETURNS bigint
-  LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
-  SELECT @extschema@.collection_epoch_of(@extschema@.collection_row(collection), t) $$;
-
-COMMENT ON FUNCTION @extschema@.epoch_of(text, timestamptz) IS 'The epoch of the collection that holds time t: floor((t - starts_at) / epoch_length).';
-
-CREATE OR REPLACE FUNCTION @extschema@.epoch_start(collection text, epoch bigint) RETURNS timestamptz
-  LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
-  SELECT @extschema@.collection_epoch_start(@extschema@.collection_row(collection), epoch) $$;
-
-COMMENT ON FUNCTION @extschema@.epoch_start(text, bigint) IS 'The first instant of an epoch of the collection: starts_at + epoch·epoch_length (days of 24 hours).';
 
 CREATE OR REPLACE FUNCTION @extschema@.collection_checked_start(c @extschema@.collections, epoch bigint) RETURNS timestamptz
   LANGUAGE plpgsql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
@@ -509,14 +492,6 @@ REVOKE ALL ON FUNCTION @extschema@._create_collection(regrole, text, regclass, t
 
 COMMENT ON FUNCTION @extschema@._create_collection(regrole, text, regclass, text, interval, text, timestamptz) IS 'Internal: ldp.create_collection run as the catalog''s owner for the calling role.';
 
-CREATE OR REPLACE FUNCTION @extschema@.create_collection(name text, source regclass, time_column text,
-    epoch_length interval, summary text, starts_at timestamptz DEFAULT NULL)
-  RETURNS void AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
-
-REVOKE ALL ON FUNCTION @extschema@.create_collection(text, regclass, text, interval, text, timestamptz) FROM PUBLIC;
-
-COMMENT ON FUNCTION @extschema@.create_collection(text, regclass, text, interval, text, timestamptz) IS 'Declares a collection owned by the calling role: reports in source, timed by time_column (timestamptz), cut into epochs of epoch_length (1 second to 100000 days) from starts_at (finite; default 1970-01-01 UTC), summarized by one ldp aggregate call such as ''ldp.onebit_mean_agg(bit, 1.0, 86400)'' (checked now, on the source, with the caller''s rights, and again at every close). Not executable by PUBLIC: GRANT EXECUTE to the roles that may create collections.';
-
 CREATE OR REPLACE FUNCTION @extschema@._drop_collection(caller regrole, name text) RETURNS void
   LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -555,151 +530,6 @@ CREATE OR REPLACE FUNCTION @extschema@.alter_collection_owner(name text, new_own
 
 COMMENT ON FUNCTION @extschema@.alter_collection_owner(text, regrole) IS 'Gives a collection to another role, which then owns its view and whose rights its query runs with: by its owner, if a member of the new owner, or by a superuser (as ALTER ... OWNER TO). The new owner must be able to run the summary on the source. REASSIGN OWNED moves collections too.';
 
-CREATE OR REPLACE FUNCTION @extschema@._close_epoch(caller regrole, name text, epoch bigint, refresh boolean)
-  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  c @extschema@.collections;
-  ends timestamptz;
-BEGIN
-  IF name IS NULL OR epoch IS NULL OR refresh IS NULL THEN
-    RAISE EXCEPTION 'close_epoch needs a name, an epoch and refresh' USING ERRCODE = 'null_value_not_allowed';
-  END IF;
-  c := @extschema@.collection_for(caller, name, 'UPDATE');  -- concurrent closers wait here
-  ends := @extschema@.collection_checked_start(c, epoch + 1);
-  IF ends > pg_catalog.now() THEN
-    RAISE EXCEPTION 'epoch % of collection "%" has not ended yet (it ends at %)', epoch, name, ends
-      USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  PERFORM @extschema@.collection_close_range(c, epoch, epoch, refresh);
-END $$;
-
-REVOKE ALL ON FUNCTION @extschema@._close_epoch(regrole, text, bigint, boolean) FROM PUBLIC;
-
-COMMENT ON FUNCTION @extschema@._close_epoch(regrole, text, bigint, boolean) IS 'Internal: ldp.close_epoch run as the catalog''s owner for the calling role.';
-
-CREATE OR REPLACE PROCEDURE @extschema@.close_epoch(name text, epoch bigint, refresh boolean DEFAULT false)
-  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C;
-
-COMMENT ON PROCEDURE @extschema@.close_epoch(text, bigint, boolean) IS 'Stores an ended epoch''s summary and row count; a closed epoch is left as it is unless refresh, which recomputes it (taking in late reports). Needs the close privilege; the query runs as the collection''s owner.';
-
-CREATE OR REPLACE FUNCTION @extschema@._close_due_epochs(caller regrole, name text) RETURNS void
-  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  max_epochs constant bigint := 10000;  -- per call (README)
-  c @extschema@.collections;
-  first_t timestamptz;
-  lo bigint;
-  hi bigint;
-  last_due bigint;
-BEGIN
-  IF name IS NULL THEN
-    RAISE EXCEPTION 'close_due_epochs needs a collection name' USING ERRCODE = 'null_value_not_allowed';
-  END IF;
-  c := @extschema@.collection_for(caller, name, 'UPDATE');
-  SELECT r.t INTO first_t
-  FROM @extschema@._as_role(c.owner, pg_catalog.format('SELECT pg_catalog.min(%I) FROM %s WHERE %I > ''-infinity''',
-                                                       c.time_column, @extschema@.collection_source(c), c.time_column),
-                            NULL, NULL) AS r(t timestamptz);
-  IF first_t IS NULL THEN
-    RETURN;  -- no reports yet
-  END IF;
-  last_due := @extschema@.collection_epoch_of(c, pg_catalog.now()) - 1;
-  -- the first open epoch from the first report's on: lo itself, or the first gap
-  -- after the closed epochs that follow it
-  IF NOT pg_catalog.isfinite(first_t) THEN
-    RETURN;  -- only reports at +infinity, which no epoch holds
-  END IF;
-  lo := @extschema@.collection_epoch_of(c, first_t);
-  IF EXISTS (SELECT 1 FROM @extschema@.collection_epochs ce WHERE ce.collection = c.name AND ce.epoch = lo) THEN
-    SELECT pg_catalog.min(ce.epoch) + 1 INTO lo FROM @extschema@.collection_epochs ce
-    WHERE ce.collection = c.name AND ce.epoch >= lo
-      AND NOT EXISTS (SELECT 1 FROM @extschema@.collection_epochs nx
-                      WHERE nx.collection = c.name AND nx.epoch = ce.epoch + 1);
-  END IF;
-  IF lo > last_due THEN
-    RETURN;
-  END IF;
-  hi := least(last_due, lo + max_epochs - 1);
-  PERFORM @extschema@.collection_close_range(c, lo, hi, false);
-  IF hi < last_due THEN
-    RAISE NOTICE 'collection "%": closed epochs % to %; more are due: call again', name, lo, hi
-      USING DETAIL = pg_catalog.format('One call closes at most %s epochs; the last due now is epoch %s.', max_epochs, last_due);
-  END IF;
-END $$;
-
-REVOKE ALL ON FUNCTION @extschema@._close_due_epochs(regrole, text) FROM PUBLIC;
-
-COMMENT ON FUNCTION @extschema@._close_due_epochs(regrole, text) IS 'Internal: ldp.close_due_epochs run as the catalog''s owner for the calling role.';
-
-CREATE OR REPLACE PROCEDURE @extschema@.close_due_epochs(name text)
-  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C;
-
-COMMENT ON PROCEDURE @extschema@.close_due_epochs(text) IS 'Closes ended epochs not closed yet, from the epoch of the source''s earliest report on (an epoch without reports is closed with zero), at most 10000 per call (a NOTICE says when more are due). What pg_cron runs. Needs the close privilege; the query runs as the collection''s owner.';
-
-CREATE OR REPLACE FUNCTION @extschema@._late_reports(caller regrole, name text)
-  RETURNS TABLE(epoch bigint, counted bigint, present bigint, late bigint)
-  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  c @extschema@.collections := @extschema@.collection_for(caller, name, 'SELECT');
-  lo bigint;
-  hi bigint;
-BEGIN
-  SELECT pg_catalog.min(ce.epoch), pg_catalog.max(ce.epoch) INTO lo, hi
-  FROM @extschema@.collection_epochs ce WHERE ce.collection = c.name;
-  IF lo IS NULL THEN
-    RETURN;
-  END IF;
-  RETURN QUERY
-    SELECT ce.epoch, ce.reports, coalesce(p.n, 0)::bigint, (coalesce(p.n, 0) - ce.reports)::bigint
-    FROM @extschema@.collection_epochs ce
-    LEFT JOIN @extschema@._as_role(c.owner, @extschema@.collection_scan(c, false),
-                                   @extschema@.collection_checked_start(c, lo),
-                                   @extschema@.collection_checked_start(c, hi + 1)) AS p(bin timestamptz, n bigint)
-      ON p.bin = ce.epoch_start
-    WHERE ce.collection = c.name ORDER BY ce.epoch;
-END $$;
-
-REVOKE ALL ON FUNCTION @extschema@._late_reports(regrole, text) FROM PUBLIC;
-
-COMMENT ON FUNCTION @extschema@._late_reports(regrole, text) IS 'Internal: ldp.late_reports run as the catalog''s owner for the calling role.';
-
-CREATE OR REPLACE FUNCTION @extschema@.late_reports(name text)
-  RETURNS TABLE(epoch bigint, counted bigint, present bigint, late bigint)
-  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
-
-COMMENT ON FUNCTION @extschema@.late_reports(text) IS 'Per closed epoch: the rows its stored summary counted, the rows the source holds now (counted as the collection''s owner), and the difference (late reports; CALL ldp.close_epoch(name, epoch, true) takes them in). Needs the read privilege.';
-
-CREATE OR REPLACE FUNCTION @extschema@.collection_estimates(name text, confidence float8 DEFAULT 0.95)
-  RETURNS TABLE(epoch bigint, epoch_start timestamptz, reports bigint, estimate float8,
-                std_error float8, ci_lower float8, ci_upper float8)
-  LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  c @extschema@.collections := @extschema@.collection_of_kind(name, 'mean');
-BEGIN
-  RETURN QUERY
-    SELECT ce.epoch, ce.epoch_start, ce.reports, @extschema@.estimate((ce.summary::@extschema@.mean_summary)), @extschema@.std_error((ce.summary::@extschema@.mean_summary)),
-           @extschema@.ci_lower((ce.summary::@extschema@.mean_summary), confidence), @extschema@.ci_upper((ce.summary::@extschema@.mean_summary), confidence)
-    FROM @extschema@.collection_epochs ce WHERE ce.collection = c.name ORDER BY ce.epoch;
-END $$;
-
-COMMENT ON FUNCTION @extschema@.collection_estimates(text, float8) IS 'One row per closed epoch of a mean collection: epoch, its start, rows, estimate, standard error and confidence interval (NULL for an epoch without reports).';
-
-CREATE OR REPLACE FUNCTION @extschema@.collection_frequencies(name text, consistency text DEFAULT 'none')
-  RETURNS TABLE(epoch bigint, epoch_start timestamptz, item int, frequency float8,
-                std_error float8, ci_lower float8, ci_upper float8)
-  LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  c @extschema@.collections := @extschema@.collection_of_kind(name, 'frequency');
-BEGIN
-  RETURN QUERY
-    SELECT ce.epoch, ce.epoch_start, f.item, f.frequency, f.std_error, f.ci_lower, f.ci_upper
-    FROM @extschema@.collection_epochs ce
-    CROSS JOIN LATERAL @extschema@.frequencies(ce.summary::@extschema@.freq_summary, consistency) AS f
-    WHERE ce.collection = c.name ORDER BY ce.epoch, f.item;
-END $$;
-
-COMMENT ON FUNCTION @extschema@.collection_frequencies(text, text) IS 'One row per item and closed epoch of a frequency collection: frequency, standard error and 95% interval (consistency as in ldp.frequencies; epochs without reports have no rows).';
-
 CREATE OR REPLACE FUNCTION @extschema@.collection_grant(caller oid, collection text, privilege text, grantee text, grant_it boolean)
   RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -712,41 +542,6 @@ END $$;
 REVOKE ALL ON FUNCTION @extschema@.collection_grant(oid, text, text, text, boolean) FROM PUBLIC;
 
 COMMENT ON FUNCTION @extschema@.collection_grant(oid, text, text, text, boolean) IS 'Internal: grants or revokes a privilege on a collection for its owner.';
-
-CREATE OR REPLACE FUNCTION @extschema@._grant_collection(caller regrole, collection text, privilege text, grantee text)
-  RETURNS void LANGUAGE sql SET search_path = pg_catalog, pg_temp
-  AS $$ SELECT @extschema@.collection_grant(caller, collection, privilege, grantee, true) $$;
-
-REVOKE ALL ON FUNCTION @extschema@._grant_collection(regrole, text, text, text) FROM PUBLIC;
-
-COMMENT ON FUNCTION @extschema@._grant_collection(regrole, text, text, text) IS 'Internal: ldp.grant_collection run as the catalog''s owner for the calling role.';
-
-CREATE OR REPLACE FUNCTION @extschema@._revoke_collection(caller regrole, collection text, privilege text, grantee text)
-  RETURNS void LANGUAGE sql SET search_path = pg_catalog, pg_temp
-  AS $$ SELECT @extschema@.collection_grant(caller, collection, privilege, grantee, false) $$;
-
-REVOKE ALL ON FUNCTION @extschema@._revoke_collection(regrole, text, text, text) FROM PUBLIC;
-
-COMMENT ON FUNCTION @extschema@._revoke_collection(regrole, text, text, text) IS 'Internal: ldp.revoke_collection run as the catalog''s owner for the calling role.';
-
-CREATE OR REPLACE FUNCTION @extschema@.grant_collection(collection text, privilege text, grantee text) RETURNS void
-  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
-
-COMMENT ON FUNCTION @extschema@.grant_collection(text, text, text) IS 'Lets a role (or public) read a collection (privilege read: its row, epochs, estimates, late reports) or close its epochs (close). The collection''s owner only.';
-
-CREATE OR REPLACE FUNCTION @extschema@.revoke_collection(collection text, privilege text, grantee text) RETURNS void
-  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
-
-COMMENT ON FUNCTION @extschema@.revoke_collection(text, text, text) IS 'Takes back a privilege granted with ldp.grant_collection. The collection''s owner only.';
-
-CREATE OR REPLACE FUNCTION @extschema@.thresh_derive(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint,
-    groups int, epsilon float8, delta float8, vote_noise float8, estimate_noise float8, threshold_unit float8,
-    OUT a float8, OUT b float8, OUT vote_threshold float8, OUT sampling_error float8, OUT thresholds float8[],
-    OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8,
-    OUT accuracy_bound float8)
-  AS 'MODULE_PATHNAME', 'ldp_thresh_derive' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@.thresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8) IS 'THRESH parameters from a configuration (NULL noises and threshold unit are derived): vote noise a, estimate noise b, vote threshold, per-user sampling error y, thresholds tau_-1..tau_ceil(log2 T), the truthful reports a user can afford, its worst-case privacy loss and the Theorem 4.3 accuracy bound.';
 
 CREATE OR REPLACE FUNCTION @extschema@.thresh_decide(stream @extschema@.thresh_streams, votes bigint, yes_votes bigint,
     OUT vote_threshold float8, OUT global_update boolean)
@@ -862,15 +657,6 @@ REVOKE ALL ON FUNCTION @extschema@._thresh_create(regrole, text, bigint, int, in
 
 COMMENT ON FUNCTION @extschema@._thresh_create(regrole, text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) IS 'Internal: ldp.thresh_create run as the catalog''s owner for the calling role.';
 
-CREATE OR REPLACE FUNCTION @extschema@.thresh_create(name text, users bigint, epochs int, epoch_rounds int,
-    min_group_size bigint, groups int, epsilon float8, delta float8,
-    vote_noise float8 DEFAULT NULL, estimate_noise float8 DEFAULT NULL, threshold_unit float8 DEFAULT NULL)
-  RETURNS void AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
-
-REVOKE ALL ON FUNCTION @extschema@.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) FROM PUBLIC;
-
-COMMENT ON FUNCTION @extschema@.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) IS 'Creates a THRESH stream owned by the calling role for n users, T epochs of epoch_rounds rounds, groups subgroups of at least min_group_size users, privacy epsilon and failure probability delta; derives the vote noise a, estimate noise b and thresholds (or takes the given ones) and refuses configurations that break Assumption 4.2 or leave b undefined, saying what to change. Not executable by PUBLIC: GRANT EXECUTE to the roles that may create streams.';
-
 CREATE OR REPLACE FUNCTION @extschema@._thresh_drop(caller regrole, name text) RETURNS void
   LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -907,17 +693,6 @@ CREATE OR REPLACE FUNCTION @extschema@.alter_thresh_owner(name text, new_owner r
   AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
 
 COMMENT ON FUNCTION @extschema@.alter_thresh_owner(text, regrole) IS 'Gives a THRESH stream to another role, which then owns its view: by its owner, if a member of the new owner, or by a superuser (as ALTER ... OWNER TO). REASSIGN OWNED moves streams too.';
-
-CREATE OR REPLACE FUNCTION @extschema@.thresh_params(name text)
-  RETURNS TABLE(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint, groups int,
-                epsilon float8, delta float8, vote_noise float8, estimate_noise float8,
-                vote_threshold float8, thresholds float8[])
-  LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
-  SELECT s.users, s.epochs, s.epoch_rounds, s.min_group_size, s.groups, s.epsilon, s.delta,
-         s.vote_noise, s.estimate_noise, s.vote_threshold, s.thresholds
-  FROM @extschema@.thresh_stream(name) s $$;
-
-COMMENT ON FUNCTION @extschema@.thresh_params(text) IS 'What every device of a THRESH stream needs: its configuration, a, b, the vote threshold (for n votes) and thresholds[1] = tau_-1 .. thresholds[ceil(log2 T)+2] = tau_ceil(log2 T).';
 
 CREATE OR REPLACE FUNCTION @extschema@.thresh_submit(caller oid, name text, epoch int, user_ids bigint[], bits boolean[], kind text)
   RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
@@ -1016,32 +791,6 @@ REVOKE ALL ON FUNCTION @extschema@.thresh_submit(oid, text, int, bigint[], boole
 
 COMMENT ON FUNCTION @extschema@.thresh_submit(oid, text, int, bigint[], boolean[], text) IS 'Internal: stores a batch of THRESH votes or estimates whole for a role with the submit privilege, or refuses it whole.';
 
-CREATE OR REPLACE FUNCTION @extschema@._thresh_submit_votes(caller regrole, name text, epoch int, user_ids bigint[], votes boolean[])
-  RETURNS bigint LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
-  SELECT @extschema@.thresh_submit(caller, name, epoch, user_ids, votes, 'votes') $$;
-
-REVOKE ALL ON FUNCTION @extschema@._thresh_submit_votes(regrole, text, int, bigint[], boolean[]) FROM PUBLIC;
-
-COMMENT ON FUNCTION @extschema@._thresh_submit_votes(regrole, text, int, bigint[], boolean[]) IS 'Internal: ldp.thresh_submit_votes run as the catalog''s owner for the calling role.';
-
-CREATE OR REPLACE FUNCTION @extschema@._thresh_submit_estimates(caller regrole, name text, epoch int, user_ids bigint[], reports boolean[])
-  RETURNS bigint LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
-  SELECT @extschema@.thresh_submit(caller, name, epoch, user_ids, reports, 'estimates') $$;
-
-REVOKE ALL ON FUNCTION @extschema@._thresh_submit_estimates(regrole, text, int, bigint[], boolean[]) FROM PUBLIC;
-
-COMMENT ON FUNCTION @extschema@._thresh_submit_estimates(regrole, text, int, bigint[], boolean[]) IS 'Internal: ldp.thresh_submit_estimates run as the catalog''s owner for the calling role.';
-
-CREATE OR REPLACE FUNCTION @extschema@.thresh_submit_votes(name text, epoch int, user_ids bigint[], votes boolean[])
-  RETURNS bigint AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
-
-COMMENT ON FUNCTION @extschema@.thresh_submit_votes(text, int, bigint[], boolean[]) IS 'Stores a batch of VOTE reports for the current epoch of a THRESH stream in its voting phase; returns how many. One vote per user per epoch: a batch with a duplicate, for another epoch or phase, or with arrays of different lengths is refused whole. Needs the submit privilege.';
-
-CREATE OR REPLACE FUNCTION @extschema@.thresh_submit_estimates(name text, epoch int, user_ids bigint[], reports boolean[])
-  RETURNS bigint AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
-
-COMMENT ON FUNCTION @extschema@.thresh_submit_estimates(text, int, bigint[], boolean[]) IS 'Stores a batch of EST reports for the current epoch of a THRESH stream whose votes decided a global update; returns how many. At most one per user per epoch; a bad batch is refused whole. Needs the submit privilege.';
-
 CREATE OR REPLACE FUNCTION @extschema@._thresh_close_votes(caller regrole, name text, epoch int) RETURNS void
   LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -1067,11 +816,6 @@ END $$;
 REVOKE ALL ON FUNCTION @extschema@._thresh_close_votes(regrole, text, int) FROM PUBLIC;
 
 COMMENT ON FUNCTION @extschema@._thresh_close_votes(regrole, text, int) IS 'Internal: ldp.thresh_close_votes run as the catalog''s owner for the calling role.';
-
-CREATE OR REPLACE PROCEDURE @extschema@.thresh_close_votes(name text, epoch int DEFAULT NULL)
-  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C;
-
-COMMENT ON PROCEDURE @extschema@.thresh_close_votes(text, int) IS 'Applies THRESH''s update rule to the current epoch''s votes and publishes the decision (phase estimating on a global update, else closed). With epoch given, closing an already closed phase is a no-op. Needs the close privilege.';
 
 CREATE OR REPLACE FUNCTION @extschema@._thresh_close_epoch(caller regrole, name text, epoch int) RETURNS void
   LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
@@ -1123,31 +867,6 @@ REVOKE ALL ON FUNCTION @extschema@._thresh_close_epoch(regrole, text, int) FROM 
 
 COMMENT ON FUNCTION @extschema@._thresh_close_epoch(regrole, text, int) IS 'Internal: ldp.thresh_close_epoch run as the catalog''s owner for the calling role.';
 
-CREATE OR REPLACE PROCEDURE @extschema@.thresh_close_epoch(name text, epoch int DEFAULT NULL)
-  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C;
-
-COMMENT ON PROCEDURE @extschema@.thresh_close_epoch(text, int) IS 'Publishes the epoch''s estimate (the aggregated estimates after a global update, else the previous one) and opens the next epoch (or finishes the stream after the last). With epoch given, closing an already closed epoch is a no-op. Needs the close privilege.';
-
-CREATE OR REPLACE FUNCTION @extschema@.thresh_status(name text)
-  RETURNS TABLE(epoch int, phase text, last_update_epoch int, estimate float8, std_error float8,
-                votes bigint, estimate_reports bigint)
-  LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
-  SELECT s.epoch, s.phase, s.last_update_epoch, s.estimate, s.std_error, s.votes, s.estimate_reports
-  FROM @extschema@.thresh_stream(name) s $$;
-
-COMMENT ON FUNCTION @extschema@.thresh_status(text) IS 'A THRESH stream now: current epoch and phase (voting, estimating, closed, finished), the epoch of the last global update, the published estimate p~ and its standard error, and the reports received so far in this epoch.';
-
-CREATE OR REPLACE FUNCTION @extschema@.thresh_history(name text)
-  RETURNS TABLE(epoch int, votes bigint, vote_share float8, vote_threshold float8, global_update boolean,
-                estimate_reports bigint, estimate float8, std_error float8, last_update_epoch int)
-  LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
-  SELECT h.epoch, h.votes, CASE WHEN h.votes > 0 THEN h.yes_votes::float8 / h.votes END, h.vote_threshold,
-         h.global_update, h.estimate_reports, h.estimate, h.std_error, h.last_update_epoch
-  FROM @extschema@.thresh_stream(name) s JOIN @extschema@.thresh_epochs h ON h.stream = s.id
-  ORDER BY h.epoch $$;
-
-COMMENT ON FUNCTION @extschema@.thresh_history(text) IS 'One row per THRESH epoch whose votes are closed: votes, share of 1s, the threshold it was compared with, the decision, and once closed the estimate reports, published estimate, standard error and last update epoch.';
-
 CREATE OR REPLACE FUNCTION @extschema@.thresh_grant(caller oid, stream text, privilege text, grantee text, grant_it boolean)
   RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -1160,32 +879,6 @@ END $$;
 REVOKE ALL ON FUNCTION @extschema@.thresh_grant(oid, text, text, text, boolean) FROM PUBLIC;
 
 COMMENT ON FUNCTION @extschema@.thresh_grant(oid, text, text, text, boolean) IS 'Internal: grants or revokes a privilege on a THRESH stream for its owner.';
-
-CREATE OR REPLACE FUNCTION @extschema@._grant_thresh(caller regrole, stream text, privilege text, grantee text)
-  RETURNS void LANGUAGE sql SET search_path = pg_catalog, pg_temp
-  AS $$ SELECT @extschema@.thresh_grant(caller, stream, privilege, grantee, true) $$;
-
-REVOKE ALL ON FUNCTION @extschema@._grant_thresh(regrole, text, text, text) FROM PUBLIC;
-
-COMMENT ON FUNCTION @extschema@._grant_thresh(regrole, text, text, text) IS 'Internal: ldp.grant_thresh run as the catalog''s owner for the calling role.';
-
-CREATE OR REPLACE FUNCTION @extschema@._revoke_thresh(caller regrole, stream text, privilege text, grantee text)
-  RETURNS void LANGUAGE sql SET search_path = pg_catalog, pg_temp
-  AS $$ SELECT @extschema@.thresh_grant(caller, stream, privilege, grantee, false) $$;
-
-REVOKE ALL ON FUNCTION @extschema@._revoke_thresh(regrole, text, text, text) FROM PUBLIC;
-
-COMMENT ON FUNCTION @extschema@._revoke_thresh(regrole, text, text, text) IS 'Internal: ldp.revoke_thresh run as the catalog''s owner for the calling role.';
-
-CREATE OR REPLACE FUNCTION @extschema@.grant_thresh(stream text, privilege text, grantee text) RETURNS void
-  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
-
-COMMENT ON FUNCTION @extschema@.grant_thresh(text, text, text) IS 'Lets a role (or public) read a THRESH stream (privilege read: parameters, status, history), send its reports (submit) or close its phases (close). The stream''s owner only.';
-
-CREATE OR REPLACE FUNCTION @extschema@.revoke_thresh(stream text, privilege text, grantee text) RETURNS void
-  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
-
-COMMENT ON FUNCTION @extschema@.revoke_thresh(text, text, text) IS 'Takes back a privilege granted with ldp.grant_thresh. The stream''s owner only.';
 
 -- 6. Row-level security of the epoch and report tables
 
