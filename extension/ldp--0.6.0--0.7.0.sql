@@ -59,6 +59,25 @@ END $$;
 
 COMMENT ON FUNCTION @extschema@.privilege_type(text, text[]) IS 'Internal: the privilege type of a privilege name (read = SELECT, close = UPDATE, submit = INSERT), or error 22023.';
 
+CREATE FUNCTION @extschema@.backing_name_free(schema name, name text, what text, taken boolean)
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF name IS NULL OR name = '' THEN
+    RAISE EXCEPTION 'a % needs a non-empty name', what USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF pg_catalog.octet_length(name) > 63 THEN
+    RAISE EXCEPTION 'the name of a % must be at most 63 bytes (the name of its view), got %', what,
+      pg_catalog.octet_length(name) USING ERRCODE = 'name_too_long';
+  END IF;
+  IF taken OR pg_catalog.to_regclass(pg_catalog.format('%I.%I', schema, name)) IS NOT NULL THEN
+    RAISE EXCEPTION '% "%" already exists', what, name USING ERRCODE = 'duplicate_object';
+  END IF;
+END $$;
+
+REVOKE ALL ON FUNCTION @extschema@.backing_name_free(name, text, text, boolean) FROM PUBLIC;
+
+COMMENT ON FUNCTION @extschema@.backing_name_free(name, text, text, boolean) IS 'Internal: refuses the name of a new collection or THRESH stream that is empty (22023), longer than 63 bytes (42622) or taken (42710).';
+
 CREATE FUNCTION @extschema@.backing_create(schema name, name text, owner oid, definition text, what text)
   RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -434,19 +453,8 @@ BEGIN
   IF name IS NULL OR source IS NULL OR time_column IS NULL OR epoch_length IS NULL OR summary IS NULL THEN
     RAISE EXCEPTION 'only starts_at may be NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
-  IF name = '' THEN
-    RAISE EXCEPTION 'a collection needs a non-empty name' USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF pg_catalog.octet_length(name) > 63 THEN
-    RAISE EXCEPTION 'a collection''s name must be at most 63 bytes (the name of its view), got %', pg_catalog.octet_length(name)
-      USING ERRCODE = 'name_too_long';
-  END IF;
-  -- Names are visible to every role, as relation names are (README): a taken name
-  -- is taken, whoever may read the collection.
-  IF EXISTS (SELECT 1 FROM @extschema@.collection_catalog x WHERE x.name = _create_collection.name)
-     OR pg_catalog.to_regclass(pg_catalog.format('ldp_collections.%I', name)) IS NOT NULL THEN
-    RAISE EXCEPTION 'collection "%" already exists', name USING ERRCODE = 'duplicate_object';
-  END IF;
+  PERFORM @extschema@.backing_name_free('ldp_collections', name, 'collection',
+    EXISTS (SELECT 1 FROM @extschema@.collection_catalog x WHERE x.name = _create_collection.name));
   IF EXTRACT(year FROM epoch_length) <> 0 OR EXTRACT(month FROM epoch_length) <> 0 THEN
     RAISE EXCEPTION 'epoch_length must not have months or years (they have no fixed length): %', epoch_length
       USING ERRCODE = 'invalid_parameter_value', HINT = 'Use days, e.g. ''28 days''.';
@@ -625,18 +633,8 @@ CREATE OR REPLACE FUNCTION @extschema@._thresh_create(caller regrole, name text,
 DECLARE
   p record;
 BEGIN
-  IF name IS NULL OR name = '' THEN
-    RAISE EXCEPTION 'a THRESH stream needs a non-empty name' USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF pg_catalog.octet_length(name) > 63 THEN
-    RAISE EXCEPTION 'a THRESH stream''s name must be at most 63 bytes (the name of its view), got %', pg_catalog.octet_length(name)
-      USING ERRCODE = 'name_too_long';
-  END IF;
-  -- Names are visible to every role, as relation names are (README).
-  IF EXISTS (SELECT 1 FROM @extschema@.thresh_catalog t WHERE t.name = _thresh_create.name)
-     OR pg_catalog.to_regclass(pg_catalog.format('ldp_thresh_streams.%I', name)) IS NOT NULL THEN
-    RAISE EXCEPTION 'THRESH stream "%" already exists', name USING ERRCODE = 'duplicate_object';
-  END IF;
+  PERFORM @extschema@.backing_name_free('ldp_thresh_streams', name, 'THRESH stream',
+    EXISTS (SELECT 1 FROM @extschema@.thresh_catalog t WHERE t.name = _thresh_create.name));
   p := @extschema@.thresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
                                  vote_noise, estimate_noise, threshold_unit);
   IF p.worst_case_loss > epsilon THEN

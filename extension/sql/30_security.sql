@@ -71,6 +71,28 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION @extschema@.privilege_type(text, text[]) IS 'Internal: the privilege type of a privilege name (read = SELECT, close = UPDATE, submit = INSERT), or error 22023.';
 
+-- Refuses the name of a new collection or stream (`what`) unless it can name its view:
+-- not empty (22023), at most 63 bytes (42622), not taken (42710: `taken` says whether
+-- the catalog has it; a relation of that name in `schema` takes it too). Names are
+-- visible to every role, as relation names are (README): a taken name is taken,
+-- whoever may read the object that has it.
+CREATE FUNCTION @extschema@.backing_name_free(schema name, name text, what text, taken boolean)
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF name IS NULL OR name = '' THEN
+    RAISE EXCEPTION 'a % needs a non-empty name', what USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF pg_catalog.octet_length(name) > 63 THEN
+    RAISE EXCEPTION 'the name of a % must be at most 63 bytes (the name of its view), got %', what,
+      pg_catalog.octet_length(name) USING ERRCODE = 'name_too_long';
+  END IF;
+  IF taken OR pg_catalog.to_regclass(pg_catalog.format('%I.%I', schema, name)) IS NOT NULL THEN
+    RAISE EXCEPTION '% "%" already exists', what, name USING ERRCODE = 'duplicate_object';
+  END IF;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.backing_name_free(name, text, text, boolean) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.backing_name_free(name, text, text, boolean) IS 'Internal: refuses the name of a new collection or THRESH stream that is empty (22023), longer than 63 bytes (42622) or taken (42710).';
+
 -- Makes the view backing a new collection or stream, owned by `owner` (run by the
 -- twins as the catalog's owner; `what` names the object in the view's comment).
 CREATE FUNCTION @extschema@.backing_create(schema name, name text, owner oid, definition text, what text)

@@ -322,19 +322,8 @@ BEGIN
   IF name IS NULL OR source IS NULL OR time_column IS NULL OR epoch_length IS NULL OR summary IS NULL THEN
     RAISE EXCEPTION 'only starts_at may be NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
-  IF name = '' THEN
-    RAISE EXCEPTION 'a collection needs a non-empty name' USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF pg_catalog.octet_length(name) > 63 THEN
-    RAISE EXCEPTION 'a collection''s name must be at most 63 bytes (the name of its view), got %', pg_catalog.octet_length(name)
-      USING ERRCODE = 'name_too_long';
-  END IF;
-  -- Names are visible to every role, as relation names are (README): a taken name
-  -- is taken, whoever may read the collection.
-  IF EXISTS (SELECT 1 FROM @extschema@.collection_catalog x WHERE x.name = _create_collection.name)
-     OR pg_catalog.to_regclass(pg_catalog.format('ldp_collections.%I', name)) IS NOT NULL THEN
-    RAISE EXCEPTION 'collection "%" already exists', name USING ERRCODE = 'duplicate_object';
-  END IF;
+  PERFORM @extschema@.backing_name_free('ldp_collections', name, 'collection',
+    EXISTS (SELECT 1 FROM @extschema@.collection_catalog x WHERE x.name = _create_collection.name));
   IF EXTRACT(year FROM epoch_length) <> 0 OR EXTRACT(month FROM epoch_length) <> 0 THEN
     RAISE EXCEPTION 'epoch_length must not have months or years (they have no fixed length): %', epoch_length
       USING ERRCODE = 'invalid_parameter_value', HINT = 'Use days, e.g. ''28 days''.';

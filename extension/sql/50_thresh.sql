@@ -224,18 +224,8 @@ CREATE FUNCTION @extschema@._thresh_create(caller regrole, name text, users bigi
 DECLARE
   p record;
 BEGIN
-  IF name IS NULL OR name = '' THEN
-    RAISE EXCEPTION 'a THRESH stream needs a non-empty name' USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF pg_catalog.octet_length(name) > 63 THEN
-    RAISE EXCEPTION 'a THRESH stream''s name must be at most 63 bytes (the name of its view), got %', pg_catalog.octet_length(name)
-      USING ERRCODE = 'name_too_long';
-  END IF;
-  -- Names are visible to every role, as relation names are (README).
-  IF EXISTS (SELECT 1 FROM @extschema@.thresh_catalog t WHERE t.name = _thresh_create.name)
-     OR pg_catalog.to_regclass(pg_catalog.format('ldp_thresh_streams.%I', name)) IS NOT NULL THEN
-    RAISE EXCEPTION 'THRESH stream "%" already exists', name USING ERRCODE = 'duplicate_object';
-  END IF;
+  PERFORM @extschema@.backing_name_free('ldp_thresh_streams', name, 'THRESH stream',
+    EXISTS (SELECT 1 FROM @extschema@.thresh_catalog t WHERE t.name = _thresh_create.name));
   p := @extschema@.thresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
                                  vote_noise, estimate_noise, threshold_unit);
   IF p.worst_case_loss > epsilon THEN
