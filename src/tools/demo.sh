@@ -10,7 +10,7 @@
 # next to the truth. The cluster keeps running afterwards.
 #
 #   src/tools/demo.sh          run the demo
-#   src/tools/demo.sh stop     stop the demo cluster and remove its copy of PostgreSQL
+#   src/tools/demo.sh stop     stop the demo cluster; remove what it put under /tmp
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
@@ -35,7 +35,10 @@ case ${1:-} in
     else
       echo "demo: no demo cluster is running in $DEMO_DIR"
     fi
-    rm -rf "$(ldp_scratch_dir demo)"   # the copy of PostgreSQL it ran from
+    # what the demo put under ${TMPDIR:-/tmp}: the copy of PostgreSQL it ran from, and
+    # its data directory when the postgres user cannot reach .pg/demo
+    rm -rf "$(ldp_scratch_dir demo)"
+    [[ $(ldp_cluster_dir "$DEMO_DIR") == "$DEMO_DIR" ]] || rm -rf "$(ldp_cluster_dir "$DEMO_DIR")"
     exit 0
     ;;
   -h | --help) usage; exit 0 ;;

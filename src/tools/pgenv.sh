@@ -191,10 +191,12 @@ ldp_user_server() {
 }
 
 # Runs a command as the user that owns the clusters: `postgres` when we are root
-# (initdb and postgres refuse to run as root), ourselves otherwise.
+# (initdb and postgres refuse to run as root), ourselves otherwise. As postgres it runs
+# from / (every path given is absolute): the checkout may be a directory postgres cannot
+# enter, and pg_ctl would warn that it cannot change to it.
 _ldp_as_owner() {
   if ((EUID == 0)); then
-    runuser -u postgres -- "$@"
+    (cd / && runuser -u postgres -- "$@")
   else
     "$@"
   fi
