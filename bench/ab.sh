@@ -8,19 +8,22 @@
 #
 #   ROUNDS    timed rounds (after one warm-up round); medians over them are shown
 #   OLD, NEW  git revisions of this repository. Each is exported (git archive) into
-#             build/ab/<sha>/src, built there with PGXS against the system PostgreSQL 15
-#             and installed with `make install DESTDIR=build/ab/<sha>/prefix` into a
-#             private copy of PostgreSQL 15 (as test/fuzz.sh does: PostgreSQL finds its
+#             build/ab/<sha>/src and built there with PGXS against the system PostgreSQL
+#             15 (a build already made there is reused), then installed with `make install
+#             DESTDIR=...` into a private copy of PostgreSQL 15 (src/tools/pgenv.sh:
+#             ldp_private_pg, as test/run.sh and test/fuzz.sh do: PostgreSQL finds its
 #             share and lib directories next to its binaries, so a cluster started from
-#             the copy loads that build's ldp.so and SQL and nothing of the system's;
-#             the script checks the path a backend maps). A build already installed
-#             there is reused. The system's PostgreSQL installation is never written.
+#             the copy loads that build's ldp.so and SQL and nothing of the system's; the
+#             script checks the path a backend maps). The copies are made in the scratch
+#             directory ${TMPDIR:-/tmp}/ldp-ab-<hash of the checkout's path>, which the
+#             postgres user can reach from any checkout, again on every run, and removed
+#             at the end. The system's PostgreSQL installation is never written.
 #
 # Environment: ROWS (10000000: means, GRR, Hadamard), ROWS_OUE (1000000), ROWS_OLH
 # (100000), SUMMARIES (100000 stored summaries per table), LDP_AB_WORKERS (1: parallel =
 # leader + 1 worker), LDP_AB_KEEP=1 (keep the two clusters and their tables for the next
 # run; by default their data directories, build/ab/pg-old and pg-new, are deleted at
-# the end), LDP_AB_BUILD_ONLY=1 (build and install, then stop).
+# the end), LDP_AB_BUILD_ONLY=1 (build, install into the copies and check them, then stop).
 #
 # Two clusters run side by side with the same settings (shared_buffers = 2GB, jit = off,
 # ports from 57000 and 57500; sessions: work_mem = 256MB); only one is ever queried at a
@@ -76,34 +79,48 @@ command_line="bench/ab.sh $rounds $old_rev $new_rev"
 # The two installations
 ldp_install_deps
 declare -A sha prefix bin port cluster
+export LDP_PRIVATE_CLUSTER=1
+unset PGHOST PGPORT PGUSER PGDATABASE _LDP_OWN_ENV
+cluster[old]=$out/pg-old
+cluster[new]=$out/pg-new
+# shellcheck disable=SC2317  # called by the EXIT trap
+cleanup() {
+  local v d
+  for v in old new; do
+    d=$(ldp_cluster_dir "${cluster[$v]}")
+    ldp_cluster_stop "${cluster[$v]}" --force >/dev/null 2>&1 || true
+    if [[ ${LDP_AB_KEEP:-0} != 1 ]]; then rm -rf "$d" "${cluster[$v]}"; fi
+  done
+  ldp_scratch_cleanup
+}
+# Clusters a killed run left running from the scratch directory: stopped (the system's
+# pg_ctl can) before that directory is made again.
+for v in old new; do
+  ldp_cluster_stop "${cluster[$v]}" --force >/dev/null 2>&1 || true
+done
+trap cleanup EXIT
+ldp_scratch_make ab
 install_rev() {  # old|new revision
   local v=$1 s dir log
   s=$(git -C "$root" rev-parse --verify "$2^{commit}") || { echo "ab.sh: no revision $2" >&2; exit 2; }
   sha[$v]=$s
   dir=$out/${s:0:12}
-  prefix[$v]=$dir/prefix
-  bin[$v]=$dir/prefix/usr/lib/postgresql/15/bin
-  if [[ -f $dir/prefix/.installed ]]; then
-    say "$v = ${s:0:12}: reusing the build in $dir"
-    return
-  fi
-  say "$v = ${s:0:12}: building in $dir/src"
+  prefix[$v]=$(ldp_scratch_dir ab)/${s:0:12}
   log=$dir/build.log
-  rm -rf "$dir"
-  mkdir -p "$dir/src" "$dir/prefix/usr/lib/postgresql" "$dir/prefix/usr/share/postgresql"
-  git -C "$root" archive "$s" | tar -x -C "$dir/src"
-  make -C "$dir/src" -j "$(nproc)" PG_CONFIG="$sys_pg_config" >"$log" 2>&1 ||
-    { tail -n 30 "$log" >&2; echo "ab.sh: the build of $v failed ($log)" >&2; exit 1; }
-  cp -a /usr/lib/postgresql/15 "$dir/prefix/usr/lib/postgresql/"
-  cp -a /usr/share/postgresql/15 "$dir/prefix/usr/share/postgresql/"
-  # only this build's ldp in the copy (the system may hold another version of it)
-  rm -f "$dir"/prefix/usr/share/postgresql/15/extension/ldp[.-]* "$dir/prefix/usr/lib/postgresql/15/lib/ldp.so"
-  make -C "$dir/src" install DESTDIR="$dir/prefix" PG_CONFIG="$sys_pg_config" >>"$log" 2>&1 ||
-    { tail -n 30 "$log" >&2; echo "ab.sh: make install DESTDIR of $v failed ($log)" >&2; exit 1; }
-  [[ $("${bin[$v]}/pg_config" --pkglibdir) == "$dir/prefix/usr/lib/postgresql/15/lib" &&
-     -f $dir/prefix/usr/lib/postgresql/15/lib/ldp.so ]] ||
-    { echo "ab.sh: the private copy of $v does not find its own lib directory" >&2; exit 1; }
-  touch "$dir/prefix/.installed"
+  if [[ -f $dir/src/.built ]]; then
+    say "$v = ${s:0:12}: reusing the build in $dir/src"
+  else
+    say "$v = ${s:0:12}: building in $dir/src"
+    rm -rf "$dir"
+    mkdir -p "$dir/src"
+    git -C "$root" archive "$s" | tar -x -C "$dir/src"
+    make -C "$dir/src" -j "$(nproc)" PG_CONFIG="$sys_pg_config" >"$log" 2>&1 ||
+      { tail -n 30 "$log" >&2; echo "ab.sh: the build of $v failed ($log)" >&2; exit 1; }
+    touch "$dir/src/.built"
+  fi
+  [[ -d ${prefix[$v]} ]] && { bin[$v]=${bin[old]}; return; }   # OLD and NEW the same commit
+  bin[$v]=$(ldp_private_pg "${prefix[$v]}" "$dir/src" 2>>"$log") ||
+    { tail -n 30 "$log" >&2; echo "ab.sh: installing $v into ${prefix[$v]} failed ($log)" >&2; exit 1; }
 }
 install_rev old "$old_rev"
 install_rev new "$new_rev"
@@ -112,22 +129,8 @@ install_rev new "$new_rev"
 
 # ---------------------------------------------------------------------------
 # The two clusters
-export LDP_PRIVATE_CLUSTER=1
-unset PGHOST PGPORT PGUSER PGDATABASE _LDP_OWN_ENV
-cluster[old]=$out/pg-old
-cluster[new]=$out/pg-new
-cleanup() {
-  local v d
-  for v in old new; do
-    d=$(ldp_cluster_dir "${cluster[$v]}")
-    LDP_PG_BIN=${bin[$v]} ldp_cluster_stop "${cluster[$v]}" --force >/dev/null 2>&1 || true
-    if [[ ${LDP_AB_KEEP:-0} != 1 ]]; then rm -rf "$d" "${cluster[$v]}"; fi
-  done
-}
-trap cleanup EXIT
 declare -A base=([old]=57000 [new]=57500)
 for v in old new; do
-  LDP_PG_BIN=${bin[$v]} ldp_cluster_stop "${cluster[$v]}" --force >/dev/null 2>&1 || true
   [[ ${LDP_AB_KEEP:-0} == 1 ]] || rm -rf "$(ldp_cluster_dir "${cluster[$v]}")"
   LDP_PG_BIN=${bin[$v]} LDP_PORT_BASE=${base[$v]} ldp_cluster_start "${cluster[$v]}" \
     "shared_buffers = 2GB" "max_parallel_workers_per_gather = 2" "max_parallel_workers = 8" \

@@ -1,8 +1,16 @@
 # shellcheck shell=bash
 # Shared by the benchmark scripts (time_query reads `repeats` when called):
-#   bench_setup        installs missing packages, builds and installs the extension
-#   bench_cluster      starts the private cluster .pg/bench with the benchmark settings (or
-#                      uses the server named by PG*), stops it on exit; sets $cluster
+#   bench_setup        installs missing packages, builds the extension and installs it: into
+#                      a private copy of PostgreSQL 15 in the scratch directory
+#                      ${TMPDIR:-/tmp}/ldp-bench-<hash of the checkout's path>, made again on
+#                      every run and removed on exit (src/tools/pgenv.sh: ldp_private_pg; the
+#                      postgres user can reach it from any checkout, and the system's
+#                      installation is not written), or, for a server named by PG* variables,
+#                      into the system's installation (make install); sets $cluster
+#   bench_cluster      starts the private cluster .pg/bench from that copy with the benchmark
+#                      settings (or uses the server named by PG*), stops it on exit
+#   bench_cleanup      stops the cluster if this run started it and removes the scratch
+#                      directory (the EXIT trap that bench_setup sets)
 #   time_query S Q     median wall time (ms) of query Q after settings S, over $repeats
 #                      runs after one warm-up
 #   time_queries S Q.. median wall times (ms, one line each) of queries Q.. after settings
@@ -20,19 +28,32 @@ export PG_CONFIG="${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}"
 bench_setup() {
   ldp_install_deps
   make -C "$root" -j "$(nproc)" PG_CONFIG="$PG_CONFIG" >/dev/null
-  make -C "$root" install PG_CONFIG="$PG_CONFIG" >/dev/null
+  cluster="$root/.pg/bench"
+  # a server named by PG* variables is the user's: bench_extension never drops there
+  bench_private=1
+  if ldp_user_server; then
+    bench_private=0
+    make -C "$root" install PG_CONFIG="$PG_CONFIG" >/dev/null
+    return
+  fi
+  # a bench cluster a killed run left running from the scratch directory: stopped first
+  ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true
+  trap bench_cleanup EXIT
+  ldp_scratch_make bench
+  export LDP_PG_BIN
+  LDP_PG_BIN="$(ldp_private_pg "$(ldp_scratch_dir bench)/prefix" "$root")"
+}
+
+# shellcheck disable=SC2317  # called by the EXIT trap
+bench_cleanup() {
+  ldp_cluster_stop "$cluster" || true
+  ldp_scratch_cleanup
 }
 
 bench_cluster() {
-  # a server named by PG* variables is the user's: bench_extension never drops there
-  bench_private=1
-  if [[ ${LDP_PRIVATE_CLUSTER:-0} != 1 && ( -n ${PGHOST:-} || -n ${PGPORT:-} || -n ${PGDATABASE:-} ) ]]; then
-    bench_private=0
-  fi
-  cluster="$root/.pg/bench"
   ldp_cluster_start "$cluster" "shared_buffers = 2GB" "max_parallel_workers_per_gather = 2" \
     "max_parallel_workers = 8" "jit = off"
-  trap 'ldp_cluster_stop "$cluster" || true' EXIT
+  trap bench_cleanup EXIT
 }
 
 # In the private cluster the extension is dropped and created again, so that SQL changed

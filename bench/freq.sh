@@ -5,7 +5,7 @@
 # would write in plain SQL, serial and parallel; prints Markdown tables of ratios
 # (the figures that matter on a shared machine). Usage:
 #
-#   [ROWS_UNARY=N] [ROWS_OLH=N] bench/freq.sh [ROWS] [REPEATS]
+#   [ROWS_UNARY=N] [ROWS_OLH=N] bench/freq.sh [ROWS] [REPEATS] [WORDS]
 #
 #   ROWS        reports for grr, dbitflip and hadamard (default 10000000)
 #   ROWS_UNARY  reports for sue and oue (default 2000000; at most ROWS): a k = 1024
@@ -14,10 +14,14 @@
 #   ROWS_OLH    reports for olh (default 100000; at most ROWS): decoding costs k hashes
 #               per report (O(n k))
 #   REPEATS     timed runs of each query, after one warm-up; the median is shown (5)
+#   WORDS       the word-count file (word<TAB>count) the populations are drawn from: this
+#               argument, else LDP_BENCH_WORDS, else ../shared/data/subtlex_us_words.tsv
+#               beside the checkout when it exists (the full SUBTLEX-US list), else the
+#               bundled test/data/subtlex_top1000.tsv; the output says which. The loader
+#               reads it on the client side.
 #
 # k = 1024 items, epsilon = 1, dBitFlip d = 4 (see "d" below). The populations are
-# words drawn by count (ldp_load --distribution words:FILE; LDP_BENCH_WORDS, default
-# the shared SUBTLEX-US file when present, else test/data/subtlex_top1000.tsv), seed 1.
+# words drawn by count from WORDS (ldp_load --distribution words:FILE), seed 1.
 # Tables are kept between runs and reloaded only when their parameters change
 # (LDP_BENCH_RELOAD=1 forces it). Parallel runs use LDP_BENCH_WORKERS workers (1).
 # Uses the private cluster .pg/bench (or the server named by PG* variables).
@@ -36,12 +40,9 @@ done
 ((rows <= 2147483647)) || { echo "freq.sh: ROWS must fit in int4 (the sum(int4) column)" >&2; exit 2; }
 ((rows_unary > rows)) && rows_unary=$rows
 ((rows_olh > rows)) && rows_olh=$rows
-words="${LDP_BENCH_WORDS:-}"
-if [[ -z $words ]]; then
-  words="$root/test/data/subtlex_top1000.tsv"
-  [[ -r /work/shared/data/subtlex_us_words.tsv ]] && words=/work/shared/data/subtlex_us_words.tsv
-fi
-command_line="ROWS_UNARY=$rows_unary ROWS_OLH=$rows_olh LDP_BENCH_WORKERS=$workers bench/freq.sh $rows $repeats"
+IFS=$'\t' read -r words words_which < <(ldp_word_file "${3:-${LDP_BENCH_WORDS:-}}")
+echo "freq.sh: word counts from $words_which" >&2
+command_line="ROWS_UNARY=$rows_unary ROWS_OLH=$rows_olh LDP_BENCH_WORKERS=$workers bench/freq.sh $rows $repeats${3:+ $3}"
 k=1024
 eps=1.0
 # dBitFlip's d: seed 004 (Ding et al., NeurIPS 2017) evaluates dBitFlipPM with d = 1, 2
@@ -57,7 +58,7 @@ bench_cluster
 
 bench_extension
 log="$(mktemp "${TMPDIR:-/tmp}/ldp-freq-bench.XXXXXX")"
-trap 'rm -f "$log"; ldp_cluster_stop "$cluster" || true' EXIT
+trap 'rm -f "$log"; bench_cleanup' EXIT
 
 # ---------------------------------------------------------------------------
 # Tables: the loader's layout plus v int4 = user_id, the sum(int4) baseline's column
@@ -185,7 +186,7 @@ echo "Command: \`$command_line\`"
 echo
 echo "Frequency oracles over k = $k items, epsilon = $eps, dBitFlip d = $d; median of $repeats runs;"
 echo "parallel = leader + $workers worker(s); $(date -u +%Y-%m-%d); $(nproc) cores; PostgreSQL $(psql -qAtX -c 'SHOW server_version')."
-echo "Users hold words drawn by count from \`$(basename "$words")\` (item = rank among the top $k)."
+echo "Users hold words drawn by count from \`$(basename "$words")\` (item = rank among the top $k): $words_which."
 echo "Rows: grr, dbitflip, hadamard $rows; sue, oue $rows_unary; olh $rows_olh."
 if ((rows_unary < rows)); then
   echo "SUE/OUE use ROWS_UNARY = $rows_unary rows, not $rows: a report is a $((k / 8))-byte bit string"

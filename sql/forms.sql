@@ -102,14 +102,16 @@ SELECT f.label, m.txt = f.txt AS same_summary FROM fixtures f JOIN made m USING 
 -- (through COPY BINARY of a bytea column: bytea's binary form is its raw bytes).
 CREATE TABLE bin_raw (label text, b bytea);
 INSERT INTO bin_raw SELECT label, bin FROM fixtures WHERE bin IS NOT NULL AND family = 'mean';
-COPY bin_raw TO '/tmp/ldp_regress_forms_mean.bin' WITH (FORMAT binary);
+SELECT regress_file('ldp_regress_forms_mean.bin') AS mean_file \gset
+COPY bin_raw TO :'mean_file' WITH (FORMAT binary);
 CREATE TABLE bin_mean (label text, s mean_summary);
-COPY bin_mean FROM '/tmp/ldp_regress_forms_mean.bin' WITH (FORMAT binary);
+COPY bin_mean FROM :'mean_file' WITH (FORMAT binary);
 TRUNCATE bin_raw;
 INSERT INTO bin_raw SELECT label, bin FROM fixtures WHERE bin IS NOT NULL AND family = 'freq';
-COPY bin_raw TO '/tmp/ldp_regress_forms_freq.bin' WITH (FORMAT binary);
+SELECT regress_file('ldp_regress_forms_freq.bin') AS freq_file \gset
+COPY bin_raw TO :'freq_file' WITH (FORMAT binary);
 CREATE TABLE bin_freq (label text, s freq_summary);
-COPY bin_freq FROM '/tmp/ldp_regress_forms_freq.bin' WITH (FORMAT binary);
+COPY bin_freq FROM :'freq_file' WITH (FORMAT binary);
 
 CREATE TABLE loaded_mean AS
 SELECT f.label, f.txt::mean_summary AS from_text, f.img::mean_summary AS from_disk, b.s AS from_binary

@@ -17,9 +17,10 @@ UNION ALL SELECT 'dbitflip', dbitflip_agg(dbf_b, dbf_v, 1.5, 16) FROM freports
 UNION ALL SELECT 'olh', olh_agg(olh_s, olh_y, 1.5, 16) FROM freports
 UNION ALL SELECT 'hadamard', hadamard_agg(had_r, had_y, 1.5, 16) FROM freports;
 SELECT m, s::text::freq_summary::text = s::text AS text_round_trip, report_count(s) FROM fsums ORDER BY m;
-COPY fsums TO '/tmp/ldp_regress_freq_io.bin' WITH (FORMAT binary);
+SELECT regress_file('ldp_regress_freq_io.bin') AS bin_file \gset
+COPY fsums TO :'bin_file' WITH (FORMAT binary);
 CREATE TABLE fsums_copy (LIKE fsums);
-COPY fsums_copy FROM '/tmp/ldp_regress_freq_io.bin' WITH (FORMAT binary);
+COPY fsums_copy FROM :'bin_file' WITH (FORMAT binary);
 SELECT a.m, a.s::text = b.s::text AS binary_round_trip FROM fsums a JOIN fsums_copy b USING (m) ORDER BY m;
 
 SET parallel_setup_cost = 0;

@@ -18,9 +18,10 @@ SELECT kind, s::text::mean_summary::text = s::text AS text_round_trip,
 FROM summaries ORDER BY kind;
 
 -- binary round trip through COPY BINARY
-COPY summaries TO '/tmp/ldp_regress_mean_io.bin' WITH (FORMAT binary);
+SELECT regress_file('ldp_regress_mean_io.bin') AS bin_file \gset
+COPY summaries TO :'bin_file' WITH (FORMAT binary);
 CREATE TABLE summaries_copy (LIKE summaries);
-COPY summaries_copy FROM '/tmp/ldp_regress_mean_io.bin' WITH (FORMAT binary);
+COPY summaries_copy FROM :'bin_file' WITH (FORMAT binary);
 SELECT a.kind, a.s::text = b.s::text AS binary_round_trip
 FROM summaries a JOIN summaries_copy b USING (kind) ORDER BY kind;
 -- the binary form itself
@@ -68,9 +69,9 @@ BEGIN
   FOR r IN SELECT label, b FROM raw LOOP
     DELETE FROM raw_one;
     INSERT INTO raw_one VALUES (r.b);
-    COPY raw_one TO '/tmp/ldp_regress_raw.bin' WITH (FORMAT binary);
+    EXECUTE format('COPY raw_one TO %L WITH (FORMAT binary)', regress_file('ldp_regress_raw.bin'));
     RETURN NEXT r.label || ' -> ' ||
-      try_sql($q$COPY summaries_in FROM '/tmp/ldp_regress_raw.bin' WITH (FORMAT binary)$q$);
+      try_sql(format('COPY summaries_in FROM %L WITH (FORMAT binary)', regress_file('ldp_regress_raw.bin')));
   END LOOP;
 END $$;
 CREATE TABLE raw_one (b bytea);

@@ -19,3 +19,7 @@ BEGIN
 EXCEPTION WHEN OTHERS THEN
   RETURN SQLSTATE || ': ' || SQLERRM;
 END $$;
+-- Files of the binary COPY tests: in the server's data directory, so that clusters
+-- running side by side do not share them (COPY TO takes absolute paths only).
+CREATE FUNCTION public.regress_file(name text) RETURNS text LANGUAGE sql STABLE
+  RETURN current_setting('data_directory') || '/' || name;

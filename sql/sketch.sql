@@ -100,9 +100,10 @@ SELECT (SELECT cms_agg(j, report, 1, 2) FROM short_reports)::text =
        (SELECT cms_agg(j, report::text::varbit, 1, 2) FROM long_reports)::text AS toasted_agree;
 DROP TABLE short_reports, long_reports;
 SELECT m, s::text::sketch_summary::text = s::text AS text_round_trip, left(s::text, 45) FROM ssums ORDER BY m;
-COPY ssums TO '/tmp/ldp_regress_sketch.bin' WITH (FORMAT binary);
+SELECT regress_file('ldp_regress_sketch.bin') AS bin_file \gset
+COPY ssums TO :'bin_file' WITH (FORMAT binary);
 CREATE TABLE ssums_copy (LIKE ssums);
-COPY ssums_copy FROM '/tmp/ldp_regress_sketch.bin' WITH (FORMAT binary);
+COPY ssums_copy FROM :'bin_file' WITH (FORMAT binary);
 SELECT a.m, a.s::text = b.s::text AS binary_round_trip FROM ssums a JOIN ssums_copy b USING (m) ORDER BY m;
 SELECT 'v1:hcms{epsilon=1,hashes=1,width=2,n=1,sums=[0,-1]}'::sketch_summary;
 SELECT encode(sketch_summary_send('v1:hcms{epsilon=1,hashes=1,width=2,n=1,sums=[0,-1]}'), 'hex');

@@ -24,9 +24,10 @@ SELECT label, s::text::summary::text = s::text AS text_round_trip,
        substr(summary_send(s), 1, 6) = substr(CASE summary_kind(s) WHEN 'mean' THEN mean_summary_send(s::mean_summary)
                                                 ELSE freq_summary_send(s::freq_summary) END, 1, 6) AS same_header
 FROM typed ORDER BY label;
-COPY typed TO '/tmp/ldp_regress_summary.bin' WITH (FORMAT binary);
+SELECT regress_file('ldp_regress_summary.bin') AS bin_file \gset
+COPY typed TO :'bin_file' WITH (FORMAT binary);
 CREATE TABLE typed_copy (LIKE typed);
-COPY typed_copy FROM '/tmp/ldp_regress_summary.bin' WITH (FORMAT binary);
+COPY typed_copy FROM :'bin_file' WITH (FORMAT binary);
 SELECT a.label, a.s::text = b.s::text AS binary_round_trip FROM typed a JOIN typed_copy b USING (label) ORDER BY label;
 
 -- the wrong kind: 42804; text of no kind: 22P02; bytes that are no stored form: 22P03
@@ -50,9 +51,9 @@ BEGIN
   FOR r IN SELECT label, b FROM raw LOOP
     DELETE FROM raw_one;
     INSERT INTO raw_one VALUES (r.b);
-    COPY raw_one TO '/tmp/ldp_regress_summary_raw.bin' WITH (FORMAT binary);
+    EXECUTE format('COPY raw_one TO %L WITH (FORMAT binary)', regress_file('ldp_regress_summary_raw.bin'));
     RETURN NEXT r.label || ' -> ' ||
-      try_sql($q$COPY summaries_in FROM '/tmp/ldp_regress_summary_raw.bin' WITH (FORMAT binary)$q$);
+      try_sql(format('COPY summaries_in FROM %L WITH (FORMAT binary)', regress_file('ldp_regress_summary_raw.bin')));
   END LOOP;
 END $$;
 SELECT * FROM pg_temp.recv_each();

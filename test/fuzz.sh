@@ -3,12 +3,17 @@
 #
 #   1. builds ldp.so with -fsanitize=address,undefined in a copy of the sources
 #      (build/asan-ext/src) and installs it (make install DESTDIR=...) into a private copy
-#      of PostgreSQL 15 (build/asan-ext/prefix: /usr/lib/postgresql/15 and
-#      /usr/share/postgresql/15, pg_cron included; PostgreSQL finds its share and lib
-#      directories relative to its binaries, so the copy is self-contained);
+#      of PostgreSQL 15 (/usr/lib/postgresql/15 and /usr/share/postgresql/15, pg_cron
+#      included; PostgreSQL finds its share and lib directories relative to its binaries,
+#      so the copy is self-contained);
 #   2. starts a private cluster from that copy (.pg/fuzz, ports from 55500) with the ASan
 #      and UBSan runtimes preloaded into the postmaster, checks that they are loaded and
 #      that planted bugs in a probe library are reported and counted (a positive control);
+#      what the server reads, executes or writes outside its data directory (the copy,
+#      the preloaded library, the probe, the sanitizer logs) is in the scratch directory
+#      ${TMPDIR:-/tmp}/ldp-fuzz-<hash of the checkout's path> (src/tools/pgenv.sh:
+#      ldp_scratch_make), which the postgres user can reach from any checkout; it is
+#      made again at the start and removed at the end, with the cluster;
 #   3. fills a database with reports of every mechanism, stored summaries and rollups,
 #      collections with closed epochs and THRESH streams (test/fuzz/populate.sql);
 #   4. runs sqlsmith against it as a non-superuser, steered towards ldp's functions
@@ -31,7 +36,8 @@
 # Prints "fuzz: CHECK ... ok|FAILED" lines (test/run.sh counts them), then
 # "fuzz: sqlsmith N queries, M errors (expected), C crashes", and exits non-zero if a
 # check failed. Logs, the generated queries and any findings (crashing queries, sanitizer
-# reports, failing summary forms) are in build/fuzz/.
+# reports, failing summary forms) are in build/fuzz/ (the sanitizer logs copied to
+# build/fuzz/san/ at the end).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd -P)
 # shellcheck source=../src/tools/pgenv.sh
@@ -57,8 +63,10 @@ done
 jobs=2
 sys_pg_config=/usr/lib/postgresql/15/bin/pg_config
 out=$root/build/fuzz                 # logs and findings of this run
-asan=$root/build/asan-ext            # src/: the copy built with sanitizers, prefix/: the install
-prefix=$asan/prefix
+asan=$root/build/asan-ext            # src/: the copy built with sanitizers
+scratch=$(ldp_scratch_dir fuzz)      # what the server reads, executes or writes (see above)
+prefix=$scratch/prefix               # the private copy of PostgreSQL with the sanitizer build
+san=$scratch/san                     # the sanitizer logs the server writes
 cluster=$root/.pg/fuzz
 fuzz_role=ldp_fuzz
 san_flags='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize=vptr -g'
@@ -88,10 +96,24 @@ asan_rt=$(gcc -print-file-name=libasan.so)
 ubsan_rt=$(gcc -print-file-name=libubsan.so)
 [[ -e $asan_rt && -e $ubsan_rt ]] || die "sanitizer runtimes" "gcc -print-file-name=libasan.so / libubsan.so give no library"
 
+# A killed run may have left its cluster running from the scratch directory: stop it
+# (any pg_ctl of version 15 can) before that directory is made again.
+unset PGHOST PGPORT PGUSER PGDATABASE _LDP_OWN_ENV
+ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true
+rm -rf "$(ldp_cluster_dir "$cluster")" "$cluster"
+# shellcheck disable=SC2317  # called by the EXIT trap
+cleanup() {
+  ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true
+  rm -rf "$(ldp_cluster_dir "$cluster")" "$cluster"
+  if [[ -d $san ]]; then mkdir -p "$out/san"; cp -a "$san/." "$out/san/" 2>/dev/null || true; fi
+  ldp_scratch_cleanup
+}
+trap cleanup EXIT
+ldp_scratch_make fuzz
 rm -rf "$out"
-mkdir -p "$out/san" "$out/findings" "$out/probe"
-chmod 755 "$out" "$out/probe"
-((EUID != 0)) || chown postgres "$out/san"   # the server writes its sanitizer logs there
+mkdir -p "$san" "$out/findings" "$out/probe" "$scratch/probe"
+chmod 755 "$scratch/probe"
+((EUID != 0)) || chown postgres "$san"   # the server writes its sanitizer logs there
 
 # ---------------------------------------------------------------------------
 # 1. the sanitizer build, installed into a private copy of PostgreSQL
@@ -109,15 +131,8 @@ if ! make -C "$asan/src" -j "$jobs" "${make_args[@]}" >"$out/build.log" 2>&1; th
   tail -n 30 "$out/build.log" >&2
   die "asan build" "make failed, see build/fuzz/build.log"
 fi
-rm -rf "$prefix"
-mkdir -p "$prefix/usr/lib/postgresql" "$prefix/usr/share/postgresql"
-cp -a /usr/lib/postgresql/15 "$prefix/usr/lib/postgresql/"
-cp -a /usr/share/postgresql/15 "$prefix/usr/share/postgresql/"
-# only this build's ldp in the copy (the system may hold another version of it)
-rm -f "$prefix"/usr/share/postgresql/15/extension/ldp[.-]* "$prefix/usr/lib/postgresql/15/lib/ldp.so"
-make -C "$asan/src" install DESTDIR="$prefix" "${make_args[@]}" >>"$out/build.log" 2>&1 ||
-  die "asan build" "make install DESTDIR=$prefix failed"
-bindir=$prefix/usr/lib/postgresql/15/bin
+bindir=$(ldp_private_pg "$prefix" "$asan/src" "${make_args[@]:1}" 2>>"$out/build.log") ||
+  die "asan build" "make install DESTDIR=$prefix failed, see build/fuzz/build.log"
 so=$("$bindir/pg_config" --pkglibdir)/ldp.so
 if [[ $("$bindir/pg_config" --sharedir) == "$prefix/usr/share/postgresql/15" ]] &&
    [[ -f $("$bindir/pg_config" --sharedir)/extension/ldp.control ]] &&
@@ -128,13 +143,13 @@ else
 fi
 
 # Preloaded next to the runtimes (see the file), and the probe of the positive control.
-asan_options="detect_leaks=0:abort_on_error=1:disable_coredump=1:log_path=$out/san/asan"
-ubsan_options="print_stacktrace=1:halt_on_error=1:abort_on_error=1:disable_coredump=1:log_path=$out/san/ubsan"
+asan_options="detect_leaks=0:abort_on_error=1:disable_coredump=1:log_path=$san/asan"
+ubsan_options="print_stacktrace=1:halt_on_error=1:abort_on_error=1:disable_coredump=1:log_path=$san/ubsan"
 gcc -shared -fPIC -O2 -DLDP_FUZZ_UBSAN_OPTIONS="\"$ubsan_options\"" \
-  -o "$out/sanitizer_preload.so" "$here/fuzz/sanitizer_preload.c"
+  -o "$scratch/sanitizer_preload.so" "$here/fuzz/sanitizer_preload.c"
 gcc -shared -fPIC -O1 $san_flags -I"$($sys_pg_config --includedir-server)" \
-  -o "$out/probe/ldp_fuzz_probe.so" "$here/fuzz/sanitizer_probe.c"
-chmod 755 "$out/sanitizer_preload.so" "$out/probe/ldp_fuzz_probe.so"
+  -o "$scratch/probe/ldp_fuzz_probe.so" "$here/fuzz/sanitizer_probe.c"
+chmod 755 "$scratch/sanitizer_preload.so" "$scratch/probe/ldp_fuzz_probe.so"
 
 say "building ldp_summary_fuzz (CMake, build/cmake)"
 cmake -S . -B build/cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -145,12 +160,8 @@ cmake --build build/cmake -j "$jobs" --target ldp_summary_fuzz >>"$out/build.log
 # 2. the sanitized server
 export LDP_PG_BIN=$bindir LDP_PORT_BASE=55500 LDP_PRIVATE_CLUSTER=1
 # The ASan runtime must come first; test/fuzz/sanitizer_preload.c says why the rest.
-export LDP_SERVER_ENV="LD_PRELOAD=$asan_rt:$out/sanitizer_preload.so:$ubsan_rt \
+export LDP_SERVER_ENV="LD_PRELOAD=$asan_rt:$scratch/sanitizer_preload.so:$ubsan_rt \
 ASAN_OPTIONS=$asan_options UBSAN_OPTIONS=$ubsan_options"
-unset PGHOST PGPORT PGUSER PGDATABASE _LDP_OWN_ENV
-ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true   # left over from a killed run
-rm -rf "$(ldp_cluster_dir "$cluster")"
-trap 'ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true' EXIT
 ldp_cluster_start "$cluster" "log_min_messages = warning" \
   "log_line_prefix = '%m [%p] %e %a: '" "log_min_error_statement = panic" \
   "log_error_verbosity = verbose" \
@@ -180,25 +191,25 @@ wait_for_server() {
   return 1
 }
 # Planted bugs: each must kill its backend and leave a report, which the checks below see.
-# (ASan writes its reports to build/fuzz/san/asan.PID; UBSan, next to ASan, ignores
+# (ASan writes its reports to $san/asan.PID; UBSan, next to ASan, ignores
 # log_path and writes to the server's stderr, which is its log.)
 probe() {  # function expected-report-text
   local log_size before_crashes
   log_size=$(stat -c %s "$log")
   before_crashes=$(grep -c 'terminating any other active server processes' "$log" || true)
-  psql -d probe -c "CREATE OR REPLACE FUNCTION $1(int) RETURNS int AS '$out/probe/ldp_fuzz_probe.so', '$1' LANGUAGE C STRICT" \
+  psql -d probe -c "CREATE OR REPLACE FUNCTION $1(int) RETURNS int AS '$scratch/probe/ldp_fuzz_probe.so', '$1' LANGUAGE C STRICT" \
        -c "SELECT $1(8)" >/dev/null 2>&1 && return 1   # must not succeed
   wait_for_server || return 1
   (($(grep -c 'terminating any other active server processes' "$log" || true) > before_crashes)) || return 1
-  (($({ cat "$out"/san/* 2>/dev/null; tail -c "+$((log_size + 1))" "$log"; } | grep -c "$2") > 0))
+  (($({ cat "$san"/* 2>/dev/null; tail -c "+$((log_size + 1))" "$log"; } | grep -c "$2") > 0))
 }
 if probe ldp_fuzz_probe_asan 'heap-buffer-overflow' && probe ldp_fuzz_probe_ubsan 'signed integer overflow'; then
   check "planted sanitizer findings are reported (positive control)" ok
 else
   die "planted sanitizer findings are reported (positive control)" \
-    "files: $(ls "$out/san" | tr '\n' ' '); log: $(grep -c 'terminated by signal' "$log" || true) terminations"
+    "files: $(ls "$san" | tr '\n' ' '); log: $(grep -c 'terminated by signal' "$log" || true) terminations"
 fi
-mv "$out"/san/* "$out/probe/" 2>/dev/null || true
+mv "$san"/* "$out/probe/" 2>/dev/null || true
 psql -c "DROP DATABASE probe"
 log_from=$(($(stat -c %s "$log") + 1))   # findings count from here on
 new_log() { tail -c "+$log_from" "$log"; }
@@ -317,12 +328,12 @@ else
   check "no server process crashed" FAILED "$crashes crash restarts; statements in build/fuzz/findings/crash-*.sql"
   new_log | grep -E -A1 'terminated by signal|was terminated by exception' | cut -c1-300 | head -n 20 >&2 || true
 fi
-san_files=$(find "$out/san" -type f | wc -l)
+san_files=$(find "$san" -type f | wc -l)
 if ((san_files == 0)) && (($(new_log | grep -cE 'runtime error:|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer') == 0)); then
   check "no sanitizer report" ok
 else
   check "no sanitizer report" FAILED "$san_files report files in build/fuzz/san"
-  for f in "$out"/san/*; do
+  for f in "$san"/*; do
     [[ -f $f ]] || continue
     cp "$f" "$out/findings/"
     echo "== $f" >&2
@@ -350,7 +361,7 @@ else
 fi
 cp "$log" "$out/server.log"
 
-ldp_cluster_stop "$cluster" --force >/dev/null
+cleanup
 trap - EXIT
 echo "fuzz: sqlsmith $generated queries ($calling calling ldp functions, $calling_ok of them without error)," \
      "$sq_errors errors (expected), $crashes crashes; $(grep -m1 -o '[0-9]* forms ([^)]*): [0-9]* accepted, [0-9]* refused' "$out/summary-fuzz.log" || echo 'no summary forms');" \

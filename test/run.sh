@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what it lacks, builds everything,
-# runs the core unit and statistical tests (CTest, also under ASan + UBSan), pg_regress against a
-# temporary private cluster, the upgrade test (the catalog of CREATE EXTENSION ldp against
-# 0.1.0 updated step by step), the dump and restore test, the libpqxx integration tests, a short load test, the crash
-# test, and the fuzzing of the extension in a sanitizer-built server (test/fuzz.sh). Exits non-zero
-# on any failure and ends with one line "tests: N passed, N failed".
+# runs the core unit and statistical tests (CTest, also under ASan + UBSan), pg_regress
+# against a temporary private cluster, the upgrade test (the catalog of CREATE EXTENSION
+# ldp against 0.1.0 updated step by step), the dump and restore test, the libpqxx
+# integration tests, a short load test, the crash test, and the fuzzing of the extension in a sanitizer-built server
+# (test/fuzz.sh). The cluster runs from a private copy of PostgreSQL 15 with this build
+# of the extension installed into it, in a scratch directory under ${TMPDIR:-/tmp} named
+# after the checkout (src/tools/pgenv.sh: ldp_scratch_make, ldp_private_pg), removed at
+# the end with the cluster; the system's PostgreSQL installation is never written, so
+# two checkouts can run their tests at once. Exits non-zero on any failure and ends with
+# one line "tests: N passed, N failed".
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../src/tools/pgenv.sh"
@@ -12,8 +17,6 @@ root="$(ldp_root)"
 cd "$root"
 jobs="$(nproc 2>/dev/null || echo 2)"
 export PG_CONFIG="${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}"
-sudo_cmd=""
-[ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
 
 ldp_install_deps
 
@@ -48,20 +51,33 @@ if [ "${LDP_SKIP_SANITIZE:-0}" != 1 ]; then
   count_ctest build/asan.log
 fi
 
-echo "== build and install the extension (PGXS)"
+echo "== build the extension (PGXS) and install it into a private copy of PostgreSQL 15"
 make -j "$jobs" PG_CONFIG="$PG_CONFIG" >/dev/null
-$sudo_cmd make install PG_CONFIG="$PG_CONFIG" >/dev/null
-
-echo "== temporary cluster"
 export LDP_PRIVATE_CLUSTER=1
 cluster="$root/.pg/test"
-ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true  # left over from a killed run
-rm -rf "$cluster"
+# A killed run may have left its cluster running from its scratch directory: stop it (any
+# pg_ctl of version 15 can) before that directory is made again.
+ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true
+rm -rf "$(ldp_cluster_dir "$cluster")" "$cluster"
+# shellcheck disable=SC2317  # called by the EXIT trap
+cleanup() {
+  [[ -f $(ldp_cluster_dir "$cluster")/log ]] && cp "$(ldp_cluster_dir "$cluster")/log" build/test-server.log
+  ldp_cluster_stop "$cluster" --force || true
+  rm -rf "$(ldp_cluster_dir "$cluster")" "$cluster"
+  ldp_scratch_cleanup
+}
+trap cleanup EXIT
+ldp_scratch_make test
+LDP_PG_BIN="$(ldp_private_pg "$(ldp_scratch_dir test)/prefix" "$root")"
+export LDP_PG_BIN  # the cluster, crash.sh's restarts and the upgrade test's pg_dump use it
+echo "installed ldp into the copy in $(ldp_scratch_dir test)/prefix"
+
+echo "== temporary cluster"
 ldp_cluster_start "$cluster" "log_min_messages = warning"
-trap 'ldp_cluster_stop "$cluster" --force || true' EXIT
 
 echo "== pg_regress and isolation tests"
-if make installcheck PG_CONFIG="$PG_CONFIG" 2>&1 | tee build/regress.log; then :; else
+# the copy's pg_config: its pg_regress, pg_isolation_regress and psql
+if make installcheck PG_CONFIG="$LDP_PG_BIN/pg_config" 2>&1 | tee build/regress.log; then :; else
   status=1
   for d in build/regress/regression.diffs build/isolation/regression.diffs; do [ -f "$d" ] && cat "$d"; done
 fi

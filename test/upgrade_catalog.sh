@@ -18,7 +18,8 @@
 #   4. checks that every SQL and PL/pgSQL function of the new install pins search_path.
 #
 # Runs against the server of PGHOST/PGPORT/PGUSER (a superuser; test/run.sh runs it
-# against its temporary cluster after `make install`), in databases ldp_upgrade_new and
+# against its temporary cluster, started from the private copy of PostgreSQL its build is
+# installed into; LDP_PG_BIN names that copy's bin directory, for pg_dump), in databases ldp_upgrade_new and
 # ldp_upgrade_old that it drops at the end. Prints "upgrade: CHECK ... ok|FAILED" lines
 # (test/run.sh counts them) and exits non-zero if a check failed. The catalogs, dumps
 # and diffs are in build/upgrade/.

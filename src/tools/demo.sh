@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# The ldp demo: installs what the build needs, builds and installs the extension,
-# builds the report loader, starts a private PostgreSQL 15 cluster in .pg/demo (or
-# uses the server named by PGHOST/PGPORT/PGDATABASE), loads 1,000,000 simulated
-# devices' reports for each of four mechanisms and decodes them with the ldp
-# aggregates, next to the true values; then 1,000,000 devices report one word each
-# (SUBTLEX-US) with a sketch, and the top 20 of a dictionary is estimated next to the
-# truth. The cluster keeps running afterwards.
+# The ldp demo: installs what the build needs, builds the extension and installs it
+# into a private copy of PostgreSQL 15, builds the report loader, starts a private
+# cluster from that copy in .pg/demo (or uses the server named by PGHOST/PGPORT/PGDATABASE,
+# then installing into the system's PostgreSQL), loads 1,000,000 simulated devices'
+# reports for each of four mechanisms and decodes them with the ldp aggregates, next to
+# the true values; then 1,000,000 devices report one word each (SUBTLEX-US: the file
+# LDP_DEMO_WORDS names, else ../shared/data/subtlex_us_words.tsv beside the checkout,
+# else the bundled top 1000) with a sketch, and the top 20 of a dictionary is estimated
+# next to the truth. The cluster keeps running afterwards.
 #
 #   src/tools/demo.sh          run the demo
-#   src/tools/demo.sh stop     stop the demo cluster
+#   src/tools/demo.sh stop     stop the demo cluster; remove what it put under /tmp
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
@@ -22,7 +24,7 @@ PG_CONFIG=$LDP_PG_BIN/pg_config
 USERS=${LDP_DEMO_USERS:-1000000}
 
 usage() {
-  sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 case ${1:-} in
@@ -33,6 +35,10 @@ case ${1:-} in
     else
       echo "demo: no demo cluster is running in $DEMO_DIR"
     fi
+    # what the demo put under ${TMPDIR:-/tmp}: the copy of PostgreSQL it ran from, and
+    # its data directory when the postgres user cannot reach .pg/demo
+    rm -rf "$(ldp_scratch_dir demo)"
+    [[ $(ldp_cluster_dir "$DEMO_DIR") == "$DEMO_DIR" ]] || rm -rf "$(ldp_cluster_dir "$DEMO_DIR")"
     exit 0
     ;;
   -h | --help) usage; exit 0 ;;
@@ -59,13 +65,14 @@ quietly() {
   fi
 }
 
-# On failure, stop a cluster this run started (a cluster that was already running,
-# or the user's own server, is left alone).
+# On failure, stop a cluster this run started and remove the copy of PostgreSQL it ran
+# from (the user's own server is left alone).
 on_exit() {
   local rc=$?
   if ((rc != 0)); then
     echo "demo: failed (exit status $rc)" >&2
     ldp_cluster_stop "$DEMO_DIR" || true
+    ldp_scratch_cleanup
   fi
 }
 trap on_exit EXIT
@@ -75,14 +82,34 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 step "checking the Debian packages"
 ldp_install_deps
 
-step "building and installing the extension (make install)"
+step "building and installing the extension"
 quietly make-build make -C "$ROOT" PG_CONFIG="$PG_CONFIG" -j"$JOBS"
-if [[ -w $("$PG_CONFIG" --pkglibdir) && -w $("$PG_CONFIG" --sharedir)/extension ]]; then
-  quietly make-install make -C "$ROOT" PG_CONFIG="$PG_CONFIG" install
-else
-  quietly make-install sudo make -C "$ROOT" PG_CONFIG="$PG_CONFIG" install
+# PG* naming the running demo cluster itself (as the closing note suggests) is no server
+# of the user's: it is restarted from the new build like any demo cluster
+demo_port=$(ldp_cluster_port "$DEMO_DIR" 2>/dev/null || true)
+if [[ -n $demo_port && ${PGPORT:-} == "$demo_port" && ${PGHOST:-127.0.0.1} == 127.0.0.1 ]]; then
+  unset PGHOST PGPORT PGUSER PGDATABASE
 fi
-echo "installed ldp into $("$PG_CONFIG" --pkglibdir)"
+if ldp_user_server; then
+  # the user's server loads the extension from the system's installation
+  if [[ -w $("$PG_CONFIG" --pkglibdir) && -w $("$PG_CONFIG" --sharedir)/extension ]]; then
+    quietly make-install make -C "$ROOT" PG_CONFIG="$PG_CONFIG" install
+  else
+    quietly make-install sudo make -C "$ROOT" PG_CONFIG="$PG_CONFIG" install
+  fi
+  echo "installed ldp into $("$PG_CONFIG" --pkglibdir)"
+else
+  # The demo cluster runs from a private copy of PostgreSQL 15 with this build installed
+  # into it (src/tools/pgenv.sh: ldp_private_pg), in a scratch directory under
+  # ${TMPDIR:-/tmp} that the postgres user can reach wherever the checkout is; the
+  # system's installation is not written. A demo cluster still running from an earlier
+  # run is stopped first, and started again below from the new copy.
+  ldp_cluster_stop "$DEMO_DIR" --force >/dev/null 2>&1 || true
+  ldp_scratch_make demo
+  LDP_PG_BIN=$(ldp_private_pg "$(ldp_scratch_dir demo)/prefix" "$ROOT" 2>"$LOGS/make-install.log") ||
+    { tail -n 40 "$LOGS/make-install.log" >&2; exit 1; }
+  echo "installed ldp into a private copy of PostgreSQL 15 in $(ldp_scratch_dir demo)/prefix"
+fi
 
 step "building the report loader (cmake, $BUILD)"
 quietly cmake-configure cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release
@@ -170,14 +197,12 @@ EOF
 # the standard error. The summary is 2 MiB (256 x 1024 int64 counters) and each
 # candidate costs 256 hashes.
 
-WORDS_FULL=${LDP_DEMO_WORDS:-/work/shared/data/subtlex_us_words.tsv}
-if [[ -r $WORDS_FULL ]]; then
-  WORDS=$WORDS_FULL
-  words_note="the full SUBTLEX-US list, $WORDS ($(awk -F'\t' '$2 ~ /^[0-9]+$/' "$WORDS" | wc -l) words)"
-else
-  WORDS=$ROOT/test/data/subtlex_top1000.tsv
-  words_note="the repository's copy of the 1000 most frequent words, $WORDS ($WORDS_FULL is absent; set LDP_DEMO_WORDS to another word<TAB>count file)"
-fi
+# The word counts: LDP_DEMO_WORDS, else ../shared/data/subtlex_us_words.tsv beside the
+# checkout, else the bundled top 1000 (src/tools/pgenv.sh: ldp_word_file). Only the
+# loader and psql's \copy ... FROM STDIN read it, on the client side.
+IFS=$'\t' read -r WORDS words_which < <(ldp_word_file "${LDP_DEMO_WORDS:-}")
+[[ -n $WORDS ]] || exit 1
+words_note="$words_which, $(awk -F'\t' '$2 ~ /^[0-9]+$/' "$WORDS" | wc -l) words (LDP_DEMO_WORDS=FILE names another word<TAB>count file)"
 ABSENT=(emoji selfie hashtag bitcoin blockchain smartphone postgres covfefe)
 W_EPS=4 W_HASHES=256 W_WIDTH=1024
 W_AGG="ldp.hcms_agg(hash_index, coefficient, report, $W_EPS, $W_HASHES, $W_WIDTH)"

@@ -23,6 +23,33 @@
 #   ldp_cluster_dir DIR           prints where the cluster for DIR really lives (DIR, or a
 #                                 directory under /tmp when the postgres user cannot reach DIR)
 #   ldp_cluster_port DIR          prints the port of the running cluster in DIR
+#   ldp_user_server               true when PGHOST, PGPORT or PGDATABASE name a server of
+#                                 the user's (and LDP_PRIVATE_CLUSTER is not 1)
+#   ldp_scratch_dir NAME          prints ${TMPDIR:-/tmp}/ldp-NAME-<hash of the checkout's real
+#                                 path>: where a script puts what the server (the postgres
+#                                 user) must read or execute, which a checkout in a private
+#                                 directory (a home of mode 0700) cannot hold
+#   ldp_scratch_make NAME         removes what an earlier (killed) run left in that directory,
+#                                 creates it empty and readable by the postgres user, and
+#                                 remembers it for ldp_scratch_cleanup (call it in the script's
+#                                 shell, not in $(...); stop a cluster running from it first)
+#   ldp_scratch_cleanup           removes the directories ldp_scratch_make made (EXIT traps,
+#                                 after stopping the clusters that run from them)
+#   ldp_private_pg PREFIX SRC [MAKE_ARGS...]
+#                                 a private copy of PostgreSQL 15 in PREFIX (a scratch
+#                                 directory: /usr/lib/postgresql/15 and /usr/share/postgresql/15,
+#                                 pg_cron included; PostgreSQL finds its share and lib
+#                                 directories relative to its binaries) with the extension
+#                                 built in SRC installed into it (make install DESTDIR=PREFIX,
+#                                 and nothing of another ldp); prints its bin directory, for
+#                                 LDP_PG_BIN. The system's installation is never written.
+#   ldp_word_file [FILE]          chooses the word-count file (word<TAB>count) of the demo and
+#                                 bench/freq.sh and prints it and, after a tab, which it is:
+#                                 FILE when given (it must be readable), else
+#                                 ../shared/data/subtlex_us_words.tsv beside the checkout when
+#                                 it exists (the full SUBTLEX-US list), else the bundled
+#                                 test/data/subtlex_top1000.tsv. Read it on the client side
+#                                 (\copy ... FROM STDIN, ldp_load): the server may not reach it.
 #
 # Callers use `set -euo pipefail`; every function returns non-zero with a message on
 # stderr when it fails. Environment knobs: LDP_PG_BIN (default
@@ -31,10 +58,12 @@
 # environment when ldp_cluster_start starts or restarts it, e.g. the sanitizer runtime
 # of test/fuzz.sh: "LD_PRELOAD=... ASAN_OPTIONS=..."; runuser would not pass them).
 
-LDP_PG_BIN=${LDP_PG_BIN:-/usr/lib/postgresql/15/bin}
+_LDP_SYSTEM_PG=/usr/lib/postgresql/15
+LDP_PG_BIN=${LDP_PG_BIN:-$_LDP_SYSTEM_PG/bin}
 LDP_PORT_BASE=${LDP_PORT_BASE:-54320}
 _LDP_PGENV_FILE=${BASH_SOURCE[0]}
 _LDP_STARTED=()  # cluster directories this shell started
+_LDP_SCRATCH=()  # scratch directories this shell made (ldp_scratch_make)
 
 _ldp_say() { printf 'ldp: %s\n' "$*" >&2; }
 _ldp_die() { printf 'ldp: error: %s\n' "$*" >&2; return 1; }
@@ -78,13 +107,96 @@ ldp_install_deps() {
 }
 
 # ---------------------------------------------------------------------------
+# What the server reads or executes: scratch directories under ${TMPDIR:-/tmp}
+
+ldp_scratch_dir() {
+  local name=${1:?usage: ldp_scratch_dir NAME} tag
+  tag=$(printf '%s' "$(ldp_root)" | md5sum | cut -c1-10)
+  printf '%s\n' "${TMPDIR:-/tmp}/ldp-$name-$tag"
+}
+
+ldp_scratch_make() {
+  local dir
+  dir=$(ldp_scratch_dir "${1:?usage: ldp_scratch_make NAME}") || return 1
+  rm -rf "$dir"   # what a killed run left
+  if ! { mkdir -p "$dir" && chmod 755 "$dir"; }; then _ldp_die "cannot create $dir"; return 1; fi
+  if ((EUID == 0)) && ! runuser -u postgres -- test -r "$dir" -a -x "$dir" 2>/dev/null; then
+    rm -rf "$dir"
+    _ldp_die "the postgres user cannot reach $dir; set TMPDIR to a directory it can reach"
+    return 1
+  fi
+  _LDP_SCRATCH+=("$dir")
+}
+
+ldp_scratch_cleanup() {
+  local d
+  for d in "${_LDP_SCRATCH[@]}"; do rm -rf "$d"; done
+  _LDP_SCRATCH=()
+}
+
+ldp_private_pg() {
+  local prefix=${1:?usage: ldp_private_pg PREFIX SRC [MAKE_ARGS...]} src=${2:?usage: ldp_private_pg PREFIX SRC}
+  shift 2
+  local sys=$_LDP_SYSTEM_PG out
+  rm -rf "$prefix"
+  mkdir -p "$prefix/usr/lib/postgresql" "$prefix/usr/share/postgresql" || return 1
+  if ! { cp -a "$sys" "$prefix/usr/lib/postgresql/" &&
+         cp -a /usr/share/postgresql/15 "$prefix/usr/share/postgresql/"; }; then
+    _ldp_die "cannot copy PostgreSQL 15 into $prefix"
+    return 1
+  fi
+  # only this build's ldp in the copy (the system may hold another version of it)
+  rm -f "$prefix"/usr/share/postgresql/15/extension/ldp[.-]* "$prefix/usr/lib/postgresql/15/lib/ldp.so"
+  if ! out=$(make -C "$src" install DESTDIR="$prefix" PG_CONFIG="$sys/bin/pg_config" "$@" 2>&1); then
+    printf '%s\n' "$out" | tail -n 30 >&2
+    _ldp_die "make install DESTDIR=$prefix failed"
+    return 1
+  fi
+  local bin=$prefix/usr/lib/postgresql/15/bin
+  if [[ $("$bin/pg_config" --sharedir) != "$prefix/usr/share/postgresql/15" ||
+        $("$bin/pg_config" --pkglibdir) != "$prefix/usr/lib/postgresql/15/lib" ||
+        ! -f $prefix/usr/lib/postgresql/15/lib/ldp.so ||
+        ! -f $prefix/usr/share/postgresql/15/extension/ldp.control ]]; then
+    _ldp_die "the copy in $prefix does not find its own share and lib directories, or has no ldp"
+    return 1
+  fi
+  printf '%s\n' "$bin"
+}
+
+# ---------------------------------------------------------------------------
+# Word counts
+
+ldp_word_file() {
+  local given=${1:-} root shared
+  root=$(ldp_root)
+  shared=$root/../shared/data/subtlex_us_words.tsv
+  if [[ -n $given ]]; then
+    [[ -r $given && -f $given ]] || { _ldp_die "cannot read the word file $given"; return 1; }
+    printf '%s\t%s\n' "$given" "$given (given)"
+  elif [[ -r $shared && -f $shared ]]; then
+    printf '%s\t%s\n' "$(cd "$(dirname "$shared")" && pwd -P)/subtlex_us_words.tsv" \
+      "../shared/data/subtlex_us_words.tsv beside the checkout (the full SUBTLEX-US list)"
+  else
+    printf '%s\t%s\n' "$root/test/data/subtlex_top1000.tsv" \
+      "the bundled test/data/subtlex_top1000.tsv (the 1000 most frequent words; there is no ../shared/data/subtlex_us_words.tsv beside the checkout)"
+  fi
+}
+
+# ---------------------------------------------------------------------------
 # Private clusters
 
+ldp_user_server() {
+  [[ ${LDP_PRIVATE_CLUSTER:-0} != 1 && -z ${_LDP_OWN_ENV:-} &&
+     ( -n ${PGHOST:-} || -n ${PGPORT:-} || -n ${PGDATABASE:-} ) ]]
+}
+
 # Runs a command as the user that owns the clusters: `postgres` when we are root
-# (initdb and postgres refuse to run as root), ourselves otherwise.
+# (initdb and postgres refuse to run as root), ourselves otherwise. As postgres it runs
+# from / (every path given is absolute): the checkout may be a directory postgres cannot
+# enter, and pg_ctl would warn that it cannot change to it.
 _ldp_as_owner() {
   if ((EUID == 0)); then
-    runuser -u postgres -- "$@"
+    (cd / && runuser -u postgres -- "$@")
   else
     "$@"
   fi
@@ -228,8 +340,7 @@ ldp_cluster_start() {
   shift
 
   # A server chosen by the user through the usual libpq variables.
-  if [[ ${LDP_PRIVATE_CLUSTER:-0} != 1 && -z ${_LDP_OWN_ENV:-} &&
-        ( -n ${PGHOST:-} || -n ${PGPORT:-} || -n ${PGDATABASE:-} ) ]]; then
+  if ldp_user_server; then
     _ldp_say "using the server from the environment (PGHOST=${PGHOST:-} PGPORT=${PGPORT:-} PGDATABASE=${PGDATABASE:-})"
     if ! psql -X -q -At -c 'select 1' >/dev/null; then
       _ldp_die "cannot connect to that server; unset PGHOST/PGPORT/PGDATABASE to use a private cluster"

@@ -16,7 +16,7 @@ namespace ldp::tools::testing {
 
 using ldp::FreqMechanism;
 
-// The word fixture (test/data/README.md): the tests do not need /work/shared.
+// The word fixture (test/data/README.md): the tests need nothing outside the checkout.
 inline const std::string kWords = std::string(LDP_TEST_DATA_DIR) + "/subtlex_top1000.tsv";
 
 inline FreqLoadSpec make_spec(FreqMechanism m, double epsilon, int64_t k,

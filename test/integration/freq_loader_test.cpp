@@ -2,7 +2,7 @@
 // `ldp_load --mechanism grr|sue|oue|dbitflip|olh|hadamard`, that need no server (the
 // ones that do are in freq_loader_db_test.cpp). Populations come from
 // test/data/subtlex_top1000.tsv (the 1000 most frequent words of SUBTLEX-US; see
-// test/data/README.md), so the tests do not need /work/shared.
+// test/data/README.md), so the tests need nothing outside the checkout.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
