@@ -210,9 +210,27 @@ void put_be64(Bytes& b, size_t at, uint64_t v) {
 }
 
 // The stored form (src/core/common/stored_form.hpp) every send function writes: "LDPS",
-// u8 format (2), u8 family, u8 mechanism, then 8-byte big-endian fields (parameters,
-// n, counters).
+// u8 format (2; 3 for sketches), u8 family, u8 mechanism, then 8-byte big-endian fields
+// (parameters, n, counters). Format 3 (compact counters) has, after a sketch's four
+// fields (epsilon, hashes, width, n), u8 bytes per counter and the counters at that width.
 constexpr size_t kFormatByte = 4, kMechanismByte = 6, kFieldsStart = 7;
+constexpr size_t kSketchCounterBytes = kFieldsStart + 32;
+
+// A format-3 sketch form rewritten with its counters at `bytes` bytes each (they are
+// sign-extended, or truncated when narrower: then usually another summary, or refused).
+Bytes rewidened(const Bytes& b, int bytes) {
+  int from = b[kSketchCounterBytes];
+  if (from != 1 && from != 2 && from != 4 && from != 8) return b;
+  size_t start = kSketchCounterBytes + 1, cells = (b.size() - start) / static_cast<size_t>(from);
+  Bytes out(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(start));
+  out[kSketchCounterBytes] = static_cast<uint8_t>(bytes);
+  for (size_t i = 0; i < cells; ++i) {
+    uint64_t v = (b[start + i * from] & 0x80) ? ~uint64_t{0} : 0;  // sign
+    for (int k = 0; k < from; ++k) v = v << 8 | b[start + i * from + k];
+    for (int k = bytes - 1; k >= 0; --k) out.push_back(static_cast<uint8_t>(v >> (8 * k)));
+  }
+  return out;
+}
 
 Bytes mutate_binary(const Bytes& in, const std::vector<Seed>& seeds, std::mt19937_64& g) {
   Bytes b = in;
@@ -220,7 +238,7 @@ Bytes mutate_binary(const Bytes& in, const std::vector<Seed>& seeds, std::mt1993
   for (int e = 0; e < edits; ++e) {
     if (b.empty()) b.push_back(1);
     size_t at = g() % b.size();
-    switch (g() % 13) {
+    switch (g() % 14) {
       case 0:
         b[at] = static_cast<uint8_t>(b[at] ^ (1u << (g() % 8)));
         break;
@@ -270,6 +288,15 @@ Bytes mutate_binary(const Bytes& in, const std::vector<Seed>& seeds, std::mt1993
         put_be64(b, kFieldsStart + 8 * i, v + kDeltas[g() % 4]);
         break;
       }
+      case 13:  // format 3: another counter width byte, or the counters rewritten at another width
+        if (b.size() > kSketchCounterBytes && b[0] == 'L' && b[kFormatByte] == 3) {
+          static const int kWidths[] = {1, 2, 4, 8};
+          if (g() % 3 == 0)
+            b[kSketchCounterBytes] = static_cast<uint8_t>(g() % 2 ? kWidths[g() % 4] : g() % 256);
+          else
+            b = rewidened(b, kWidths[g() % 4]);
+        }
+        break;
       case 12:  // the format-1 image of the same body: version byte 1, then from the mechanism on
         if (b.size() > kMechanismByte && b[0] == 'L') {
           b.erase(b.begin(), b.begin() + kMechanismByte - 1);

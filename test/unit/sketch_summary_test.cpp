@@ -189,11 +189,17 @@ TEST(SketchCodec, TextAndFixedBytes) {
   Sketch s(SketchMechanism::HCMS, 1.0, 1, 2);
   ldp::sketch_add_signed(s.get(), 0, 1, false);
   EXPECT_EQ(text_of(s), "v1:hcms{epsilon=1,hashes=1,width=2,n=1,sums=[0,-1]}");
-  // Written by shifts, so the same on every host: "LDPS", format 2, family 3 (sketch),
-  // mechanism 2, then big-endian epsilon, hashes, width, n and the counters.
+  // Written by shifts, so the same on every host: "LDPS", format 3, family 3 (sketch),
+  // mechanism 2, then big-endian epsilon, hashes, width, n, the bytes per counter (1)
+  // and the counters at that width.
   EXPECT_EQ(ldp_test::hex(binary_of(s)),
-            "4c445053" "02" "03" "02" "3ff0000000000000" "0000000000000001" "0000000000000002"
-            "0000000000000001" "0000000000000000" "ffffffffffffffff");
+            "4c445053" "03" "03" "02" "3ff0000000000000" "0000000000000001" "0000000000000002"
+            "0000000000000001" "01" "00" "ff");
+  // The same summary as 0.6.0 wrote it (format 2, i64 counters) still reads.
+  const std::vector<uint8_t> format2 = ldp_test::unhex(
+      "4c445053" "02" "03" "02" "3ff0000000000000" "0000000000000001" "0000000000000002"
+      "0000000000000001" "0000000000000000" "ffffffffffffffff");
+  EXPECT_EQ(from_binary(format2).buf, s.buf);
   Sketch c(SketchMechanism::CMS, 0.5, 2, 3);
   const uint8_t r[] = {0xa0};  // 101
   ldp::sketch_add_cms(c.get(), 1, r, 3);
@@ -253,6 +259,51 @@ TEST(SketchCodec, MalformedFormsAreRefused) {
   std::vector<uint8_t> format1(good.begin() + 5, good.end());
   format1[0] = 1;  // a version-1 image: sketches never had one
   EXPECT_TRUE(bad_binary(format1));
+  const size_t width_at = 6 + 1 + 32;  // header, mechanism, epsilon, hashes, width, n
+  ASSERT_EQ(good[width_at], 1);
+  for (uint8_t w : {0, 3, 5, 7, 9, 16, 255}) {
+    std::vector<uint8_t> bad = good;
+    bad[width_at] = w;  // not 1, 2, 4 or 8 bytes per counter
+    EXPECT_TRUE(bad_binary(bad)) << int(w);
+  }
+  std::vector<uint8_t> wider = good;
+  wider[width_at] = 2;  // claims 2 bytes per counter with the bytes of 1
+  EXPECT_TRUE(bad_binary(wider));
+  std::vector<uint8_t> format4 = good;
+  format4[4] = 4;
+  EXPECT_TRUE(bad_binary(format4));
+}
+
+// Format 3 stores each counter in the fewest bytes that hold them all (1, 2, 4 or 8),
+// and reads back exactly, at every width's edges and in format 2 too.
+TEST(SketchCodec, CompactCountersAtEveryWidth) {
+  struct Case { int64_t lo, hi; int bytes; };
+  const Case cases[] = {{0, 0, 1}, {-128, 127, 1}, {-129, 5, 2}, {0, 128, 2}, {-32768, 32767, 2},
+                        {0, 32768, 4}, {-32769, 0, 4}, {INT32_MIN, INT32_MAX, 4},
+                        {0, int64_t{INT32_MAX} + 1, 8}, {int64_t{INT32_MIN} - 1, 0, 8},
+                        {-(int64_t{1} << 40), int64_t{1} << 40, 8}};
+  for (const Case& c : cases) {
+    Sketch s(SketchMechanism::HCMS, 1.0, 2, 4);
+    int64_t* v = s.get()->counters();
+    v[0] = c.lo;
+    v[5] = c.hi;
+    v[7] = c.lo / 3;
+    // n that the counters can come from: Σ|S| with the right parity
+    int64_t total = 0;
+    for (int i = 0; i < 8; ++i) total += v[i] < 0 ? -v[i] : v[i];
+    s.get()->n = total;
+    std::vector<uint8_t> b = binary_of(s);
+    EXPECT_EQ(b[4], 3);
+    EXPECT_EQ(b[6 + 1 + 32], c.bytes) << c.lo << " " << c.hi;
+    EXPECT_EQ(b.size(), 6 + 1 + 32 + 1 + 8 * static_cast<size_t>(c.bytes));
+    EXPECT_EQ(from_binary(b).buf, s.buf) << c.lo << " " << c.hi;
+    // the same counters in format 2
+    std::vector<uint8_t> f2(b.begin(), b.begin() + 6 + 1 + 32);
+    f2[4] = 2;
+    for (int i = 0; i < 8; ++i)
+      for (int k = 7; k >= 0; --k) f2.push_back(static_cast<uint8_t>(static_cast<uint64_t>(v[i]) >> (8 * k)));
+    EXPECT_EQ(from_binary(f2).buf, s.buf);
+  }
 }
 
 TEST(SketchEncoders, RefuseWhatTheAggregatesRefuse) {

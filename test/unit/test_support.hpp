@@ -51,6 +51,12 @@ inline std::string hex(const std::vector<uint8_t>& bytes) {
   return out;
 }
 
+inline std::vector<uint8_t> unhex(const std::string& text) {
+  std::vector<uint8_t> out;
+  for (size_t i = 0; i + 1 < text.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoi(text.substr(i, 2), nullptr, 16)));
+  return out;
+}
+
 // EXPECT_TRUE(ThrowsKind(kind, [&] { ... })): f() must throw ldp::Error of that kind.
 template <class F>
 ::testing::AssertionResult ThrowsKind(ldp::ErrorKind kind, F&& f) {

@@ -21,9 +21,9 @@ const char* family_name(uint8_t f) {
 }
 }  // namespace
 
-void write_stored_header(uint8_t* out, Family family) {
+void write_stored_header(uint8_t* out, Family family, uint8_t format) {
   std::memcpy(out, kStoredMagic, sizeof kStoredMagic);
-  out[4] = kStoredFormat;
+  out[4] = format;
   out[5] = static_cast<uint8_t>(family);
 }
 
@@ -31,18 +31,24 @@ bool has_stored_magic(const uint8_t* p, size_t len) {
   return len >= sizeof kStoredMagic && std::memcmp(p, kStoredMagic, sizeof kStoredMagic) == 0;
 }
 
-StoredBody stored_body(const uint8_t* p, size_t len, Family family, const char* type) {
+StoredBody stored_body(const uint8_t* p, size_t len, Family family, const char* type,
+                       bool compact_counters) {
   if (has_stored_magic(p, len)) {
     if (len < kStoredHeaderSize)
       throw_error(ErrorKind::InvalidBinary, "invalid binary %s: truncated", type);
-    if (p[4] != kStoredFormat)
+    if (p[4] != kStoredFormat && !(compact_counters && p[4] == kStoredFormatCompact)) {
+      if (compact_counters)
+        throw_error(ErrorKind::InvalidBinary,
+                    "invalid binary %s: format %d, this build reads formats 1, %d and %d", type, p[4],
+                    kStoredFormat, kStoredFormatCompact);
       throw_error(ErrorKind::InvalidBinary,
                   "invalid binary %s: format %d, this build reads formats 1 and %d", type, p[4],
                   kStoredFormat);
+    }
     if (p[5] != static_cast<uint8_t>(family))
       throw_error(ErrorKind::InvalidBinary, "invalid binary %s: it holds %s", type,
                   family_name(p[5]));
-    return StoredBody{p + kStoredHeaderSize, len - kStoredHeaderSize, 2};
+    return StoredBody{p + kStoredHeaderSize, len - kStoredHeaderSize, p[4]};
   }
   if (len < 1) throw_error(ErrorKind::InvalidBinary, "invalid binary %s: truncated", type);
   if (p[0] != kFormat1Version)

@@ -15,6 +15,12 @@
 // its leading version byte: format 1 (u8 version = 1, then the body) is what send
 // wrote up to extension 0.4.0, and recv still reads it. The header is the only
 // part every family shares; each family reads and writes its own body.
+//
+// Format 3 (extension 0.7.0; the families with counter arrays: sketches) is format 2
+// with the counter array compact: after n, u8 bytes per counter (1, 2, 4 or 8, the
+// fewest that hold every counter) and the counters at that width, big-endian two's
+// complement (common/byte_reader.hpp: compact_counter_bytes, put_counters,
+// ByteReader::counters). Readers of those families take formats 2 and 3.
 #pragma once
 
 #include <cstddef>
@@ -26,22 +32,24 @@ enum class Family : uint8_t { Mean = 1, Frequency = 2, Sketch = 3 };
 
 constexpr uint8_t kStoredMagic[4] = {'L', 'D', 'P', 'S'};
 constexpr uint8_t kStoredFormat = 2;
+constexpr uint8_t kStoredFormatCompact = 3;  // format 2 with compact counters
 constexpr size_t kStoredHeaderSize = 6;  // magic, format, family
 constexpr uint8_t kFormat1Version = 1;   // the leading byte of a format-1 binary form
 
-// Writes the 6-byte header.
-void write_stored_header(uint8_t* out, Family family);
+// Writes the 6-byte header (format 2, or kStoredFormatCompact).
+void write_stored_header(uint8_t* out, Family family, uint8_t format = kStoredFormat);
 // True when the bytes begin with the magic (a format-2 form, possibly malformed).
 bool has_stored_magic(const uint8_t* p, size_t len);
 
 // The body (from the mechanism byte) of a binary form of this family: format 2
-// (header checked) or format 1 (leading version byte 1). Throws InvalidBinary
-// naming `type` for anything else.
+// (header checked), format 3 when the family has compact counters, or format 1
+// (leading version byte 1). Throws InvalidBinary naming `type` for anything else.
 struct StoredBody {
   const uint8_t* p;
   size_t len;
-  int format;  // 1 or 2
+  int format;  // 1, 2 or 3
 };
-StoredBody stored_body(const uint8_t* p, size_t len, Family family, const char* type);
+StoredBody stored_body(const uint8_t* p, size_t len, Family family, const char* type,
+                       bool compact_counters = false);
 
 }  // namespace ldp

@@ -2,9 +2,11 @@
 //
 // Text:   v1:<name>{epsilon=<e>,hashes=<k>,width=<m>,n=<n>,<counts|sums>=[c0,...]}
 //         counters row-major (row 0's width values first).
-// Binary: the format-2 header (common/stored_form.hpp, family Sketch), u8 mechanism,
-//         f64 epsilon, i64 hashes, i64 width, i64 n, then hashes·width i64
-//         counters; big-endian, written and read byte by byte.
+// Binary: the stored-form header (common/stored_form.hpp, family Sketch), u8 mechanism,
+//         f64 epsilon, i64 hashes, i64 width, i64 n, then the hashes·width counters;
+//         big-endian, written and read byte by byte. Format 3 (written since 0.7.0):
+//         u8 bytes per counter (1, 2, 4 or 8, the fewest that hold them all), then the
+//         counters at that width; format 2 (0.6.0, still read): i64 counters.
 //
 // Parsing is strict and validates the counters against n:
 //   cms:     0 <= P[j][i] and Σ_j max_i P[j][i] <= n (row j then holds at least its
@@ -123,7 +125,10 @@ Header parse_text_header(TextCursor& c) {
 
 constexpr size_t kBinaryHeader = kStoredHeaderSize + 1 + 8 + 8 + 8 + 8;
 
-Header read_binary_header(ByteReader& r) {
+// The header of a body of format 2 or 3 (r at the mechanism byte), after checking that
+// the body's length is what its parameters and counter width make: refused before
+// anything is allocated. Format 3's counter width is the byte after n.
+Header read_binary_header(ByteReader& r, int format, int* counter_bytes) {
   const size_t len = r.left;
   const SketchMechanismImpl* m = sketch_impl_from_byte(r.u8());
   if (m == nullptr) r.fail("unknown mechanism");
@@ -132,7 +137,17 @@ Header read_binary_header(ByteReader& r) {
   p.hashes = r.i64();
   p.width = r.i64();
   Header h = make_header(m, p, ErrorKind::InvalidBinary, "invalid binary sketch_summary: ");
-  size_t want = kBinaryHeader - kStoredHeaderSize + 8 * static_cast<size_t>(p.hashes * p.width);
+  *counter_bytes = 8;
+  size_t want = kBinaryHeader - kStoredHeaderSize;
+  if (format == kStoredFormatCompact) {
+    if (r.left < 9) r.fail("truncated");
+    *counter_bytes = r.p[8];  // after n
+    if (*counter_bytes != 1 && *counter_bytes != 2 && *counter_bytes != 4 && *counter_bytes != 8)
+      throw_error(ErrorKind::InvalidBinary, "invalid binary sketch_summary: %d bytes per counter, not 1, 2, 4 or 8",
+                  *counter_bytes);
+    want += 1;
+  }
+  want += static_cast<size_t>(*counter_bytes) * static_cast<size_t>(p.hashes * p.width);
   if (len != want)
     throw_error(ErrorKind::InvalidBinary,
                 "invalid binary sketch_summary: %zu bytes, expected %zu for %s with hashes = %" PRId64
@@ -173,13 +188,14 @@ void sketch_summary_from_text(const char* text, SketchSummary* out, size_t size)
 }
 
 size_t sketch_summary_binary_size(const SketchSummary& s) {
-  return kBinaryHeader + 8 * static_cast<size_t>(s.cells());
+  auto cells = static_cast<size_t>(s.cells());
+  return kBinaryHeader + 1 + static_cast<size_t>(compact_counter_bytes(s.counters(), cells)) * cells;
 }
 
 void sketch_summary_to_binary(const SketchSummary& s, uint8_t* out, size_t cap) {
   if (cap < sketch_summary_binary_size(s)) throw_error(ErrorKind::Internal, "sketch_summary binary buffer too small");
   uint8_t* o = out;
-  write_stored_header(o, Family::Sketch);
+  write_stored_header(o, Family::Sketch, kStoredFormatCompact);
   o += kStoredHeaderSize;
   *o++ = s.mechanism;
   put_be64(o, double_bits(s.epsilon));
@@ -187,30 +203,42 @@ void sketch_summary_to_binary(const SketchSummary& s, uint8_t* out, size_t cap) 
   put_be64(o, static_cast<uint64_t>(s.width));
   put_be64(o, static_cast<uint64_t>(s.n));
   const int64_t* c = s.counters();
-  put_be64s(o, c, static_cast<size_t>(s.cells()));
+  auto cells = static_cast<size_t>(s.cells());
+  int bytes = compact_counter_bytes(c, cells);
+  *o++ = static_cast<uint8_t>(bytes);
+  put_counters(o, c, cells, bytes);
 }
 
 namespace {
-// Format 2 only: sketches were never stored in format 1.
-ByteReader body_reader(const uint8_t* p, size_t len) {
-  StoredBody body = stored_body(p, len, Family::Sketch, "sketch_summary");
-  if (body.format != 2) throw_error(ErrorKind::InvalidBinary, "invalid binary sketch_summary: not in the stored form (format 2)");
+// Formats 2 and 3 only: sketches were never stored in format 1.
+ByteReader body_reader(const uint8_t* p, size_t len, int* format) {
+  StoredBody body = stored_body(p, len, Family::Sketch, "sketch_summary", true);
+  if (body.format == 1)
+    throw_error(ErrorKind::InvalidBinary, "invalid binary sketch_summary: not in the stored form (format 2 or 3)");
+  *format = body.format;
   return ByteReader{body.p, body.len, "sketch_summary"};
 }
 }  // namespace
 
 size_t sketch_summary_binary_parse_size(const uint8_t* p, size_t len) {
-  ByteReader r = body_reader(p, len);
-  return read_binary_header(r).size();
+  int format = 0, bytes = 0;
+  ByteReader r = body_reader(p, len, &format);
+  return read_binary_header(r, format, &bytes).size();
 }
 
 void sketch_summary_from_binary(const uint8_t* p, size_t len, SketchSummary* out, size_t size) {
-  ByteReader r = body_reader(p, len);
-  Header h = read_binary_header(r);
+  int format = 0, bytes = 0;
+  ByteReader r = body_reader(p, len, &format);
+  Header h = read_binary_header(r, format, &bytes);
   fill(out, size, h, "binary");
   out->n = r.i64();
   int64_t* c = out->counters();
-  r.i64s(c, static_cast<size_t>(out->cells()));
+  if (format == kStoredFormatCompact) {
+    r.u8();  // the counter width, checked by read_binary_header
+    r.counters(c, static_cast<size_t>(out->cells()), bytes);
+  } else {
+    r.i64s(c, static_cast<size_t>(out->cells()));
+  }
   if (r.left != 0) r.fail("trailing bytes");
   check_counts(*out, ErrorKind::InvalidBinary);
 }

@@ -1,5 +1,5 @@
-// ldp.summary: any summary, of any family, in the stored form (format 2, whose
-// header names the family). It is what a collection keeps per epoch, so that
+// ldp.summary: any summary, of any family, in the stored form (format 2, or 3 for
+// the families with compact counters; its header names the family). It is what a collection keeps per epoch, so that
 // collections, and whatever else stores summaries of several kinds, need no
 // branch per family: a value is cast to and from its family's own type
 // (ldp.mean_summary, ldp.freq_summary, ...), and its text form, binary form and
@@ -27,8 +27,10 @@ const ldp_pg::SummaryCodec* const kCodecs[] = {&kMeanCodec, &kFreqCodec, &kSketc
 const ldp_pg::SummaryCodec* codec_of(const struct varlena* v) {
   const auto* p = reinterpret_cast<const uint8_t*>(VARDATA_ANY(v));
   size_t len = VARSIZE_ANY_EXHDR(v);
-  if (!ldp::has_stored_magic(p, len) || len < ldp::kStoredHeaderSize || p[4] != ldp::kStoredFormat)
-    bad_summary(ERRCODE_INVALID_BINARY_REPRESENTATION, "not a summary in the stored form (format 2)");
+  // (the family's codec checks that it writes this format: ldp::stored_body)
+  if (!ldp::has_stored_magic(p, len) || len < ldp::kStoredHeaderSize ||
+      (p[4] != ldp::kStoredFormat && p[4] != ldp::kStoredFormatCompact))
+    bad_summary(ERRCODE_INVALID_BINARY_REPRESENTATION, "not a summary in the stored form (format 2 or 3)");
   for (const ldp_pg::SummaryCodec* c : kCodecs)
     if (c->family == p[5]) return c;
   bad_summary(ERRCODE_INVALID_BINARY_REPRESENTATION, "unknown summary family");
@@ -83,7 +85,7 @@ LDP_FUNCTION(ldp_summary_out) {
   return DirectFunctionCall1(codec_arg(fcinfo, 0)->out, PG_GETARG_DATUM(0));
 }
 
-// Format 2 only: a format-1 form does not say its family (its family type reads it).
+// Formats 2 and 3 only: a format-1 form does not say its family (its family type reads it).
 LDP_FUNCTION(ldp_summary_recv) {
   StringInfo in = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
   size_t len = static_cast<size_t>(in->len - in->cursor);
