@@ -3,8 +3,8 @@
 # runs the core unit and statistical tests (CTest, also under ASan + UBSan), pg_regress
 # against a temporary private cluster, the upgrade test (the catalog of CREATE EXTENSION
 # ldp against 0.1.0 updated step by step), the dump and restore test, the libpqxx
-# integration tests, a short load test, the crash test, and the fuzzing of the extension in a sanitizer-built server
-# (test/fuzz.sh). The cluster runs from a private copy of PostgreSQL 15 with this build
+# integration tests, a short load test, the crash test, and the fuzzing of the extension
+# in a sanitizer-built server (test/fuzz.sh). The cluster runs from a private copy of PostgreSQL 15 with this build
 # of the extension installed into it, in a scratch directory under ${TMPDIR:-/tmp} named
 # after the checkout (src/tools/pgenv.sh: ldp_scratch_make, ldp_private_pg), removed at
 # the end with the cluster; the system's PostgreSQL installation is never written, so
