@@ -16,6 +16,10 @@
 #               bits (~170 MB per million rows) and the SQL encoder draws a random
 #               number per bit
 #   CANDIDATES  candidate strings (default 100000)
+#   WIDE_ROWS   hcms reports at 64 x 1024 in a wider table, its report columns after an
+#               int4 and a timestamptz (default 0: not run): hcms_agg against sum(int4) of
+#               a column it reads (hash_index) and of the table's first column (issue 20's
+#               "any table" case)
 #   REPEATS     timed rounds after one warm-up; medians shown (default 5)
 #   PURE_LDP    a pure-LDP checkout (github.com/Samuel-Maddock/pure-LDP): its CMS and HCMS
 #               servers' candidate rates are then measured at the same parameters
@@ -33,15 +37,16 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 rows="${1:-10000000}"
 repeats="${2:-5}"
 rows_cms="${ROWS_CMS:-2000000}"
+wide_rows="${WIDE_ROWS:-0}"
 candidates="${CANDIDATES:-100000}"
 workers="${LDP_BENCH_WORKERS:-1}"
-for v in "$rows" "$repeats" "$rows_cms" "$candidates" "$workers"; do
+for v in "$rows" "$repeats" "$rows_cms" "$candidates" "$workers" "$wide_rows"; do
   [[ $v =~ ^[0-9]+$ ]] || { echo "sketch.sh: expected whole numbers, got '$v'" >&2; exit 2; }
 done
 ((rows >= 1 && repeats >= 1 && rows_cms >= 1 && candidates >= 1)) ||
   { echo "sketch.sh: ROWS, REPEATS, ROWS_CMS and CANDIDATES must be >= 1" >&2; exit 2; }
 ((rows_cms > rows)) && rows_cms=$rows
-command_line="ROWS_CMS=$rows_cms CANDIDATES=$candidates LDP_BENCH_WORKERS=$workers${PURE_LDP:+ PURE_LDP=$PURE_LDP} bench/sketch.sh $rows $repeats"
+command_line="ROWS_CMS=$rows_cms CANDIDATES=$candidates WIDE_ROWS=$wide_rows LDP_BENCH_WORKERS=$workers${PURE_LDP:+ PURE_LDP=$PURE_LDP} bench/sketch.sh $rows $repeats"
 eps=4.0
 hashes=256
 width=1024
@@ -96,6 +101,12 @@ make_table sketch_bench_hashtogram "$rows" "hash_index int NOT NULL, coefficient
   "(ldp.hashtogram_encode(d.word, $eps, $hashes, $width, d.i)).*"
 make_table sketch_bench_cms "$rows_cms" "hash_index int NOT NULL, report varbit NOT NULL" \
   "(ldp.cms_encode(d.word, $eps, $hashes, $width, d.i)).*"
+wide_hashes=64
+if ((wide_rows > 0)); then
+  make_table sketch_bench_wide64 "$wide_rows" \
+    "id int4 NOT NULL, at timestamptz NOT NULL, hash_index int NOT NULL, coefficient int NOT NULL, report boolean NOT NULL" \
+    "d.i, timestamptz '2026-03-01 00:00+00' + d.i * interval '1 second', (ldp.hcms_encode(d.word, $eps, $wide_hashes, $width, d.i)).*"
+fi
 
 # ---------------------------------------------------------------------------
 # 1. Aggregates
@@ -111,6 +122,11 @@ q_agg() { echo "SELECT ldp.report_count(${agg[$1]}) FROM sketch_bench_$1"; }
 queries=("SELECT sum(v) FROM sketch_bench_hcms" "$(q_agg hcms)"
          "SELECT sum(v) FROM sketch_bench_hashtogram" "$(q_agg hashtogram)"
          "SELECT sum(v) FROM sketch_bench_cms" "SELECT sum(length(report)) FROM sketch_bench_cms" "$(q_agg cms)")
+if ((wide_rows > 0)); then
+  agg[wide]="ldp.hcms_agg(hash_index, coefficient, report, $eps, $wide_hashes, $width)"
+  queries+=("SELECT sum(id) FROM sketch_bench_wide64" "SELECT sum(hash_index) FROM sketch_bench_wide64"
+            "SELECT ldp.report_count(${agg[wide]}) FROM sketch_bench_wide64")
+fi
 mapfile -t ts < <(time_queries "$serial" "${queries[@]}")
 mapfile -t tp < <(time_queries "$parallel" "${queries[@]}")
 
@@ -178,6 +194,12 @@ line "sum(v) (cms table)" "$rows_cms" 4 4
 line "sum(length(report)) (cms table; baseline of the next row)" "$rows_cms" 5 4
 line "\`${agg[cms]}\` / sum(length(report))" "$rows_cms" 6 5
 line "\`${agg[cms]}\` / sum(v)" "$rows_cms" 6 4
+if ((wide_rows > 0)); then
+  line "sum(id) (wide table: id, at, then the report columns, v)" "$wide_rows" 7 7
+  line "sum(hash_index) (wide table; baseline of the next row)" "$wide_rows" 8 8
+  line "\`${agg[wide]}\` / sum(hash_index)" "$wide_rows" 9 8
+  line "\`${agg[wide]}\` / sum(id)" "$wide_rows" 9 7
+fi
 echo
 echo "Candidates ($n_cand strings; serial):"
 echo
