@@ -292,6 +292,28 @@ TEST(HeavySummary, MergeAddsAndRefusesOtherProtocols) {
   EXPECT_EQ(sum->n, 32);
 }
 
+TEST(HeavyHitters, EmptySummariesAndRefusals) {
+  Heavy empty(Protocol(HeavyDomain::Alphabet, 2, 100, 2, 8));
+  const ldp::HeavyHitters h = PreparedHeavy(empty).hitters();
+  EXPECT_TRUE(h.items.empty());
+  EXPECT_EQ(h.threshold, 0);
+  ldp::SeededRandom rng(4);
+  Heavy s = ldp_test::simulate(Protocol(HeavyDomain::Alphabet, 2, 100, 1, 2), {{"the", 30}, {"a", 10}}, rng);
+  const PreparedHeavy prep(s);
+  ldp::HeavyHittersQuery q;
+  q.threshold = std::nan("");
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { prep.hitters(q); }));
+  q.threshold = -1;
+  q.noise_children = -1;
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { prep.hitters(q); }));
+  // τ = 0 keeps every prefix: 703 × 729 at level 2 is allowed, 512,487 × 729 at level 3 is not.
+  q.noise_children = 8;
+  q.threshold = 0;
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { prep.hitters(q); }));
+  q.threshold = 1e300;  // nothing passes
+  EXPECT_TRUE(prep.hitters(q).items.empty());
+}
+
 // ---- forms ----
 
 std::string text_of(const Heavy& s) {

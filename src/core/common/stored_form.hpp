@@ -52,4 +52,20 @@ struct StoredBody {
 StoredBody stored_body(const uint8_t* p, size_t len, Family family, const char* type,
                        bool compact_counters = false);
 
+// What a reader checks of signed counters (each report adds ±1 to one of `cells` cells:
+// Hadamard response, hcms, hashtogram, TreeHist's SP and SF). Cell i then holds n_i
+// reports with |S_i| <= n_i and S_i = n_i mod 2, Σ n_i = n; such n_i exist iff Σ|S_i| <=
+// n and n - Σ|S_i| is even. Returns -1 when the counters fit n >= 0; else the cell at
+// which Σ|S| first exceeds n, or `cells` when only the parity fails (*total = Σ|S|).
+inline int64_t signed_counters_misfit(const int64_t* c, int64_t cells, int64_t n, int64_t* total) {
+  *total = 0;
+  for (int64_t i = 0; i < cells; ++i) {
+    if (c[i] < -n || c[i] > n) return i;
+    const int64_t a = c[i] < 0 ? -c[i] : c[i];
+    if (a > n - *total) return i;
+    *total += a;
+  }
+  return (n - *total) % 2 != 0 ? cells : -1;
+}
+
 }  // namespace ldp

@@ -39,16 +39,14 @@ void fill(HeavySummary* out, size_t size, const HeavyProtocol& p, const char* fo
 
 void check_sums(const HeavySummary& s, const int64_t* c, int64_t cells, const char* array, ErrorKind kind) {
   const char* prefix = kind == ErrorKind::InvalidText ? "invalid input syntax for type " : "invalid binary ";
-  int64_t total = 0;  // Σ|S| so far, <= n
-  for (int64_t i = 0; i < cells; ++i) {
-    if (c[i] < -s.n || c[i] > s.n - total || (c[i] < 0 && -c[i] > s.n - total))
-      throw_error(kind, "%s%s: %s counters cannot come from n = %" PRId64 " reports: the absolute sums exceed n (at %s[%" PRId64 "])",
-                  prefix, kType, array, s.n, array, i);
-    total += c[i] < 0 ? -c[i] : c[i];
-  }
-  if ((s.n - total) % 2 != 0)
-    throw_error(kind, "%s%s: %s counters cannot come from n = %" PRId64 " reports: n - Σ|%s| must be even", prefix,
-                kType, array, s.n, array);
+  int64_t total = 0;
+  const int64_t at = signed_counters_misfit(c, cells, s.n, &total);
+  if (at >= 0 && at < cells)
+    throw_error(kind, "%s%s: %s counters cannot come from n = %" PRId64 " reports: the absolute sums exceed n (at %s[%" PRId64 "])",
+                prefix, kType, array, s.n, array, at);
+  if (at == cells)
+    throw_error(kind, "%s%s: %s counters cannot come from n = %" PRId64 " reports: n - Σ|%s| = %" PRId64 " must be even",
+                prefix, kType, array, s.n, array, s.n - total);
 }
 
 void check_counts(const HeavySummary& s, ErrorKind kind) {

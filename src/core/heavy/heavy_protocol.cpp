@@ -348,18 +348,12 @@ HeavyProtocol heavy_parse_fields(TextCursor& c, HeavyMechanism m) {
     std::memcpy(p.alphabet, a.data(), a.size());
     p.alphabet_bytes = static_cast<uint32_t>(a.size());
   }
-  c.expect(",");
-  p.max_length = c.field("max_length");
-  c.expect(",");
-  p.chars_per_level = c.field("chars_per_level");
-  c.expect(",");
-  p.levels = c.field("levels");
-  c.expect(",");
-  p.hashes = c.field("hashes");
-  c.expect(",");
-  p.width = c.field("width");
-  c.expect(",");
-  p.expected_users = c.field("expected_users");
+  const char* keys[] = {"max_length", "chars_per_level", "levels", "hashes", "width", "expected_users"};
+  int64_t* fields[] = {&p.max_length, &p.chars_per_level, &p.levels, &p.hashes, &p.width, &p.expected_users};
+  for (int i = 0; i < 6; ++i) {
+    c.expect(",");
+    *fields[i] = c.field(keys[i]);
+  }
   try {
     validate_heavy_protocol(p);
   } catch (const Error& e) {

@@ -88,6 +88,10 @@ double upper_quantile(double p) {
   if (p <= 0) return HUGE_VAL;
   if (p >= 1) return -HUGE_VAL;
   if (p == 0.5) return 0;
+  if (p < 1e-15) {  // 1 - 2p would round to 1: Q(z) ~ φ(z)/z, inverted (the floor then exceeds τ)
+    const double l = -2 * std::log(p);
+    return std::sqrt(l - std::log(l) - std::log(2 * M_PI));
+  }
   return p < 0.5 ? normal_critical_value(1 - 2 * p) : -normal_critical_value(2 * p - 1);
 }
 
