@@ -99,8 +99,8 @@ const Spread& SpreadOfRepeatedPopulations() {
         const double mean = sum[i][level] / trials;
         const double var = (sq[i][level] - trials * mean * mean) / (trials - 1);
         const double sigma = level <= 3 ? sp : sf;
-        std::printf("  %s level %zu: mean %.0f, SD %.1f, SD/σ %.3f\n", items[i].c_str(), level, mean,
-                    std::sqrt(var), std::sqrt(var) / sigma);
+        std::printf("  %s level %zu: mean %.0f, SD %.1f, SD/σ %.3f\n", items[i].c_str(), level, mean, std::sqrt(var),
+                    std::sqrt(var) / sigma);
         (level <= 3 ? prune_var : final_var) += var / (sigma * sigma);
       }
     }
@@ -112,16 +112,15 @@ const Spread& SpreadOfRepeatedPopulations() {
 
 TEST(HeavyStat, PruneAndFinalStandardErrorsAreSigmaPAndSigmaF) {
   const Spread& s = SpreadOfRepeatedPopulations();
-  std::printf("SD/σ_P %.3f (pooled over 4 items × 3 levels), SD/σ_F %.3f (4 items), 500 trials\n",
-              s.prune_ratio, s.final_ratio);
+  std::printf("SD/σ_P %.3f (pooled over 4 items × 3 levels), SD/σ_F %.3f (4 items), 500 trials\n", s.prune_ratio,
+              s.final_ratio);
   EXPECT_NEAR(s.prune_ratio, 1, 0.10);
   EXPECT_NEAR(s.final_ratio, 1, 0.10);
 }
 
 TEST(HeavyStat, FinalIntervalsCoverAbout95Percent) {
   const Spread& s = SpreadOfRepeatedPopulations();
-  std::printf("coverage of the 95%% intervals: %.4f over %lld checks\n", s.coverage,
-              static_cast<long long>(s.checks));
+  std::printf("coverage of the 95%% intervals: %.4f over %lld checks\n", s.coverage, static_cast<long long>(s.checks));
   // 2000 checks: the binomial SD is 0.5%; σ_F is slightly conservative (§5.1).
   EXPECT_GE(s.coverage, 0.93);
   EXPECT_LE(s.coverage, 0.98);
@@ -132,10 +131,10 @@ TEST(HeavyStat, FinalIntervalsCoverAbout95Percent) {
 TEST(HeavyStat, RollupOfTwoHalvesEqualsTheWhole) {
   const ldp::HeavyProtocol p = Protocol(HeavyDomain::Alphabet, 2, 60000);
   Population pop = {{"the", 15000}, {"and", 9000}, {"you", 7000}, {"it", 5000}, {"a", 4000}};
-  for (int i = 0; i < 20000; ++i) pop.push_back({std::string(1, static_cast<char>('a' + i % 26)) +
-                                                     static_cast<char>('a' + (i / 26) % 26) +
-                                                     static_cast<char>('a' + (i / 676) % 26) + "q",
-                                                 1});
+  for (int i = 0; i < 20000; ++i)
+    pop.push_back({std::string(1, static_cast<char>('a' + i % 26)) + static_cast<char>('a' + (i / 26) % 26) +
+                       static_cast<char>('a' + (i / 676) % 26) + "q",
+                   1});
   ldp::SeededRandom rng(5);
   std::vector<ldp::HeavyReport> reports;
   for (const auto& [item, f] : pop)
@@ -213,10 +212,11 @@ Quality CheckHitters(const char* name, const Population& pop, const ldp::HeavyHi
   for (size_t i = 1; i < h.items.size(); ++i) EXPECT_GE(h.items[i - 1].count, h.items[i].count);
   const Quality q{true_heavy > 0 ? static_cast<double>(hits) / static_cast<double>(true_heavy) : 1,
                   h.items.empty() ? 1 : static_cast<double>(hits) / static_cast<double>(h.items.size())};
-  std::printf("%s: n %.0f, τ %.0f (%.2f σ_P), τ_P %.0f (level 1), σ_P %.0f, σ_F %.0f; %lld true above τ, %zu "
-              "returned; recall %.2f, precision %.2f\n  candidates per level:",
-              name, n, tau, h.threshold_in_se, h.prune_thresholds.empty() ? tau : h.prune_thresholds[0], sp, h.sigma_final,
-              static_cast<long long>(true_heavy), h.items.size(), q.recall, q.precision);
+  std::printf(
+      "%s: n %.0f, τ %.0f (%.2f σ_P), τ_P %.0f (level 1), σ_P %.0f, σ_F %.0f; %lld true above τ, %zu "
+      "returned; recall %.2f, precision %.2f\n  candidates per level:",
+      name, n, tau, h.threshold_in_se, h.prune_thresholds.empty() ? tau : h.prune_thresholds[0], sp, h.sigma_final,
+      static_cast<long long>(true_heavy), h.items.size(), q.recall, q.precision);
   for (size_t l = 0; l < h.candidates.size(); ++l)
     std::printf(" %lld (kept %lld)", static_cast<long long>(h.candidates[l]), static_cast<long long>(h.survivors[l]));
   std::printf("\n");
@@ -301,6 +301,31 @@ TEST(HeavyStat, Utf8BytesAtTheirDefault) {
   EXPECT_EQ(h.threshold, 30 * std::sqrt(static_cast<double>(s->n)));
   ASSERT_FALSE(h.items.empty());
   EXPECT_EQ(h.items[0].item, "日本");
+}
+
+// SUBTLEX-US's top 1000 counts as a Zipf population of 64-bit integers (word i -> a
+// spread-out value, negative for odd i), at the integer default.
+void RunZipfIntegers(double n_target, uint64_t seed, const char* name) {
+  const Population words = Subtlex(n_target);
+  Population pop;
+  const ldp::HeavyProtocol p = Protocol(HeavyDomain::Int64, 2, static_cast<int64_t>(n_target));
+  ldp::SeededRandom rng(seed);
+  Heavy s(p);
+  for (size_t i = 0; i < words.size(); ++i) {
+    const int64_t v = static_cast<int64_t>(ldp::SeededRandom::mix(i) >> 8) * (i % 2 == 0 ? 1 : -1);
+    pop.push_back({std::to_string(v), words[i].second});
+    for (int64_t u = 0; u < words[i].second; ++u) ldp::heavy_add_report(s.get(), ldp::treehist_encode_int(p, v, rng));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const ldp::HeavyHitters h = PreparedHeavy(s).hitters();
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  CheckHitters(name, pop, h, static_cast<double>(s->n));
+  std::printf("  prepare + heavy_hitters %.0f ms\n", ms);
+}
+
+TEST(HeavyStat, DISABLED_ZipfIntegersAtAMillionAndTenMillion) {
+  RunZipfIntegers(1e6, 73, "subtlex counts as int64 at 10^6, t = 64");
+  RunZipfIntegers(1e7, 74, "subtlex counts as int64 at 10^7, t = 256");
 }
 
 // The target: heavy_hitters <= 2 s at n = 10^7 on the string default. Not run by

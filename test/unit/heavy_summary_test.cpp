@@ -2,6 +2,8 @@
 // src/core/heavy/): defaults, refusals, hand-computed reports and estimates, merges,
 // and the text and binary forms with every malformation the readers must refuse.
 // Statistical tests are in heavy_estimator_test.cpp.
+#include "heavy/heavy_summary.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,7 +14,6 @@
 
 #include "common/random.hpp"
 #include "heavy/heavy_protocol.hpp"
-#include "heavy/heavy_summary.hpp"
 #include "heavy_test_support.hpp"
 #include "sketch/count_sketch.hpp"
 #include "sketch/sketch_summary.hpp"
@@ -68,12 +69,12 @@ TEST(HeavyProtocol, OutOfRangeParametersAreRefused) {
   EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 0); }));
   EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 1000); }));  // width not 2^r
   EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, -1); }));
-  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 0, 0, 0, "ab*"); }));  // the pad
-  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 0, 0, 0, "aba"); }));  // repeated
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 0, 0, 0, "ab*"); }));    // the pad
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 0, 0, 0, "aba"); }));    // repeated
   EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 0, 0, 0, "a\xff"); }));  // not UTF-8
-  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 0, 0, 4); }));  // 27^4 symbols
-  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 0, 200, 2); }));  // 100 levels
-  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 4096, 4096); }));  // 4·2^24 cells
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 0, 0, 4); }));           // 27^4 symbols
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 0, 200, 2); }));         // 100 levels
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 4096, 4096); }));           // 4·2^24 cells
   EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Int64, 2, 1000, 0, 0, 4); }));
   EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Bytes, 2, 1000, 0, 0, 0, 2); }));
   EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Bytes, 2, 1000, 0, 0, 0, 0, "abc"); }));
@@ -235,8 +236,8 @@ TEST(HeavySummary, HandComputedReportsAndEstimates) {
   const bool y_prefix[] = {true, false, true}, y_item[] = {false, true, true};
   for (int64_t j = 0; j < 3; ++j) ldp::heavy_add_report(s.get(), {1, j, r[j], y_prefix[j], y_item[j]});
   EXPECT_EQ(s->n, 3);
-  EXPECT_EQ(s->counters()[0 * 4 + 1], 1);            // SP[1][0][1]
-  EXPECT_EQ(s->counters()[1 * 4 + 2], -1);           // SP[1][1][2]
+  EXPECT_EQ(s->counters()[0 * 4 + 1], 1);               // SP[1][0][1]
+  EXPECT_EQ(s->counters()[1 * 4 + 2], -1);              // SP[1][1][2]
   EXPECT_EQ(s->counters()[2 * 3 * 4 + 0 * 4 + 1], -1);  // SF[0][1]
   EXPECT_EQ(s->counters()[2 * 3 * 4 + 2 * 4 + 3], 1);   // SF[2][3]
   auto expected = [&](const std::string& u, const bool* y, double scale) {
@@ -266,8 +267,8 @@ TEST(HeavySummary, HandComputedReportsAndEstimates) {
 
 TEST(HeavySummary, ImpossibleReportsAreRefusedAndCountNothing) {
   Heavy s(Protocol(HeavyDomain::Alphabet, 2, 100, 3, 4));
-  const ldp::HeavyReport bad[] = {{0, 0, 0, true, true},  {4, 0, 0, true, true},  {1, -1, 0, true, true},
-                                  {1, 3, 0, true, true},  {1, 0, -1, true, true}, {1, 0, 4, true, true}};
+  const ldp::HeavyReport bad[] = {{0, 0, 0, true, true}, {4, 0, 0, true, true},  {1, -1, 0, true, true},
+                                  {1, 3, 0, true, true}, {1, 0, -1, true, true}, {1, 0, 4, true, true}};
   for (const ldp::HeavyReport& r : bad)
     EXPECT_TRUE(ThrowsKind(ErrorKind::ImpossibleReport, [&] { ldp::heavy_add_report(s.get(), r); }));
   EXPECT_EQ(s->n, 0);
@@ -314,6 +315,22 @@ TEST(HeavyHitters, EmptySummariesAndRefusals) {
   EXPECT_TRUE(prep.hitters(q).items.empty());
 }
 
+// A max_length that is not a multiple of chars_per_level: the last level holds one
+// character, so no returned item is longer than max_length; a pad ends an item.
+TEST(HeavyHitters, ItemsFitMaxLengthAndPadsEndThem) {
+  const ldp::HeavyProtocol p = Protocol(HeavyDomain::Alphabet, 6, 8000, 16, 64, 3, 2, "abcx");
+  ldp::SeededRandom rng(12);
+  Heavy s = ldp_test::simulate(p, {{"abc", 3000}, {"ab", 2000}, {"x", 1500}, {"", 1000}, {"cab", 500}}, rng);
+  ldp::HeavyHittersQuery q;
+  q.threshold = 700;
+  const ldp::HeavyHitters h = PreparedHeavy(s).hitters(q);
+  std::vector<std::string> got;
+  for (const ldp::HeavyHitter& x : h.items) got.push_back(x.item);
+  EXPECT_EQ(got, (std::vector<std::string>{"abc", "ab", "x", ""}));
+  // level 1: 4 + 4·4 + 1 symbols; level 2 (one character left): 4 + 1 per open survivor
+  EXPECT_EQ(h.candidates[0], 21);
+}
+
 // ---- forms ----
 
 std::string text_of(const Heavy& s) {
@@ -348,9 +365,26 @@ TEST(HeavyCodec, TextAndFixedBytes) {
   // chars_per_level, levels, hashes, width, expected_users, u16 alphabet bytes and the
   // alphabet, n, 1 byte per counter, the counters.
   EXPECT_EQ(ldp_test::hex(binary_of(s)),
-            "4c445053" "03" "04" "01" "01" "3ff0000000000000" "0000000000000001" "0000000000000001"
-            "0000000000000001" "0000000000000001" "0000000000000002" "000000000000000a" "0002" "6162"
-            "0000000000000001" "01" "00" "ff" "00" "01");
+            "4c445053"
+            "03"
+            "04"
+            "01"
+            "01"
+            "3ff0000000000000"
+            "0000000000000001"
+            "0000000000000001"
+            "0000000000000001"
+            "0000000000000001"
+            "0000000000000002"
+            "000000000000000a"
+            "0002"
+            "6162"
+            "0000000000000001"
+            "01"
+            "00"
+            "ff"
+            "00"
+            "01");
 }
 
 TEST(HeavyCodec, RoundTripsOfEveryDomain) {
@@ -388,21 +422,21 @@ TEST(HeavyCodec, MalformedFormsAreRefused) {
       "width=2,expected_users=10,";
   auto bad_text = [](const std::string& t) { return ThrowsKind(ErrorKind::InvalidText, [&] { from_text(t); }); };
   EXPECT_NO_THROW(from_text(head + "n=3,prune=[0,-1],final=[1,0]}"));
-  EXPECT_TRUE(bad_text(head + "n=1,prune=[0],final=[0,1]}"));        // short
-  EXPECT_TRUE(bad_text(head + "n=1,prune=[0,1,0],final=[0,1]}"));    // long
-  EXPECT_TRUE(bad_text(head + "n=1,prune=[0,-2],final=[0,1]}"));     // Σ|SP| > n
-  EXPECT_TRUE(bad_text(head + "n=1,prune=[0,1],final=[1,1]}"));      // Σ|SF| > n
-  EXPECT_TRUE(bad_text(head + "n=2,prune=[0,1],final=[0,0]}"));      // parity
+  EXPECT_TRUE(bad_text(head + "n=1,prune=[0],final=[0,1]}"));      // short
+  EXPECT_TRUE(bad_text(head + "n=1,prune=[0,1,0],final=[0,1]}"));  // long
+  EXPECT_TRUE(bad_text(head + "n=1,prune=[0,-2],final=[0,1]}"));   // Σ|SP| > n
+  EXPECT_TRUE(bad_text(head + "n=1,prune=[0,1],final=[1,1]}"));    // Σ|SF| > n
+  EXPECT_TRUE(bad_text(head + "n=2,prune=[0,1],final=[0,0]}"));    // parity
   EXPECT_TRUE(bad_text(head + "n=-1,prune=[0,0],final=[0,0]}"));
   EXPECT_TRUE(bad_text(head + "n=1,prune=[0,1],final=[0,1]} "));
   EXPECT_TRUE(bad_text(head + "n=1,prune=[0,1]}"));
   EXPECT_TRUE(bad_text(head + "n=1,final=[0,1],prune=[0,1]}"));
-  EXPECT_TRUE(bad_text(
-      "v1:treehist{epsilon=1,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=1024,width=4096,"
-      "expected_users=10,n=0,prune=[0],final=[0]}"));  // over the bound: refused before allocating
-  EXPECT_TRUE(bad_text(
-      "v1:treehist{epsilon=1,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=64,width=4096,"
-      "expected_users=10,n=0,prune=[0],final=[0]}"));  // too short for its counters
+  EXPECT_TRUE(
+      bad_text("v1:treehist{epsilon=1,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=1024,width=4096,"
+               "expected_users=10,n=0,prune=[0],final=[0]}"));  // over the bound: refused before allocating
+  EXPECT_TRUE(
+      bad_text("v1:treehist{epsilon=1,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=64,width=4096,"
+               "expected_users=10,n=0,prune=[0],final=[0]}"));  // too short for its counters
 
   Heavy s(Protocol(HeavyDomain::Alphabet, 1, 10, 2, 4, 2, 1, "ab"));
   ldp::heavy_add_report(s.get(), {2, 1, 3, true, false});

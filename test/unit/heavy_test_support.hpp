@@ -41,9 +41,9 @@ struct PreparedHeavy {
   }
 };
 
-inline ldp::HeavyProtocol Protocol(ldp::HeavyDomain domain, double epsilon, int64_t expected_users,
-                                   int64_t hashes = 0, int64_t width = 0, int64_t max_length = 0,
-                                   int64_t chars_per_level = 0, const std::string& alphabet = "") {
+inline ldp::HeavyProtocol Protocol(ldp::HeavyDomain domain, double epsilon, int64_t expected_users, int64_t hashes = 0,
+                                   int64_t width = 0, int64_t max_length = 0, int64_t chars_per_level = 0,
+                                   const std::string& alphabet = "") {
   ldp::HeavyProtocolSpec spec;
   spec.domain = domain;
   spec.epsilon = epsilon;
@@ -60,8 +60,7 @@ inline ldp::HeavyProtocol Protocol(ldp::HeavyDomain domain, double epsilon, int6
 inline void simulate_into(Heavy& s, const std::vector<std::pair<std::string, int64_t>>& population,
                           ldp::RandomSource& rng) {
   for (const auto& [item, holders] : population)
-    for (int64_t u = 0; u < holders; ++u)
-      ldp::heavy_add_report(s.get(), ldp::treehist_encode(s->protocol, item, rng));
+    for (int64_t u = 0; u < holders; ++u) ldp::heavy_add_report(s.get(), ldp::treehist_encode(s->protocol, item, rng));
 }
 inline Heavy simulate(const ldp::HeavyProtocol& p, const std::vector<std::pair<std::string, int64_t>>& population,
                       ldp::RandomSource& rng) {

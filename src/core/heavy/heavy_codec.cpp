@@ -42,16 +42,20 @@ void check_sums(const HeavySummary& s, const int64_t* c, int64_t cells, const ch
   int64_t total = 0;
   const int64_t at = signed_counters_misfit(c, cells, s.n, &total);
   if (at >= 0 && at < cells)
-    throw_error(kind, "%s%s: %s counters cannot come from n = %" PRId64 " reports: the absolute sums exceed n (at %s[%" PRId64 "])",
+    throw_error(kind,
+                "%s%s: %s counters cannot come from n = %" PRId64 " reports: the absolute sums exceed n (at %s[%" PRId64
+                "])",
                 prefix, kType, array, s.n, array, at);
   if (at == cells)
-    throw_error(kind, "%s%s: %s counters cannot come from n = %" PRId64 " reports: n - Σ|%s| = %" PRId64 " must be even",
+    throw_error(kind,
+                "%s%s: %s counters cannot come from n = %" PRId64 " reports: n - Σ|%s| = %" PRId64 " must be even",
                 prefix, kType, array, s.n, array, s.n - total);
 }
 
 void check_counts(const HeavySummary& s, ErrorKind kind) {
-  if (s.n < 0) throw_error(kind, "%s%s: negative report count %" PRId64,
-                           kind == ErrorKind::InvalidText ? "invalid input syntax for type " : "invalid binary ", kType, s.n);
+  if (s.n < 0)
+    throw_error(kind, "%s%s: negative report count %" PRId64,
+                kind == ErrorKind::InvalidText ? "invalid input syntax for type " : "invalid binary ", kType, s.n);
   const int64_t final_cells = s.protocol.hashes * s.protocol.width;
   check_sums(s, s.counters(), s.cells() - final_cells, "prune", kind);
   check_sums(s, s.counters() + s.cells() - final_cells, final_cells, "final", kind);

@@ -22,10 +22,14 @@ int utf8_char_length(std::string_view s) {
   if (c < 0x80) return 1;
   int len = 0;
   uint8_t lo = 0x80, hi = 0xBF;  // the second byte's range
-  if (c >= 0xC2 && c <= 0xDF) len = 2;
-  else if (c >= 0xE0 && c <= 0xEF) len = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
-  else if (c >= 0xF0 && c <= 0xF4) len = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-  else return 0;
+  if (c >= 0xC2 && c <= 0xDF)
+    len = 2;
+  else if (c >= 0xE0 && c <= 0xEF)
+    len = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+  else if (c >= 0xF0 && c <= 0xF4)
+    len = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+  else
+    return 0;
   if (s.size() < static_cast<size_t>(len) || b(1) < lo || b(1) > hi) return 0;
   for (int i = 2; i < len; ++i)
     if (b(static_cast<size_t>(i)) < 0x80 || b(static_cast<size_t>(i)) > 0xBF) return 0;
@@ -82,8 +86,8 @@ int64_t alphabet_chars(std::string_view a) {
     if (ch.size() == 1 && ch[0] == kHeavyPad)
       throw_error(ErrorKind::InvalidParameter, "the alphabet may not contain the pad character '%c'", kHeavyPad);
     if (a.substr(0, i).find(ch) != std::string_view::npos)
-      throw_error(ErrorKind::InvalidParameter, "the alphabet repeats the character '%.*s'",
-                  static_cast<int>(ch.size()), ch.data());
+      throw_error(ErrorKind::InvalidParameter, "the alphabet repeats the character '%.*s'", static_cast<int>(ch.size()),
+                  ch.data());
     i += static_cast<size_t>(len);
     ++count;
   }
@@ -211,7 +215,8 @@ HeavyProtocol heavy_protocol_build(const HeavyProtocolSpec& spec) {
   else
     p.max_length = kDefaultTextLength;
   p.levels = spec.levels;
-  if (p.levels == 0 && p.chars_per_level >= 1 && p.max_length >= 1 && p.max_length <= kMaxHeavyLevels * kMaxHeavyCharsPerLevel)
+  if (p.levels == 0 && p.chars_per_level >= 1 && p.max_length >= 1 &&
+      p.max_length <= kMaxHeavyLevels * kMaxHeavyCharsPerLevel)
     p.levels = (p.max_length + p.chars_per_level - 1) / p.chars_per_level;
   p.width = spec.width != 0 ? spec.width : kDefaultWidth;
   p.hashes = spec.hashes;
@@ -235,8 +240,8 @@ bool same_heavy_protocol(const HeavyProtocol& a, const HeavyProtocol& b) {
 
 namespace {
 [[noreturn]] void wrong_kind(const HeavyProtocol& p, const char* given) {
-  throw_error(ErrorKind::InvalidParameter, "a %s protocol (domain %s) cannot encode %s",
-              heavy_mechanism_name(p.mech()), heavy_domain_name(p.dom()), given);
+  throw_error(ErrorKind::InvalidParameter, "a %s protocol (domain %s) cannot encode %s", heavy_mechanism_name(p.mech()),
+              heavy_domain_name(p.dom()), given);
 }
 }  // namespace
 
@@ -255,7 +260,8 @@ void heavy_item_from_text(const HeavyProtocol& p, std::string_view text, HeavyIt
     if (static_cast<int64_t>(text.size()) > p.max_length)
       throw_error(ErrorKind::OutOfRange, "the item is too long: %zu bytes, max_length is %" PRId64 " bytes",
                   text.size(), p.max_length);
-    for (int64_t l = 1; l <= p.levels; ++l) out->prefix_end[l] = std::min<int64_t>(l, static_cast<int64_t>(text.size()));
+    for (int64_t l = 1; l <= p.levels; ++l)
+      out->prefix_end[l] = std::min<int64_t>(l, static_cast<int64_t>(text.size()));
     return;
   }
   const std::string_view alphabet = p.alphabet_view();
@@ -273,8 +279,9 @@ void heavy_item_from_text(const HeavyProtocol& p, std::string_view text, HeavyIt
       a += alen;
     }
     if (!found)
-      throw_error(ErrorKind::OutOfRange, "the item's character '%.*s' at position %" PRId64 " is not in the alphabet \"%.*s\"",
-                  len, ch.data(), chars + 1, static_cast<int>(alphabet.size()), alphabet.data());
+      throw_error(ErrorKind::OutOfRange,
+                  "the item's character '%.*s' at position %" PRId64 " is not in the alphabet \"%.*s\"", len, ch.data(),
+                  chars + 1, static_cast<int>(alphabet.size()), alphabet.data());
     if (chars + 1 > p.max_length)
       throw_error(ErrorKind::OutOfRange, "the item is too long: more than max_length = %" PRId64 " characters",
                   p.max_length);

@@ -48,10 +48,10 @@ namespace ldp {
 enum class HeavyMechanism : uint8_t { TreeHist = 1 };  // next: Bitstogram, PEM, SFP
 enum class HeavyDomain : uint8_t { Alphabet = 1, Bytes = 2, Int64 = 3 };
 
-constexpr char kHeavyPad = '*';       // the alphabet domain's pad character
-constexpr uint8_t kHeavyEnd = 0xFF;   // the bytes domain's end symbol
+constexpr char kHeavyPad = '*';      // the alphabet domain's pad character
+constexpr uint8_t kHeavyEnd = 0xFF;  // the bytes domain's end symbol
 // Bounds, checked before anything is allocated.
-constexpr int64_t kMaxHeavyAlphabetBytes = 256;  // the alphabet's UTF-8 bytes
+constexpr int64_t kMaxHeavyAlphabetBytes = 256;         // the alphabet's UTF-8 bytes
 constexpr int64_t kMaxHeavySymbols = int64_t{1} << 16;  // |Σ|: the children of each survivor
 constexpr int64_t kMaxHeavyCharsPerLevel = 8;
 constexpr int64_t kMaxHeavyLevels = 64;
@@ -69,12 +69,12 @@ struct HeavyProtocol {
   uint8_t pad[2];
   uint32_t alphabet_bytes;  // alphabet domain: bytes of UTF-8 in alphabet; else 0
   double epsilon;
-  int64_t max_length;       // characters (alphabet), bytes (bytes), 8 (int64)
-  int64_t chars_per_level;  // s: characters per symbol (1 outside the alphabet domain)
-  int64_t levels;           // D = ceil(max_length / s)
-  int64_t hashes;           // t
-  int64_t width;            // m, a power of two
-  int64_t expected_users;   // n0, what the defaults were chosen for
+  int64_t max_length;                     // characters (alphabet), bytes (bytes), 8 (int64)
+  int64_t chars_per_level;                // s: characters per symbol (1 outside the alphabet domain)
+  int64_t levels;                         // D = ceil(max_length / s)
+  int64_t hashes;                         // t
+  int64_t width;                          // m, a power of two
+  int64_t expected_users;                 // n0, what the defaults were chosen for
   char alphabet[kMaxHeavyAlphabetBytes];  // zeros after alphabet_bytes
 
   HeavyMechanism mech() const { return static_cast<HeavyMechanism>(mechanism); }

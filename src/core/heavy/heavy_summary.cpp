@@ -30,11 +30,11 @@ void heavy_add_report(HeavySummary* s, const HeavyReport& r) {
     throw_error(ErrorKind::ImpossibleReport, "%s level must be in [1, levels = %" PRId64 "], got %" PRId64, name,
                 p.levels, r.level);
   if (r.hash_index < 0 || r.hash_index >= p.hashes)
-    throw_error(ErrorKind::ImpossibleReport, "%s hash_index must be in [0, hashes = %" PRId64 "), got %" PRId64,
-                name, p.hashes, r.hash_index);
+    throw_error(ErrorKind::ImpossibleReport, "%s hash_index must be in [0, hashes = %" PRId64 "), got %" PRId64, name,
+                p.hashes, r.hash_index);
   if (r.coefficient < 0 || r.coefficient >= p.width)
-    throw_error(ErrorKind::ImpossibleReport, "%s coefficient must be in [0, width = %" PRId64 "), got %" PRId64,
-                name, p.width, r.coefficient);
+    throw_error(ErrorKind::ImpossibleReport, "%s coefficient must be in [0, width = %" PRId64 "), got %" PRId64, name,
+                p.width, r.coefficient);
   if (s->n == INT64_MAX) throw_error(ErrorKind::OutOfRange, "heavy-hitters summary would count more than 2^63 reports");
   const int64_t cell = r.hash_index * p.width + r.coefficient;
   s->prune(r.level)[cell] += r.prefix_report ? 1 : -1;
@@ -44,8 +44,7 @@ void heavy_add_report(HeavySummary* s, const HeavyReport& r) {
 
 void heavy_summary_merge(HeavySummary* into, const HeavySummary& from) {
   if (!same_heavy_protocol(into->protocol, from.protocol))
-    throw_error(ErrorKind::InvalidParameter,
-                "cannot merge heavy-hitters summaries of different protocols: %s and %s",
+    throw_error(ErrorKind::InvalidParameter, "cannot merge heavy-hitters summaries of different protocols: %s and %s",
                 heavy_protocol_to_text(into->protocol).c_str(), heavy_protocol_to_text(from.protocol).c_str());
   int64_t n = 0;
   if (__builtin_add_overflow(into->n, from.n, &n))

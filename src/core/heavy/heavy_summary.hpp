@@ -87,8 +87,7 @@ struct HeavyEstimate {
 // encode), and the level-ℓ prefix oracle's estimate of its prefix (tests, diagnostics).
 HeavyEstimate heavy_frequency(const HeavySummary& s, const int64_t* table, std::string_view item);
 HeavyEstimate heavy_frequency_int(const HeavySummary& s, const int64_t* table, int64_t item);
-HeavyEstimate heavy_prefix_frequency(const HeavySummary& s, const int64_t* table, std::string_view item,
-                                     int64_t level);
+HeavyEstimate heavy_prefix_frequency(const HeavySummary& s, const int64_t* table, std::string_view item, int64_t level);
 
 // TreeHist's noise children per survivor, r (ALGORITHMS.md §6.1, "ours, revised"):
 // levels 1..D-1 keep a prefix whose estimate is >= τ_P = min(τ, max(τ - 2σ_P, z·σ_P)).
@@ -114,11 +113,11 @@ constexpr double kTreeHistNoiseChildren = 8;
 constexpr int64_t kMaxHeavyCandidates = int64_t{1} << 22;
 
 struct HeavyHitter {
-  std::string item;   // alphabet, bytes: the text (trailing pad or end removed); int64: decimal
-  int64_t integer;    // int64 domain: the value (else 0)
-  double count;       // f̂(v)
-  double frequency;   // f̂(v)/n
-  double std_error;   // σ_F/n
+  std::string item;     // alphabet, bytes: the text (trailing pad or end removed); int64: decimal
+  int64_t integer;      // int64 domain: the value (else 0)
+  double count;         // f̂(v)
+  double frequency;     // f̂(v)/n
+  double std_error;     // σ_F/n
   double lower, upper;  // (f̂ ∓ 1.96·σ_F)/n
 };
 struct HeavyHittersQuery {
@@ -126,13 +125,13 @@ struct HeavyHittersQuery {
   double noise_children = kTreeHistNoiseChildren;  // r
 };
 struct HeavyHitters {
-  std::vector<HeavyHitter> items;  // f̂ >= τ, by f̂ descending (ties: by item bytes)
-  double threshold;                // τ
+  std::vector<HeavyHitter> items;        // f̂ >= τ, by f̂ descending (ties: by item bytes)
+  double threshold;                      // τ
   std::vector<double> prune_thresholds;  // τ_P of each level 1..levels-1
-  double sigma_prune, sigma_final; // σ_P, σ_F
-  double threshold_in_se;          // τ/σ_P
-  std::vector<int64_t> candidates; // queried at each level 1..levels ([0] = level 1)
-  std::vector<int64_t> survivors;  // kept at each level 1..levels-1; [levels-1]: returned
+  double sigma_prune, sigma_final;       // σ_P, σ_F
+  double threshold_in_se;                // τ/σ_P
+  std::vector<int64_t> candidates;       // queried at each level 1..levels ([0] = level 1)
+  std::vector<int64_t> survivors;        // kept at each level 1..levels-1; [levels-1]: returned
 };
 // The default τ over √n: 15 for the alphabet domain, 30 for int64 and bytes (deeper trees).
 double heavy_default_threshold_scale(const HeavyProtocol& p);

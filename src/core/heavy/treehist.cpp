@@ -56,9 +56,12 @@ HeavyReport encode(const HeavyProtocol& p, const HeavyItem& item, RandomSource& 
 class Oracle {
  public:
   Oracle(const HeavySummary& s, const int64_t* table, int64_t level)  // level D + 1: the final one
-      : t_(s.protocol.hashes), m_(s.protocol.width), table_(table + (level - 1) * t_ * m_),
+      : t_(s.protocol.hashes),
+        m_(s.protocol.width),
+        table_(table + (level - 1) * t_ * m_),
         scale_(static_cast<double>(level <= s.protocol.levels ? s.protocol.levels * t_ : t_) * c_half(s.protocol)),
-        hashes_(static_cast<size_t>(2 * t_)), rows_(static_cast<size_t>(t_)) {}
+        hashes_(static_cast<size_t>(2 * t_)),
+        rows_(static_cast<size_t>(t_)) {}
   // The rows' estimates of u (valid until the next call).
   double* rows(std::string_view u) {
     count_sketch_rows(table_, t_, m_, u, scale_, hashes_.data(), rows_.data());
@@ -95,9 +98,10 @@ double upper_quantile(double p) {
   return p < 0.5 ? normal_critical_value(1 - 2 * p) : -normal_critical_value(2 * p - 1);
 }
 
-// A symbol's bytes, and whether it ends the item (pad, end symbol).
+// A symbol's bytes, its characters before any pad, and whether it ends the item (pad).
 struct Symbol {
   std::string bytes;
+  int64_t chars;
   bool closes;
 };
 
@@ -116,7 +120,7 @@ std::vector<Symbol> alphabet_symbols(const HeavyProtocol& p) {
   for (int64_t k = p.chars_per_level; k >= 0; --k) {
     std::vector<size_t> digit(static_cast<size_t>(k), 0);
     while (true) {
-      Symbol sym{std::string(), k < p.chars_per_level};
+      Symbol sym{std::string(), k, k < p.chars_per_level};
       for (size_t d : digit) sym.bytes += chars[d];
       out.push_back(std::move(sym));
       int64_t i = k - 1;
@@ -135,11 +139,13 @@ struct Node {
   bool closed;  // a pad or the end symbol was seen
 };
 
-// Calls f(child bytes, closed) for every child of `parent` that an item can produce;
-// `last`: the children are whole items (the bytes domain then needs whole characters).
+// Calls f(child bytes, closed) for every child at `level` of `parent` that an item can
+// produce (the alphabet domain: no more than max_length characters; the bytes domain:
+// whole characters at the last level).
 template <class F>
-void for_each_child(const HeavyProtocol& p, const std::vector<Symbol>& symbols, const Node& parent, bool last,
+void for_each_child(const HeavyProtocol& p, const std::vector<Symbol>& symbols, const Node& parent, int64_t level,
                     std::string& buf, F&& f) {
+  const bool last = level == p.levels;
   if (parent.closed) {  // only the pad (end) symbol follows
     f(std::string_view(parent.bytes), true);
     return;
@@ -147,13 +153,16 @@ void for_each_child(const HeavyProtocol& p, const std::vector<Symbol>& symbols, 
   buf = parent.bytes;
   const size_t base = buf.size();
   switch (p.dom()) {
-    case HeavyDomain::Alphabet:
+    case HeavyDomain::Alphabet: {
+      const int64_t room = p.max_length - (level - 1) * p.chars_per_level;  // characters left
       for (const Symbol& sym : symbols) {
+        if (sym.chars > room) continue;
         buf.resize(base);
         buf += sym.bytes;
-        f(std::string_view(buf), sym.closes);
+        f(std::string_view(buf), sym.closes || sym.chars == room);
       }
       return;
+    }
     case HeavyDomain::Bytes:
       if (utf8_prefix_state(parent.bytes) == 0) f(std::string_view(parent.bytes), true);  // the end symbol
       buf.resize(base + 1);
@@ -214,7 +223,8 @@ HeavyEstimate heavy_prefix_frequency(const HeavySummary& s, const int64_t* table
                 level);
   HeavyItem it;
   if (s.protocol.dom() == HeavyDomain::Int64) {
-    if (item.size() != 8) throw_error(ErrorKind::InvalidParameter, "an int64 prefix query takes the 8 big-endian bytes");
+    if (item.size() != 8)
+      throw_error(ErrorKind::InvalidParameter, "an int64 prefix query takes the 8 big-endian bytes");
     it.bytes = std::string(item);
     for (int64_t l = 0; l <= 8; ++l) it.prefix_end[l] = l;
   } else {
@@ -247,15 +257,17 @@ HeavyHitters heavy_hitters(const HeavySummary& s, const int64_t* table, const He
       throw_error(ErrorKind::InvalidParameter,
                   "%s would query %" PRId64 " prefixes at level %" PRId64 " (%zu survivors × %" PRId64
                   " symbols), more than %" PRId64 ": raise the threshold (%g)",
-                  heavy_mechanism_name(p.mech()), static_cast<int64_t>(parents.size()) * sigma, level,
-                  parents.size(), sigma, kMaxHeavyCandidates, out.threshold);
+                  heavy_mechanism_name(p.mech()), static_cast<int64_t>(parents.size()) * sigma, level, parents.size(),
+                  sigma, kMaxHeavyCandidates, out.threshold);
     Oracle oracle(s, table, last ? p.levels + 1 : level);
     double prune_at = out.threshold;
     if (!last) {  // τ_P (heavy_summary.hpp, kTreeHistNoiseChildren)
       int64_t count = 0;
-      for (const Node& parent : parents) for_each_child(p, symbols, parent, false, buf, [&](std::string_view, bool) { ++count; });
-      const double noise = std::min(q.noise_children / static_cast<double>(sigma),
-                                    q.noise_children * (n / out.threshold) / static_cast<double>(std::max<int64_t>(count, 1)));
+      for (const Node& parent : parents)
+        for_each_child(p, symbols, parent, level, buf, [&](std::string_view, bool) { ++count; });
+      const double noise =
+          std::min(q.noise_children / static_cast<double>(sigma),
+                   q.noise_children * (n / out.threshold) / static_cast<double>(std::max<int64_t>(count, 1)));
       prune_at = std::min(out.threshold,
                           std::max(out.threshold - 2 * out.sigma_prune, upper_quantile(noise) * out.sigma_prune));
       out.prune_thresholds.push_back(prune_at);
@@ -263,7 +275,7 @@ HeavyHitters heavy_hitters(const HeavySummary& s, const int64_t* table, const He
     int64_t queried = 0;
     next.clear();
     for (const Node& parent : parents)
-      for_each_child(p, symbols, parent, last, buf, [&](std::string_view child, bool closed) {
+      for_each_child(p, symbols, parent, level, buf, [&](std::string_view child, bool closed) {
         ++queried;
         if (!last) {
           if (oracle.at_least(child, prune_at)) next.push_back(Node{std::string(child), closed});
