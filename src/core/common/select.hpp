@@ -62,23 +62,22 @@ inline double median_of(double* a, int64_t n) {
   return (upper + lower) / 2;
 }
 
-// median_of(a, n) >= x, in one pass without branches on the data and without
-// rearranging a: with c values >= x, the median is >= x when c > n/2 (odd n: c >=
-// (n+1)/2); for even n and c = n/2 exactly, it is the mean of the largest value below x
-// and the smallest at or above it, the same two values median_of averages. A threshold
-// test costs this pass rather than a selection.
+// median_of(a, n) >= x without rearranging a or selecting: with c values >= x, the
+// median is >= x when c > n/2 (odd n: c >= (n+1)/2) and below it when c < n/2; for even
+// n and c = n/2 exactly, it is the mean of the largest value below x and the smallest at
+// or above it, the same two values median_of averages. The count is one vectorizable
+// pass; the second pass runs only in that tie. A threshold test costs this rather than
+// a selection.
 inline bool median_at_least(const double* a, int64_t n, double x) {
   int64_t c = 0;
+  for (int64_t i = 0; i < n; ++i) c += a[i] >= x;
+  if (n % 2 != 0 || 2 * c != n) return 2 * c > n;
   double below = -__builtin_huge_val(), above = __builtin_huge_val();
   for (int64_t i = 0; i < n; ++i) {
     const double v = a[i];
-    const bool ge = v >= x;
-    c += ge;
-    below = (!ge && v > below) ? v : below;
-    above = (ge && v < above) ? v : above;
+    below = (v < x && v > below) ? v : below;
+    above = (v >= x && v < above) ? v : above;
   }
-  if (n % 2 != 0) return 2 * c > n;
-  if (2 * c != n) return 2 * c > n;
   return (above + below) / 2 >= x;
 }
 

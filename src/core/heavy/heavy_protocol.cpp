@@ -6,6 +6,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "common/error.hpp"
 #include "common/stats.hpp"
@@ -79,13 +80,16 @@ constexpr double kUsersPerCell = 2000;  // t ≈ n0 / (2000·D): users per (leve
 // their number.
 int64_t alphabet_chars(std::string_view a) {
   int64_t count = 0;
+  bool ascii_seen[128] = {};
   for (size_t i = 0; i < a.size();) {
     const int len = utf8_char_length(a.substr(i));
     if (len == 0) bad("the alphabet is not valid UTF-8 (at byte %" PRId64 ")", static_cast<int64_t>(i + 1));
     const std::string_view ch = a.substr(i, static_cast<size_t>(len));
     if (ch.size() == 1 && ch[0] == kHeavyPad)
       throw_error(ErrorKind::InvalidParameter, "the alphabet may not contain the pad character '%c'", kHeavyPad);
-    if (a.substr(0, i).find(ch) != std::string_view::npos)
+    const bool seen = len == 1 ? std::exchange(ascii_seen[static_cast<uint8_t>(ch[0])], true)
+                               : a.substr(0, i).find(ch) != std::string_view::npos;
+    if (seen)
       throw_error(ErrorKind::InvalidParameter, "the alphabet repeats the character '%.*s'", static_cast<int>(ch.size()),
                   ch.data());
     i += static_cast<size_t>(len);
@@ -272,13 +276,8 @@ void heavy_item_from_text(const HeavyProtocol& p, std::string_view text, HeavyIt
       throw_error(ErrorKind::OutOfRange, "the item is not valid UTF-8: byte 0x%02x at byte position %zu",
                   static_cast<uint8_t>(text[i]), i + 1);
     const std::string_view ch = text.substr(i, static_cast<size_t>(len));
-    bool found = false;
-    for (size_t a = 0; a < alphabet.size() && !found;) {
-      const auto alen = static_cast<size_t>(utf8_char_length(alphabet.substr(a)));
-      found = alphabet.substr(a, alen) == ch;
-      a += alen;
-    }
-    if (!found)
+    // UTF-8 synchronizes itself: a whole character is found only at a character boundary.
+    if (alphabet.find(ch) == std::string_view::npos)
       throw_error(ErrorKind::OutOfRange,
                   "the item's character '%.*s' at position %" PRId64 " is not in the alphabet \"%.*s\"", len, ch.data(),
                   chars + 1, static_cast<int>(alphabet.size()), alphabet.data());
