@@ -249,6 +249,13 @@ ZipfRun RunZipf(double n_target, uint64_t seed, const char* name) {
   std::printf("  prepare %.0f ms, heavy_hitters %.0f ms\n", r.prepare_ms, r.hitters_ms);
   EXPECT_EQ(r.h.threshold, 15 * std::sqrt(r.n));
   EXPECT_NEAR(r.h.sigma_prune, SigmaP(2, r.n, 3), 1e-6 * r.h.sigma_prune);
+  // §6.1's pruning rule as printed (the cap on noise survivors does not bind here):
+  // τ_P = min(τ, max(τ - 2σ_P, z_8·σ_P)), z_8 = Φ⁻¹(1 - 8/729) = 2.291268767897 (Python's
+  // statistics.NormalDist), at both pruned levels.
+  const double sp = SigmaP(2, r.n, 3), tau = r.h.threshold;
+  const double want = std::min(tau, std::max(tau - 2 * sp, 2.291268767897001 * sp));
+  EXPECT_EQ(r.h.prune_thresholds.size(), 2u);
+  for (double tp : r.h.prune_thresholds) EXPECT_NEAR(tp, want, 1e-6 * want);
   EXPECT_GE(q.recall, 0.7);
   EXPECT_GE(q.precision, 0.7);
   return r;
@@ -282,6 +289,12 @@ TEST(HeavyStat, IntegersAtTheirDefault) {
   const ldp::HeavyHitters h = PreparedHeavy(s).hitters();
   CheckHitters("int64, t = 16", pop, h, n);
   EXPECT_EQ(h.threshold, 30 * std::sqrt(n));
+  // Level 1 prunes by §6.1's rule (z_8 = Φ⁻¹(1 - 8/256) = 1.862731867421651); deeper
+  // levels, where the noise survivors would grow 8-fold, at or above it (the cap).
+  const double sp = SigmaP(2, n, 8), want = std::max(h.threshold - 2 * sp, 1.862731867421651 * sp);
+  ASSERT_EQ(h.prune_thresholds.size(), 7u);
+  EXPECT_NEAR(h.prune_thresholds[0], want, 1e-6 * want);
+  for (double tp : h.prune_thresholds) EXPECT_GE(tp, want * (1 - 1e-9));
   for (const ldp::HeavyHitter& x : h.items) EXPECT_EQ(x.item, std::to_string(x.integer));
   ASSERT_FALSE(h.items.empty());
   EXPECT_EQ(h.items[0].integer, -5);
