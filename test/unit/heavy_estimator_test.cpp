@@ -351,7 +351,8 @@ TEST(HeavyStat, DISABLED_ZipfWordsOverSeeds) {
       std::map<std::string, int64_t> truth(r.pop.begin(), r.pop.end());
       int64_t heavy = 0, hits = 0;
       for (const auto& [item, f] : truth) heavy += static_cast<double>(f) >= r.h.threshold;
-      for (const ldp::HeavyHitter& x : r.h.items) hits += truth.count(x.item) != 0 && static_cast<double>(truth[x.item]) >= r.h.threshold;
+      for (const ldp::HeavyHitter& x : r.h.items)
+        hits += truth.count(x.item) != 0 && static_cast<double>(truth[x.item]) >= r.h.threshold;
       recall.push_back(static_cast<double>(hits) / static_cast<double>(heavy));
       precision.push_back(r.h.items.empty() ? 1 : static_cast<double>(hits) / static_cast<double>(r.h.items.size()));
     }
