@@ -40,4 +40,27 @@ TEST(SelectKth, EqualsNthElementAndPartitionsAroundIt) {
   EXPECT_EQ(checked, 14 * 4 * 20);
 }
 
+// median_of is numpy's median, and median_at_least(a, n, x) is median_of(a, n) >= x
+// exactly, at thresholds on, between and beyond the values, ties included.
+TEST(MedianAtLeast, AgreesWithMedianOf) {
+  ldp::SeededRandom rng(77);
+  for (int64_t n : {1, 2, 3, 4, 15, 16, 17, 64, 255, 256}) {
+    for (uint64_t range : {uint64_t{2}, uint64_t{7}, uint64_t{1} << 30}) {
+      for (int rep = 0; rep < 30; ++rep) {
+        std::vector<double> a(static_cast<size_t>(n));
+        for (double& v : a) v = static_cast<double>(rng.below(range)) * 0.5 - static_cast<double>(range / 4);
+        std::vector<double> sorted = a;
+        std::sort(sorted.begin(), sorted.end());
+        const size_t h = static_cast<size_t>(n / 2);
+        const double want = n % 2 != 0 ? sorted[h] : (sorted[h] + sorted[h - 1]) / 2;
+        std::vector<double> work = a;
+        ASSERT_EQ(ldp::median_of(work.data(), n), want);
+        for (double x : {want, std::nextafter(want, 1e300), std::nextafter(want, -1e300), sorted[0], sorted.back(),
+                         sorted[0] - 1, sorted.back() + 1, a[static_cast<size_t>(rep) % a.size()]})
+          ASSERT_EQ(ldp::median_at_least(a.data(), n, x), want >= x) << n << " " << x;
+      }
+    }
+  }
+}
+
 }  // namespace

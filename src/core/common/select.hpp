@@ -51,4 +51,34 @@ inline double select_kth(double* a, int64_t n, int64_t k) {
   return a[k];
 }
 
+// The median as numpy.median: for even n the mean of the two middle values (the lower
+// middle alone biases a sketch's estimates, ALGORITHMS.md §5.1). Rearranges a[0, n);
+// n >= 1.
+inline double median_of(double* a, int64_t n) {
+  const double upper = select_kth(a, n, n / 2);
+  if (n % 2 != 0) return upper;
+  double lower = a[0];  // the largest of a[0, n/2), all <= upper
+  for (int64_t i = 1; i < n / 2; ++i) lower = a[i] > lower ? a[i] : lower;
+  return (upper + lower) / 2;
+}
+
+// median_of(a, n) >= x without rearranging a or selecting: with c values >= x, the
+// median is >= x when c > n/2 (odd n: c >= (n+1)/2) and below it when c < n/2; for even
+// n and c = n/2 exactly, it is the mean of the largest value below x and the smallest at
+// or above it, the same two values median_of averages. The count is one vectorizable
+// pass; the second pass runs only in that tie. A threshold test costs this rather than
+// a selection.
+inline bool median_at_least(const double* a, int64_t n, double x) {
+  int64_t c = 0;
+  for (int64_t i = 0; i < n; ++i) c += a[i] >= x;
+  if (n % 2 != 0 || 2 * c != n) return 2 * c > n;
+  double below = -__builtin_huge_val(), above = __builtin_huge_val();
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = a[i];
+    below = (v < x && v > below) ? v : below;
+    above = (v >= x && v < above) ? v : above;
+  }
+  return (above + below) / 2 >= x;
+}
+
 }  // namespace ldp

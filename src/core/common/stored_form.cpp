@@ -15,6 +15,8 @@ const char* family_name(uint8_t f) {
       return "a frequency summary";
     case static_cast<uint8_t>(Family::Sketch):
       return "a sketch summary";
+    case static_cast<uint8_t>(Family::Heavy):
+      return "a heavy-hitters summary";
     default:
       return "an unknown family";
   }

@@ -16,7 +16,7 @@
 // wrote up to extension 0.4.0, and recv still reads it. The header is the only
 // part every family shares; each family reads and writes its own body.
 //
-// Format 3 (extension 0.7.0; the families with counter arrays: sketches) is format 2
+// Format 3 (extension 0.7.0; the families with counter arrays: sketches, heavy hitters) is format 2
 // with the counter array compact: after n, u8 bytes per counter (1, 2, 4 or 8, the
 // fewest that hold every counter) and the counters at that width, big-endian two's
 // complement (common/byte_reader.hpp: compact_counter_bytes, put_counters,
@@ -28,7 +28,7 @@
 
 namespace ldp {
 
-enum class Family : uint8_t { Mean = 1, Frequency = 2, Sketch = 3 };
+enum class Family : uint8_t { Mean = 1, Frequency = 2, Sketch = 3, Heavy = 4 };
 
 constexpr uint8_t kStoredMagic[4] = {'L', 'D', 'P', 'S'};
 constexpr uint8_t kStoredFormat = 2;
@@ -51,5 +51,21 @@ struct StoredBody {
 };
 StoredBody stored_body(const uint8_t* p, size_t len, Family family, const char* type,
                        bool compact_counters = false);
+
+// What a reader checks of signed counters (each report adds ±1 to one of `cells` cells:
+// Hadamard response, hcms, hashtogram, TreeHist's SP and SF). Cell i then holds n_i
+// reports with |S_i| <= n_i and S_i = n_i mod 2, Σ n_i = n; such n_i exist iff Σ|S_i| <=
+// n and n - Σ|S_i| is even. Returns -1 when the counters fit n >= 0; else the cell at
+// which Σ|S| first exceeds n, or `cells` when only the parity fails (*total = Σ|S|).
+inline int64_t signed_counters_misfit(const int64_t* c, int64_t cells, int64_t n, int64_t* total) {
+  *total = 0;
+  for (int64_t i = 0; i < cells; ++i) {
+    if (c[i] < -n || c[i] > n) return i;
+    const int64_t a = c[i] < 0 ? -c[i] : c[i];
+    if (a > n - *total) return i;
+    *total += a;
+  }
+  return (n - *total) % 2 != 0 ? cells : -1;
+}
 
 }  // namespace ldp

@@ -21,6 +21,7 @@
 
 #include "common/error.hpp"
 #include "common/fwht.hpp"
+#include "common/stored_form.hpp"
 #include "freq/freq_encoders.hpp"
 #include "freq/freq_internal.hpp"
 #include "freq/freq_summary.hpp"
@@ -31,20 +32,14 @@ namespace {
 
 int64_t hadamard_derive_g(const FreqParams& p) { return hadamard_order(p.k); }
 
-// Row j holds n_j reports with |S_j| <= n_j and S_j = n_j mod 2, Σ n_j = n: such n_j
-// exist iff Σ |S_j| <= n and n - Σ |S_j| is even.
+// Row j holds n_j reports (signed_counters_misfit, common/stored_form.hpp).
 void hadamard_check_counts(const FreqSummary& s, ErrorKind kind) {
   const int64_t* S = s.counters();
   check_counter_range(s, kind, "sums", S, s.g, -s.n, s.n);
-  int64_t total = 0;  // Σ|S_j| so far, <= n
-  for (int64_t j = 0; j < s.g; ++j) {
-    int64_t a = S[j] < 0 ? -S[j] : S[j];
-    if (a > s.n - total)
-      throw_bad_counts(s, kind, "the absolute row sums exceed n (at sums[%" PRId64 "])", j);
-    total += a;
-  }
-  if ((s.n - total) % 2 != 0)
-    throw_bad_counts(s, kind, "n - Σ|sums| = %" PRId64 " must be even", s.n - total);
+  int64_t total = 0;
+  const int64_t at = signed_counters_misfit(S, s.g, s.n, &total);
+  if (at >= 0 && at < s.g) throw_bad_counts(s, kind, "the absolute row sums exceed n (at sums[%" PRId64 "])", at);
+  if (at == s.g) throw_bad_counts(s, kind, "n - Σ|sums| = %" PRId64 " must be even", s.n - total);
 }
 
 void hadamard_estimate(const FreqSummary& s, double* freq, double* std_error) {

@@ -19,10 +19,10 @@
 // mean of two rows, n·c²). Fixed hashes add a collision bias, not in the standard
 // error: RMS about sqrt(Σ_{y≠u} f(y)²/(m·t)) for the mean over rows; the median moves
 // less for a heavy neighbour (each shared row shifts it by at most ~0.08·c·sqrt(t·n)).
-#include <algorithm>
 #include <cmath>
 
 #include "common/select.hpp"
+#include "sketch/count_sketch.hpp"
 #include "sketch/sketch_encoders.hpp"
 #include "sketch/sketch_hash.hpp"
 #include "sketch/sketch_internal.hpp"
@@ -31,38 +31,41 @@ namespace ldp {
 
 namespace {
 
-// h_j and g_j from XXH64(u, 2j) and XXH64(u, 2j+1).
-inline int64_t bucket(uint64_t h_even, int64_t m) { return sketch_column(h_even, m); }
-inline bool sign_plus(uint64_t h_odd) { return (h_odd & 1) == 0; }
-
 SketchEstimate hashtogram_estimate(const SketchSummary& s, const int64_t* table, std::string_view item,
                                    uint64_t* scratch) {
-  const int64_t t = s.hashes, m = s.width;
-  uint64_t* h = scratch;                                // 2t hashes: seeds 0, 1, ..., 2t-1
-  double* rows = reinterpret_cast<double*>(scratch + 2 * t);  // t row estimates
-  ItemHashes(item).hashes(0, 1, 2 * t, h);
+  const int64_t t = s.hashes;
+  double* rows = reinterpret_cast<double*>(scratch + 2 * t);  // after the 2t hashes
   const double c = 1.0 / std::tanh(s.epsilon / 2);
-  const double scale = static_cast<double>(t) * c;
-  for (int64_t j = 0; j < t; ++j) {
-    const double v = scale * static_cast<double>(table[j * m + bucket(h[2 * j], m)]);
-    rows[j] = sign_plus(h[2 * j + 1]) ? v : -v;
-  }
-  double* mid = rows + t / 2;
-  double median = select_kth(rows, t, t / 2);
-  if (t % 2 == 0) median = (median + *std::max_element(rows, mid)) / 2;
+  count_sketch_rows(table, t, s.width, item, static_cast<double>(t) * c, scratch, rows);
+  const double median = median_of(rows, t);
   const double n = static_cast<double>(s.n), f = std::fmin(std::fmax(median, 0.0), n);
   return {median, std::sqrt(M_PI / 2 * n * c * c - f)};
 }
 
 }  // namespace
 
+bool count_sketch_entry(std::string_view u, int64_t j, int64_t r, int64_t m) {
+  const auto seed = static_cast<uint64_t>(2 * j);
+  const bool g_plus = (sketch_xxh64(u, seed + 1) & 1) == 0;
+  return hadamard_plus(r, sketch_column(sketch_xxh64(u, seed), m)) == g_plus;
+}
+
+void count_sketch_rows(const int64_t* table, int64_t t, int64_t m, std::string_view u, double scale,
+                       uint64_t* hashes, double* rows) {
+  ItemHashes(u).hashes(0, 1, 2 * t, hashes);  // seeds 0, 1, ..., 2t-1
+  const uint64_t mask = static_cast<uint64_t>(m) - 1;
+  for (int64_t j = 0; j < t; ++j) {
+    const double v = scale * static_cast<double>(table[j * m + static_cast<int64_t>(hashes[2 * j] & mask)]);
+    rows[j] = (hashes[2 * j + 1] & 1) == 0 ? v : -v;
+  }
+}
+
 SignedSketchReport hashtogram_encode(std::string_view item, double epsilon, int64_t hashes,
                                      int64_t width, RandomSource& rng) {
   check_sketch_encoder(SketchMechanism::Hashtogram, epsilon, hashes, width);
   const auto j = static_cast<int64_t>(rng.below(static_cast<uint64_t>(hashes)));
   const auto r = static_cast<int64_t>(rng.below(static_cast<uint64_t>(width)));
-  const auto seed = static_cast<uint64_t>(2 * j);
-  const bool x = hadamard_plus(r, bucket(sketch_xxh64(item, seed), width)) == sign_plus(sketch_xxh64(item, seed + 1));
+  const bool x = count_sketch_entry(item, j, r, width);
   const bool flip = rng.bernoulli(1.0 / (1.0 + std::exp(epsilon)));
   return {j, r, x != flip};
 }

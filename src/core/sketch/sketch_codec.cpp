@@ -60,13 +60,10 @@ void check_counts(const SketchSummary& s, ErrorKind kind) {
   if (s.n < 0) throw_error(kind, "sketch_summary: negative report count %" PRId64, s.n);
   const int64_t* c = s.counters();
   if (sketch_impl(s.mech()).signed_counters) {
-    int64_t total = 0;  // Σ|S| so far, <= n
-    for (int64_t i = 0, cells = s.cells(); i < cells; ++i) {
-      if (c[i] < -s.n || c[i] > s.n - total) bad_counts(s, kind, "the absolute sums exceed n", i);
-      total += c[i] < 0 ? -c[i] : c[i];
-      if (total > s.n) bad_counts(s, kind, "the absolute sums exceed n", i);
-    }
-    if ((s.n - total) % 2 != 0) bad_counts(s, kind, "n - Σ|sums| must be even", s.cells() - 1);
+    int64_t total = 0;
+    const int64_t at = signed_counters_misfit(c, s.cells(), s.n, &total);
+    if (at >= 0 && at < s.cells()) bad_counts(s, kind, "the absolute sums exceed n", at);
+    if (at == s.cells()) bad_counts(s, kind, "n - Σ|sums| must be even", s.cells() - 1);
     return;
   }
   int64_t total = 0;  // Σ of the rows' largest counts so far, <= n

@@ -1,0 +1,66 @@
+// The heavy-hitters summary: size, init, adding reports, merging, the prepared table
+// (heavy_summary.hpp). The mechanisms' encoders and decoders are in their own files
+// (treehist.cpp), the forms in heavy_codec.cpp.
+#include "heavy/heavy_summary.hpp"
+
+#include <cinttypes>
+#include <cstring>
+
+#include "common/error.hpp"
+#include "common/fwht.hpp"
+
+namespace ldp {
+
+size_t heavy_summary_size(const HeavyProtocol& p) {
+  validate_heavy_protocol(p);
+  return sizeof(HeavySummary) + sizeof(int64_t) * static_cast<size_t>(p.cells());
+}
+
+void heavy_summary_init(HeavySummary* s, const HeavyProtocol& p) {
+  const size_t size = heavy_summary_size(p);
+  std::memset(static_cast<void*>(s), 0, size);
+  s->protocol = p;
+  s->n = 0;
+}
+
+void heavy_add_report(HeavySummary* s, const HeavyReport& r) {
+  const HeavyProtocol& p = s->protocol;
+  const char* name = heavy_mechanism_name(p.mech());
+  if (r.level < 1 || r.level > p.levels)
+    throw_error(ErrorKind::ImpossibleReport, "%s level must be in [1, levels = %" PRId64 "], got %" PRId64, name,
+                p.levels, r.level);
+  if (r.hash_index < 0 || r.hash_index >= p.hashes)
+    throw_error(ErrorKind::ImpossibleReport, "%s hash_index must be in [0, hashes = %" PRId64 "), got %" PRId64, name,
+                p.hashes, r.hash_index);
+  if (r.coefficient < 0 || r.coefficient >= p.width)
+    throw_error(ErrorKind::ImpossibleReport, "%s coefficient must be in [0, width = %" PRId64 "), got %" PRId64, name,
+                p.width, r.coefficient);
+  if (s->n == INT64_MAX) throw_error(ErrorKind::OutOfRange, "heavy-hitters summary would count more than 2^63 reports");
+  const int64_t cell = r.hash_index * p.width + r.coefficient;
+  s->prune(r.level)[cell] += r.prefix_report ? 1 : -1;
+  s->final_counters()[cell] += r.item_report ? 1 : -1;
+  s->n += 1;
+}
+
+void heavy_summary_merge(HeavySummary* into, const HeavySummary& from) {
+  if (!same_heavy_protocol(into->protocol, from.protocol))
+    throw_error(ErrorKind::InvalidParameter, "cannot merge heavy-hitters summaries of different protocols: %s and %s",
+                heavy_protocol_to_text(into->protocol).c_str(), heavy_protocol_to_text(from.protocol).c_str());
+  int64_t n = 0;
+  if (__builtin_add_overflow(into->n, from.n, &n))
+    throw_error(ErrorKind::OutOfRange, "merged heavy-hitters summary would count more than 2^63 reports");
+  // Every counter is bounded by its summary's n in magnitude: no counter overflows
+  // when the report counts do not.
+  int64_t* a = into->counters();
+  const int64_t* b = from.counters();
+  for (int64_t i = 0, cells = into->cells(); i < cells; ++i) a[i] += b[i];
+  into->n = n;
+}
+
+void heavy_prepare(const HeavySummary& s, int64_t* table) {
+  const int64_t m = s.protocol.width, rows = (s.protocol.levels + 1) * s.protocol.hashes;
+  std::memcpy(table, s.counters(), sizeof(int64_t) * static_cast<size_t>(s.cells()));
+  for (int64_t i = 0; i < rows; ++i) fwht_exact(reinterpret_cast<uint64_t*>(table + i * m), m);  // Σ|S| <= n
+}
+
+}  // namespace ldp

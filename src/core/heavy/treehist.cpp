@@ -1,0 +1,313 @@
+// TreeHist (seed 003 §3; ALGORITHMS.md §6.1): the device encoder, the oracles'
+// estimates, and the decoder that walks the prefix tree.
+//
+// Device: public randomness (ℓ, j, r) uniform over [1..D]×[0,t)×[0,m), drawn from the
+// device's generator and sent with the report. Two §5.1 bits at ε/2 each with the same
+// (j, r): y_P on the prefix v[1:ℓ·s] (its bytes, unpadded) and y_F on the whole item v.
+// Each is x = g_j(u)·H[r][h_j(u)], kept with probability e^{ε/2}/(1+e^{ε/2}), else
+// negated (sketch/count_sketch.hpp: the hashtogram sketch's oracle and hashes).
+//
+// Decoder (heavy_hitters): C_1 = Σ; at levels ℓ = 1..D-1 keep the candidates with
+// f̂_ℓ(u) >= τ_P = min(τ, max(τ - 2σ_P, z_r·σ_P)), z_r = Φ⁻¹(1 - r/|Σ|) (r =
+// kTreeHistNoiseChildren), and set C_{ℓ+1} = survivors × Σ; the level-D candidates are
+// not pruned with their prefix estimate but go straight to the final oracle, and the
+// items with f̂(v) >= τ are returned, by f̂ descending, trailing pad removed. Default τ
+// from the summary's own n: 15√n for the alphabet domain (§6.1's string default, D = 3,
+// τ/σ_P = 3.19 at ε = 2), 30√n for int64 (§6.1, D = 8, 3.91) and for the bytes domain
+// (ours: D = 6 levels of 256 symbols is a tree like the integers'; at 15√n its τ/σ_P
+// would be 2.26, with τ_P = z_8·σ_P only 0.4σ_P below τ).
+// Candidates that no item can produce are never queried: in the alphabet domain a pad
+// is followed only by pads (a symbol "*a" or a child of "ab*" other than the pad), in the
+// bytes domain a prefix must begin valid UTF-8 and the end symbol follows only a whole
+// character and only end symbols follow it. Threshold tests use median_at_least (one
+// pass, no selection); only the returned items pay for their median.
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+#include "common/select.hpp"
+#include "common/stats.hpp"
+#include "heavy/heavy_internal.hpp"
+#include "heavy/heavy_summary.hpp"
+#include "sketch/count_sketch.hpp"
+
+namespace ldp {
+
+namespace {
+
+double c_half(const HeavyProtocol& p) { return 1.0 / std::tanh(p.epsilon / 4); }  // c(ε/2)
+
+HeavyReport encode(const HeavyProtocol& p, const HeavyItem& item, RandomSource& rng) {
+  const auto level = 1 + static_cast<int64_t>(rng.below(static_cast<uint64_t>(p.levels)));
+  const auto j = static_cast<int64_t>(rng.below(static_cast<uint64_t>(p.hashes)));
+  const auto r = static_cast<int64_t>(rng.below(static_cast<uint64_t>(p.width)));
+  const bool x_prefix = count_sketch_entry(item.prefix(level), j, r, p.width);
+  const bool x_item = count_sketch_entry(item.bytes, j, r, p.width);
+  const double flip = 1.0 / (1.0 + std::exp(p.epsilon / 2));
+  const bool flip_prefix = rng.bernoulli(flip);
+  const bool flip_item = rng.bernoulli(flip);
+  return {level, j, r, x_prefix != flip_prefix, x_item != flip_item};
+}
+
+// One count sketch of the prepared table: the final oracle or a level's prefix oracle.
+class Oracle {
+ public:
+  Oracle(const HeavySummary& s, const int64_t* table, int64_t level)  // level D + 1: the final one
+      : t_(s.protocol.hashes),
+        m_(s.protocol.width),
+        table_(table + (level - 1) * t_ * m_),
+        scale_(static_cast<double>(level <= s.protocol.levels ? s.protocol.levels * t_ : t_) * c_half(s.protocol)),
+        hashes_(static_cast<size_t>(2 * t_)),
+        rows_(static_cast<size_t>(t_)) {}
+  // The rows' estimates of u (valid until the next call).
+  double* rows(std::string_view u) {
+    count_sketch_rows(table_, t_, m_, u, scale_, hashes_.data(), rows_.data());
+    return rows_.data();
+  }
+  double estimate(std::string_view u) { return median_of(rows(u), t_); }
+  bool at_least(std::string_view u, double x) { return median_at_least(rows(u), t_, x); }
+  int64_t t() const { return t_; }
+
+ private:
+  int64_t t_, m_;
+  const int64_t* table_;
+  double scale_;
+  std::vector<uint64_t> hashes_;
+  std::vector<double> rows_;
+};
+
+double sigma_prune(const HeavySummary& s) {
+  return c_half(s.protocol) * std::sqrt(M_PI * static_cast<double>(s.n) * static_cast<double>(s.protocol.levels) / 2);
+}
+double sigma_final(const HeavySummary& s) {
+  return c_half(s.protocol) * std::sqrt(M_PI * static_cast<double>(s.n) / 2);
+}
+
+// Φ⁻¹(1 - p): the one-sided normal quantile.
+double upper_quantile(double p) {
+  if (p <= 0) return HUGE_VAL;
+  if (p >= 1) return -HUGE_VAL;
+  if (p == 0.5) return 0;
+  if (p < 1e-15) {  // 1 - 2p would round to 1: Q(z) ~ φ(z)/z, inverted (the floor then exceeds τ)
+    const double l = -2 * std::log(p);
+    return std::sqrt(l - std::log(l) - std::log(2 * M_PI));
+  }
+  return p < 0.5 ? normal_critical_value(1 - 2 * p) : -normal_critical_value(2 * p - 1);
+}
+
+// A symbol's bytes, its characters before any pad, and whether it ends the item (pad).
+struct Symbol {
+  std::string bytes;
+  int64_t chars;
+  bool closes;
+};
+
+// The symbols of one level in the alphabet domain: those with pads only at the end (the
+// others no item produces), the all-pad one last.
+std::vector<Symbol> alphabet_symbols(const HeavyProtocol& p) {
+  std::vector<std::string> chars;
+  const std::string_view a = p.alphabet_view();
+  for (size_t i = 0; i < a.size();) {
+    const auto len = static_cast<size_t>(utf8_char_length(a.substr(i)));
+    chars.emplace_back(a.substr(i, len));
+    i += len;
+  }
+  std::vector<Symbol> out;
+  // Symbols as (k characters, then s - k pads), k = s down to 0: all characters^k.
+  for (int64_t k = p.chars_per_level; k >= 0; --k) {
+    std::vector<size_t> digit(static_cast<size_t>(k), 0);
+    while (true) {
+      Symbol sym{std::string(), k, k < p.chars_per_level};
+      for (size_t d : digit) sym.bytes += chars[d];
+      out.push_back(std::move(sym));
+      int64_t i = k - 1;
+      for (; i >= 0; --i) {
+        if (++digit[static_cast<size_t>(i)] < chars.size()) break;
+        digit[static_cast<size_t>(i)] = 0;
+      }
+      if (i < 0) break;
+    }
+  }
+  return out;
+}
+
+struct Node {
+  std::string bytes;
+  bool closed;  // a pad or the end symbol was seen
+};
+
+// Calls f(child bytes, closed) for every child at `level` of `parent` that an item can
+// produce (the alphabet domain: no more than max_length characters; the bytes domain:
+// whole characters at the last level).
+template <class F>
+void for_each_child(const HeavyProtocol& p, const std::vector<Symbol>& symbols, const Node& parent, int64_t level,
+                    std::string& buf, F&& f) {
+  const bool last = level == p.levels;
+  if (parent.closed) {  // only the pad (end) symbol follows
+    f(std::string_view(parent.bytes), true);
+    return;
+  }
+  buf = parent.bytes;
+  const size_t base = buf.size();
+  switch (p.dom()) {
+    case HeavyDomain::Alphabet: {
+      const int64_t room = p.max_length - (level - 1) * p.chars_per_level;  // characters left
+      for (const Symbol& sym : symbols) {
+        if (sym.chars > room) continue;
+        buf.resize(base);
+        buf += sym.bytes;
+        f(std::string_view(buf), sym.closes || sym.chars == room);
+      }
+      return;
+    }
+    case HeavyDomain::Bytes:
+      if (utf8_prefix_state(parent.bytes) == 0) f(std::string_view(parent.bytes), true);  // the end symbol
+      buf.resize(base + 1);
+      for (int b = 0; b < 256; ++b) {
+        if (b == kHeavyEnd) continue;
+        buf[base] = static_cast<char>(b);
+        const int state = utf8_prefix_state(buf);
+        if (state < 0 || (last && state > 0)) continue;
+        f(std::string_view(buf), false);
+      }
+      return;
+    case HeavyDomain::Int64:
+      buf.resize(base + 1);
+      for (int b = 0; b < 256; ++b) {
+        buf[base] = static_cast<char>(b);
+        f(std::string_view(buf), false);
+      }
+      return;
+  }
+}
+
+}  // namespace
+
+double heavy_default_threshold_scale(const HeavyProtocol& p) { return p.dom() == HeavyDomain::Alphabet ? 15 : 30; }
+
+HeavyReport treehist_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng) {
+  validate_heavy_protocol(p);
+  HeavyItem it;
+  heavy_item_from_text(p, item, &it);
+  return encode(p, it, rng);
+}
+
+HeavyReport treehist_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng) {
+  validate_heavy_protocol(p);
+  HeavyItem it;
+  heavy_item_from_int(p, item, &it);
+  return encode(p, it, rng);
+}
+
+HeavyEstimate heavy_frequency(const HeavySummary& s, const int64_t* table, std::string_view item) {
+  HeavyItem it;
+  heavy_item_from_text(s.protocol, item, &it);
+  Oracle final(s, table, s.protocol.levels + 1);
+  return {final.estimate(it.bytes), sigma_final(s)};
+}
+
+HeavyEstimate heavy_frequency_int(const HeavySummary& s, const int64_t* table, int64_t item) {
+  HeavyItem it;
+  heavy_item_from_int(s.protocol, item, &it);
+  Oracle final(s, table, s.protocol.levels + 1);
+  return {final.estimate(it.bytes), sigma_final(s)};
+}
+
+HeavyEstimate heavy_prefix_frequency(const HeavySummary& s, const int64_t* table, std::string_view item,
+                                     int64_t level) {
+  if (level < 1 || level > s.protocol.levels)
+    throw_error(ErrorKind::InvalidParameter, "level must be in [1, %" PRId64 "], got %" PRId64, s.protocol.levels,
+                level);
+  HeavyItem it;
+  if (s.protocol.dom() == HeavyDomain::Int64) {
+    if (item.size() != 8)
+      throw_error(ErrorKind::InvalidParameter, "an int64 prefix query takes the 8 big-endian bytes");
+    it.bytes = std::string(item);
+    for (int64_t l = 0; l <= 8; ++l) it.prefix_end[l] = l;
+  } else {
+    heavy_item_from_text(s.protocol, item, &it);
+  }
+  Oracle oracle(s, table, level);
+  return {oracle.estimate(it.prefix(level)), sigma_prune(s)};
+}
+
+HeavyHitters heavy_hitters(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q) {
+  const HeavyProtocol& p = s.protocol;
+  if (std::isnan(q.threshold)) throw_error(ErrorKind::InvalidParameter, "the threshold must be a number");
+  if (!(q.noise_children >= 0))
+    throw_error(ErrorKind::InvalidParameter, "noise_children must be >= 0, got %g", q.noise_children);
+  const double n = static_cast<double>(s.n);
+  HeavyHitters out;
+  out.sigma_prune = sigma_prune(s);
+  out.sigma_final = sigma_final(s);
+  out.threshold = q.threshold >= 0 ? q.threshold : heavy_default_threshold_scale(p) * std::sqrt(n);
+  const int64_t sigma = heavy_symbols(p);
+  out.threshold_in_se = out.sigma_prune > 0 ? out.threshold / out.sigma_prune : HUGE_VAL;
+  if (s.n == 0) return out;
+
+  const std::vector<Symbol> symbols = p.dom() == HeavyDomain::Alphabet ? alphabet_symbols(p) : std::vector<Symbol>();
+  std::vector<Node> parents{Node{std::string(), false}}, next;
+  std::string buf;
+  for (int64_t level = 1; level <= p.levels; ++level) {
+    const bool last = level == p.levels;
+    if (static_cast<int64_t>(parents.size()) > kMaxHeavyCandidates / sigma)
+      throw_error(ErrorKind::InvalidParameter,
+                  "%s would query %" PRId64 " prefixes at level %" PRId64 " (%zu survivors × %" PRId64
+                  " symbols), more than %" PRId64 ": raise the threshold (%g)",
+                  heavy_mechanism_name(p.mech()), static_cast<int64_t>(parents.size()) * sigma, level, parents.size(),
+                  sigma, kMaxHeavyCandidates, out.threshold);
+    Oracle oracle(s, table, last ? p.levels + 1 : level);
+    double prune_at = out.threshold;
+    if (!last) {  // τ_P (heavy_summary.hpp, kTreeHistNoiseChildren)
+      int64_t count = 0;
+      for (const Node& parent : parents)
+        for_each_child(p, symbols, parent, level, buf, [&](std::string_view, bool) { ++count; });
+      const double noise =
+          std::min(q.noise_children / static_cast<double>(sigma),
+                   q.noise_children * (n / out.threshold) / static_cast<double>(std::max<int64_t>(count, 1)));
+      prune_at = std::min(out.threshold,
+                          std::max(out.threshold - 2 * out.sigma_prune, upper_quantile(noise) * out.sigma_prune));
+      out.prune_thresholds.push_back(prune_at);
+    }
+    int64_t queried = 0;
+    next.clear();
+    for (const Node& parent : parents)
+      for_each_child(p, symbols, parent, level, buf, [&](std::string_view child, bool closed) {
+        ++queried;
+        if (!last) {
+          if (oracle.at_least(child, prune_at)) next.push_back(Node{std::string(child), closed});
+          return;
+        }
+        double* rows = oracle.rows(child);
+        if (!median_at_least(rows, oracle.t(), out.threshold)) return;
+        HeavyHitter h{};
+        h.item = std::string(child);
+        h.count = median_of(rows, oracle.t());
+        out.items.push_back(std::move(h));
+      });
+    out.candidates.push_back(queried);
+    out.survivors.push_back(last ? static_cast<int64_t>(out.items.size()) : static_cast<int64_t>(next.size()));
+    parents.swap(next);
+  }
+  std::sort(out.items.begin(), out.items.end(), [](const HeavyHitter& a, const HeavyHitter& b) {
+    return a.count != b.count ? a.count > b.count : a.item < b.item;
+  });
+  for (HeavyHitter& h : out.items) {
+    if (p.dom() == HeavyDomain::Int64) {
+      uint64_t v = 0;
+      for (char ch : h.item) v = v << 8 | static_cast<uint8_t>(ch);
+      h.integer = static_cast<int64_t>(v);
+      h.item = std::to_string(h.integer);
+    }
+    h.frequency = h.count / n;
+    h.std_error = out.sigma_final / n;
+    h.lower = (h.count - 1.959963984540054 * out.sigma_final) / n;
+    h.upper = (h.count + 1.959963984540054 * out.sigma_final) / n;
+  }
+  return out;
+}
+
+}  // namespace ldp

@@ -1,0 +1,488 @@
+// The heavy-hitters family's protocol, encoder, summary and forms (ALGORITHMS.md §6.1;
+// src/core/heavy/): defaults, refusals, hand-computed reports and estimates, merges,
+// and the text and binary forms with every malformation the readers must refuse.
+// Statistical tests are in heavy_estimator_test.cpp.
+#include "heavy/heavy_summary.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/random.hpp"
+#include "heavy/heavy_protocol.hpp"
+#include "heavy_test_support.hpp"
+#include "sketch/count_sketch.hpp"
+#include "sketch/sketch_summary.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using ldp::ErrorKind;
+using ldp::HeavyDomain;
+using ldp_test::Heavy;
+using ldp_test::PreparedHeavy;
+using ldp_test::Protocol;
+using ldp_test::ThrowsKind;
+
+double C(double x) { return (std::exp(x) + 1) / (std::exp(x) - 1); }  // c(x)
+
+// ---- the protocol ----
+
+TEST(HeavyProtocol, DefaultsAreTheTableOfAlgorithms61) {
+  ldp::HeavyProtocol s6 = Protocol(HeavyDomain::Alphabet, 2, 1000000);
+  EXPECT_EQ(s6.alphabet_view(), "abcdefghijklmnopqrstuvwxyz");
+  EXPECT_EQ(s6.max_length, 6);
+  EXPECT_EQ(s6.chars_per_level, 2);
+  EXPECT_EQ(s6.levels, 3);
+  EXPECT_EQ(s6.hashes, 128);
+  EXPECT_EQ(s6.width, 1024);
+  EXPECT_EQ(ldp::heavy_symbols(s6), 729);
+  EXPECT_EQ(Protocol(HeavyDomain::Alphabet, 2, 10000000).hashes, 256);
+  EXPECT_EQ(Protocol(HeavyDomain::Alphabet, 2, 100).hashes, 1);
+  ldp::HeavyProtocol i6 = Protocol(HeavyDomain::Int64, 2, 1000000);
+  EXPECT_EQ(i6.levels, 8);
+  EXPECT_EQ(i6.max_length, 8);
+  EXPECT_EQ(i6.hashes, 64);
+  EXPECT_EQ(ldp::heavy_symbols(i6), 256);
+  EXPECT_EQ(Protocol(HeavyDomain::Int64, 2, 10000000).hashes, 256);
+  ldp::HeavyProtocol b = Protocol(HeavyDomain::Bytes, 1, 600000);
+  EXPECT_EQ(b.levels, 6);
+  EXPECT_EQ(b.chars_per_level, 1);
+  EXPECT_EQ(b.hashes, 64);  // 600000/12000 = 50 -> 64
+  // levels given without max_length: max_length = levels·s
+  ldp::HeavyProtocolSpec spec;
+  spec.epsilon = 1;
+  spec.expected_users = 1000;
+  spec.levels = 4;
+  EXPECT_EQ(ldp::heavy_protocol_build(spec).max_length, 8);
+  // a UTF-8 alphabet: 3 characters + pad, 2 per level
+  EXPECT_EQ(ldp::heavy_symbols(Protocol(HeavyDomain::Alphabet, 1, 1000, 0, 0, 4, 2, "äöü")), 16);
+}
+
+TEST(HeavyProtocol, OutOfRangeParametersAreRefused) {
+  auto bad = [](auto f) { return ThrowsKind(ErrorKind::InvalidParameter, f); };
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 0, 1000); }));
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 0); }));
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 1000); }));  // width not 2^r
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, -1); }));
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 0, 0, 0, "ab*"); }));    // the pad
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 0, 0, 0, "aba"); }));    // repeated
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 0, 0, 0, "a\xff"); }));  // not UTF-8
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 0, 0, 4); }));           // 27^4 symbols
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 0, 200, 2); }));         // 100 levels
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Alphabet, 2, 1000, 4096, 4096); }));           // 4·2^24 cells
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Int64, 2, 1000, 0, 0, 4); }));
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Bytes, 2, 1000, 0, 0, 0, 2); }));
+  EXPECT_TRUE(bad([] { Protocol(HeavyDomain::Bytes, 2, 1000, 0, 0, 0, 0, "abc"); }));
+  ldp::HeavyProtocolSpec spec;
+  spec.epsilon = 1;
+  spec.expected_users = 1000;
+  spec.max_length = 6;
+  spec.levels = 4;  // not ceil(6/2)
+  EXPECT_TRUE(bad([&] { ldp::heavy_protocol_build(spec); }));
+  // the size bound is checked before anything is allocated
+  ldp::HeavyProtocol big = Protocol(HeavyDomain::Alphabet, 2, 1000);
+  big.hashes = int64_t{1} << 16;
+  big.width = int64_t{1} << 22;
+  EXPECT_TRUE(bad([&] { ldp::heavy_summary_size(big); }));
+}
+
+TEST(HeavyProtocol, TextFormRoundTripsAndParsesStrictly) {
+  ldp::HeavyProtocol p = Protocol(HeavyDomain::Alphabet, 2, 1000000);
+  const std::string text = ldp::heavy_protocol_to_text(p);
+  EXPECT_EQ(text,
+            "v1:treehist{epsilon=2,domain=alphabet,alphabet=\"abcdefghijklmnopqrstuvwxyz\",max_length=6,"
+            "chars_per_level=2,levels=3,hashes=128,width=1024,expected_users=1000000}");
+  EXPECT_TRUE(ldp::same_heavy_protocol(ldp::heavy_protocol_from_text(text.c_str()), p));
+  ldp::HeavyProtocol q = Protocol(HeavyDomain::Alphabet, 0.5, 50, 4, 16, 3, 1, "a\"\\é");
+  const std::string qt = ldp::heavy_protocol_to_text(q);
+  EXPECT_NE(qt.find("alphabet=\"a\\\"\\\\é\""), std::string::npos) << qt;
+  EXPECT_TRUE(ldp::same_heavy_protocol(ldp::heavy_protocol_from_text(qt.c_str()), q));
+  ldp::HeavyProtocol i = Protocol(HeavyDomain::Int64, 1, 5000);
+  EXPECT_EQ(ldp::heavy_protocol_to_text(i),
+            "v1:treehist{epsilon=1,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=1,width=1024,"
+            "expected_users=5000}");
+  EXPECT_TRUE(ldp::same_heavy_protocol(ldp::heavy_protocol_from_text(ldp::heavy_protocol_to_text(i).c_str()), i));
+  const char* bad[] = {
+      "v1:treehist{epsilon=1,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=1,width=1024}",
+      "v1:treehist{epsilon=1,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=1,width=1024,"
+      "expected_users=5000,n=0}",
+      "v1:treehist{epsilon=1,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=1,width=1024,"
+      "expected_users=5000} ",
+      "v1:treehist{epsilon=1,domain=int32,max_length=8,chars_per_level=1,levels=8,hashes=1,width=1024,"
+      "expected_users=5000}",
+      "v1:treehist{epsilon=1,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=1,width=1000,"
+      "expected_users=5000}",
+      "v1:treehist{epsilon=1,domain=alphabet,alphabet=\"a\\b\",max_length=2,chars_per_level=1,levels=2,"
+      "hashes=1,width=2,expected_users=5}",
+      "v1:treehist{epsilon=1,domain=alphabet,alphabet=\"ab,max_length=2,chars_per_level=1,levels=2,"
+      "hashes=1,width=2,expected_users=5}",
+      "v1:treehist{epsilon=1,domain=alphabet,alphabet=\"a*\",max_length=2,chars_per_level=1,levels=2,"
+      "hashes=1,width=2,expected_users=5}",
+      "v1:treehist{epsilon=1,domain=bytes,alphabet=\"ab\",max_length=2,chars_per_level=1,levels=2,"
+      "hashes=1,width=2,expected_users=5}",
+      "v1:bitstogram{epsilon=1,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=1,width=1024,"
+      "expected_users=5000}",
+  };
+  for (const char* t : bad)
+    EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidText, [&] { ldp::heavy_protocol_from_text(t); })) << t;
+}
+
+// ---- items and the encoder ----
+
+TEST(HeavyItem, PrefixesAreTheUnpaddedBytesOfEachLevel) {
+  ldp::HeavyItem it;
+  ldp::heavy_item_from_text(Protocol(HeavyDomain::Alphabet, 2, 1000), "abcde", &it);
+  EXPECT_EQ(it.prefix(1), "ab");
+  EXPECT_EQ(it.prefix(2), "abcd");
+  EXPECT_EQ(it.prefix(3), "abcde");
+  ldp::heavy_item_from_text(Protocol(HeavyDomain::Alphabet, 2, 1000), "a", &it);
+  EXPECT_EQ(it.prefix(1), "a");
+  EXPECT_EQ(it.prefix(3), "a");
+  ldp::heavy_item_from_text(Protocol(HeavyDomain::Alphabet, 2, 1000, 0, 0, 4, 2, "äöü"), "äöü", &it);
+  EXPECT_EQ(it.prefix(1), "äö");
+  EXPECT_EQ(it.prefix(2), "äöü");
+  ldp::heavy_item_from_text(Protocol(HeavyDomain::Bytes, 2, 1000), "né", &it);  // 3 bytes
+  EXPECT_EQ(it.prefix(1), "n");
+  EXPECT_EQ(it.prefix(2), "n\xc3");
+  EXPECT_EQ(it.prefix(3), "né");
+  EXPECT_EQ(it.prefix(6), "né");
+  ldp::heavy_item_from_int(Protocol(HeavyDomain::Int64, 2, 1000), 258, &it);
+  EXPECT_EQ(ldp_test::hex(std::vector<uint8_t>(it.bytes.begin(), it.bytes.end())), "0000000000000102");
+  EXPECT_EQ(it.prefix(7), std::string(6, '\0') + "\x01");
+  ldp::heavy_item_from_int(Protocol(HeavyDomain::Int64, 2, 1000), -1, &it);
+  EXPECT_EQ(it.bytes, std::string(8, '\xff'));
+}
+
+TEST(HeavyEncoder, RefusesItemsItCannotEncode) {
+  ldp::SeededRandom rng(1);
+  const ldp::HeavyProtocol p = Protocol(HeavyDomain::Alphabet, 2, 1000);
+  auto out_of_range = [&](const ldp::HeavyProtocol& q, const std::string& item, const char* says) {
+    try {
+      ldp::treehist_encode(q, item, rng);
+    } catch (const ldp::Error& e) {
+      if (e.kind() != ErrorKind::OutOfRange) return ::testing::AssertionFailure() << e.what();
+      if (std::string(e.what()).find(says) == std::string::npos)
+        return ::testing::AssertionFailure() << "\"" << e.what() << "\" does not say " << says;
+      return ::testing::AssertionSuccess();
+    }
+    return ::testing::AssertionFailure() << "no error";
+  };
+  EXPECT_TRUE(out_of_range(p, "abC", "'C' at position 3"));
+  EXPECT_TRUE(out_of_range(p, "a*", "'*' at position 2"));  // the pad is not a character
+  EXPECT_TRUE(out_of_range(p, "héllo", "'é' at position 2"));
+  EXPECT_TRUE(out_of_range(p, "abcdefg", "too long"));
+  EXPECT_TRUE(out_of_range(p, "ab\xff", "not valid UTF-8"));
+  const ldp::HeavyProtocol b = Protocol(HeavyDomain::Bytes, 2, 1000);
+  EXPECT_TRUE(out_of_range(b, "abcdefg", "too long"));
+  EXPECT_TRUE(out_of_range(b, "ab\xc3", "not valid UTF-8"));
+  EXPECT_TRUE(out_of_range(b, "\xed\xa0\x80", "not valid UTF-8"));  // a surrogate
+  EXPECT_NO_THROW(ldp::treehist_encode(b, "日本", rng));
+  EXPECT_NO_THROW(ldp::treehist_encode(p, "", rng));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::treehist_encode_int(p, 5, rng); }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter,
+                         [&] { ldp::treehist_encode(Protocol(HeavyDomain::Int64, 2, 1000), "5", rng); }));
+}
+
+// Without flips (ε = 700: a flip has probability 1/(1+e^350)), each bit is the §5.1 entry
+// g_j(u)·H[r][h_j(u)] of the prefix at the drawn level and of the whole item, computed
+// here from the conventions' hash.
+TEST(HeavyEncoder, ReportsTheHadamardEntriesOfPrefixAndItem) {
+  const ldp::HeavyProtocol p = Protocol(HeavyDomain::Alphabet, 700, 1000, 8, 16);
+  auto entry = [](const std::string& u, int64_t j, int64_t r) {
+    const int64_t h = static_cast<int64_t>(ldp::sketch_hash(u, static_cast<uint64_t>(2 * j)) % 16);
+    const int g = (ldp::sketch_hash(u, static_cast<uint64_t>(2 * j + 1)) & 1) == 0 ? 1 : -1;
+    const int H = (__builtin_popcountll(static_cast<uint64_t>(r & h)) & 1) == 0 ? 1 : -1;
+    return g * H == 1;
+  };
+  ldp::SeededRandom rng(7);
+  const std::string prefixes[] = {"", "ab", "abcd", "abcde"};
+  int64_t per_level[4] = {0, 0, 0, 0};
+  for (int i = 0; i < 600; ++i) {
+    const ldp::HeavyReport r = ldp::treehist_encode(p, "abcde", rng);
+    ASSERT_GE(r.level, 1);
+    ASSERT_LE(r.level, 3);
+    ASSERT_LT(r.hash_index, 8);
+    ASSERT_LT(r.coefficient, 16);
+    ++per_level[r.level];
+    EXPECT_EQ(r.prefix_report, entry(prefixes[r.level], r.hash_index, r.coefficient));
+    EXPECT_EQ(r.item_report, entry("abcde", r.hash_index, r.coefficient));
+    EXPECT_EQ(r.prefix_report, ldp::count_sketch_entry(prefixes[r.level], r.hash_index, r.coefficient, 16));
+  }
+  for (int l = 1; l <= 3; ++l) EXPECT_GT(per_level[l], 150) << l;
+  // At ε = 0.01 each bit is kept with probability e^0.005/(1+e^0.005) ≈ 0.50125.
+  const ldp::HeavyProtocol noisy = Protocol(HeavyDomain::Alphabet, 0.01, 1000, 8, 16);
+  int kept = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const ldp::HeavyReport r = ldp::treehist_encode(noisy, "abcde", rng);
+    kept += r.item_report == entry("abcde", r.hash_index, r.coefficient);
+  }
+  EXPECT_NEAR(kept / 4000.0, 0.5, 0.03);
+}
+
+// ---- the summary ----
+
+// D = 2 levels of one character, t = 3 rows, m = 4: one report per row. FWHT of a single
+// ±1 at column r is ±H[r][·], so row j's estimate is scale·g_j(u)·y_j·H[r_j][h_j(u)]
+// with scale = t·c(ε/2) (final) or D·t·c(ε/2) (a prefix); the estimate is their median.
+TEST(HeavySummary, HandComputedReportsAndEstimates) {
+  const ldp::HeavyProtocol p = Protocol(HeavyDomain::Alphabet, 2, 100, 3, 4, 2, 1, "ab");
+  Heavy s(p);
+  const int64_t r[] = {1, 2, 3};
+  const bool y_prefix[] = {true, false, true}, y_item[] = {false, true, true};
+  for (int64_t j = 0; j < 3; ++j) ldp::heavy_add_report(s.get(), {1, j, r[j], y_prefix[j], y_item[j]});
+  EXPECT_EQ(s->n, 3);
+  EXPECT_EQ(s->counters()[0 * 4 + 1], 1);               // SP[1][0][1]
+  EXPECT_EQ(s->counters()[1 * 4 + 2], -1);              // SP[1][1][2]
+  EXPECT_EQ(s->counters()[2 * 3 * 4 + 0 * 4 + 1], -1);  // SF[0][1]
+  EXPECT_EQ(s->counters()[2 * 3 * 4 + 2 * 4 + 3], 1);   // SF[2][3]
+  auto expected = [&](const std::string& u, const bool* y, double scale) {
+    std::vector<double> rows;
+    for (int64_t j = 0; j < 3; ++j) {
+      const int64_t h = static_cast<int64_t>(ldp::sketch_hash(u, static_cast<uint64_t>(2 * j)) % 4);
+      const int g = (ldp::sketch_hash(u, static_cast<uint64_t>(2 * j + 1)) & 1) == 0 ? 1 : -1;
+      const int H = (__builtin_popcountll(static_cast<uint64_t>(r[j] & h)) & 1) == 0 ? 1 : -1;
+      rows.push_back(scale * g * (y[j] ? 1 : -1) * H);
+    }
+    std::sort(rows.begin(), rows.end());
+    return rows[1];
+  };
+  const double c = C(1.0);
+  PreparedHeavy prep(s);
+  for (const std::string u : {"ab", "ba", "a", ""}) {
+    EXPECT_NEAR(prep(u).count, expected(u, y_item, 3 * c), 1e-12) << u;
+    EXPECT_NEAR(prep(u).std_error, c * std::sqrt(M_PI * 3 / 2), 1e-12);
+  }
+  for (const std::string u : {"a", "b", ""}) {
+    EXPECT_NEAR(prep.prefix(u, 1).count, expected(u, y_prefix, 2 * 3 * c), 1e-12) << u;
+    EXPECT_NEAR(prep.prefix(u, 1).std_error, c * std::sqrt(M_PI * 3 * 2 / 2), 1e-12);
+  }
+  EXPECT_EQ(prep.prefix("ab", 2).count, 0);  // no level-2 reports
+  EXPECT_TRUE(ThrowsKind(ErrorKind::OutOfRange, [&] { prep("abc"); }));
+}
+
+TEST(HeavySummary, ImpossibleReportsAreRefusedAndCountNothing) {
+  Heavy s(Protocol(HeavyDomain::Alphabet, 2, 100, 3, 4));
+  const ldp::HeavyReport bad[] = {{0, 0, 0, true, true}, {4, 0, 0, true, true},  {1, -1, 0, true, true},
+                                  {1, 3, 0, true, true}, {1, 0, -1, true, true}, {1, 0, 4, true, true}};
+  for (const ldp::HeavyReport& r : bad)
+    EXPECT_TRUE(ThrowsKind(ErrorKind::ImpossibleReport, [&] { ldp::heavy_add_report(s.get(), r); }));
+  EXPECT_EQ(s->n, 0);
+  for (int64_t i = 0; i < s->cells(); ++i) ASSERT_EQ(s->counters()[i], 0);
+}
+
+TEST(HeavySummary, MergeAddsAndRefusesOtherProtocols) {
+  ldp::SeededRandom rng(3);
+  const ldp::HeavyProtocol p = Protocol(HeavyDomain::Alphabet, 2, 100, 2, 8);
+  Heavy a = ldp_test::simulate(p, {{"the", 20}, {"of", 5}}, rng);
+  Heavy b = ldp_test::simulate(p, {{"and", 7}}, rng);
+  Heavy sum = a;
+  ldp::heavy_summary_merge(sum.get(), *b);
+  EXPECT_EQ(sum->n, 32);
+  for (int64_t i = 0; i < sum->cells(); ++i) ASSERT_EQ(sum->counters()[i], a->counters()[i] + b->counters()[i]);
+  for (const ldp::HeavyProtocol& q :
+       {Protocol(HeavyDomain::Alphabet, 1, 100, 2, 8), Protocol(HeavyDomain::Alphabet, 2, 101, 2, 8),
+        Protocol(HeavyDomain::Alphabet, 2, 100, 2, 8, 0, 0, "abc")}) {
+    Heavy other(q);
+    EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::heavy_summary_merge(sum.get(), *other); }));
+  }
+  EXPECT_EQ(sum->n, 32);
+}
+
+TEST(HeavyHitters, EmptySummariesAndRefusals) {
+  Heavy empty(Protocol(HeavyDomain::Alphabet, 2, 100, 2, 8));
+  const ldp::HeavyHitters h = PreparedHeavy(empty).hitters();
+  EXPECT_TRUE(h.items.empty());
+  EXPECT_EQ(h.threshold, 0);
+  ldp::SeededRandom rng(4);
+  Heavy s = ldp_test::simulate(Protocol(HeavyDomain::Alphabet, 2, 100, 1, 2), {{"the", 30}, {"a", 10}}, rng);
+  const PreparedHeavy prep(s);
+  ldp::HeavyHittersQuery q;
+  q.threshold = std::nan("");
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { prep.hitters(q); }));
+  q.threshold = -1;
+  q.noise_children = -1;
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { prep.hitters(q); }));
+  // τ = 0 keeps every prefix: 703 × 729 at level 2 is allowed, 512,487 × 729 at level 3 is not.
+  q.noise_children = 8;
+  q.threshold = 0;
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { prep.hitters(q); }));
+  q.threshold = 1e300;  // nothing passes
+  EXPECT_TRUE(prep.hitters(q).items.empty());
+}
+
+// A max_length that is not a multiple of chars_per_level: the last level holds one
+// character, so no returned item is longer than max_length; a pad ends an item.
+TEST(HeavyHitters, ItemsFitMaxLengthAndPadsEndThem) {
+  const ldp::HeavyProtocol p = Protocol(HeavyDomain::Alphabet, 6, 8000, 16, 64, 3, 2, "abcx");
+  ldp::SeededRandom rng(12);
+  Heavy s = ldp_test::simulate(p, {{"abc", 3000}, {"ab", 2000}, {"x", 1500}, {"", 1000}, {"cab", 500}}, rng);
+  ldp::HeavyHittersQuery q;
+  q.threshold = 700;
+  const ldp::HeavyHitters h = PreparedHeavy(s).hitters(q);
+  std::vector<std::string> got;
+  for (const ldp::HeavyHitter& x : h.items) got.push_back(x.item);
+  EXPECT_EQ(got, (std::vector<std::string>{"abc", "ab", "x", ""}));
+  // level 1: 4 + 4·4 + 1 symbols; level 2 (one character left): 4 + 1 per open survivor
+  EXPECT_EQ(h.candidates[0], 21);
+}
+
+// ---- forms ----
+
+std::string text_of(const Heavy& s) {
+  std::string out(ldp::heavy_summary_text_size(*s), '\0');
+  ldp::heavy_summary_to_text(*s, out.data(), out.size());
+  out.pop_back();
+  return out;
+}
+std::vector<uint8_t> binary_of(const Heavy& s) {
+  std::vector<uint8_t> out(ldp::heavy_summary_binary_size(*s));
+  ldp::heavy_summary_to_binary(*s, out.data(), out.size());
+  return out;
+}
+Heavy from_text(const std::string& t) {
+  Heavy s(ldp::heavy_summary_parse_size(t.c_str()));
+  ldp::heavy_summary_from_text(t.c_str(), s.get(), s.bytes());
+  return s;
+}
+Heavy from_binary(const std::vector<uint8_t>& b) {
+  Heavy s(ldp::heavy_summary_binary_parse_size(b.data(), b.size()));
+  ldp::heavy_summary_from_binary(b.data(), b.size(), s.get(), s.bytes());
+  return s;
+}
+
+TEST(HeavyCodec, TextAndFixedBytes) {
+  Heavy s(Protocol(HeavyDomain::Alphabet, 1, 10, 1, 2, 1, 1, "ab"));
+  ldp::heavy_add_report(s.get(), {1, 0, 1, false, true});
+  EXPECT_EQ(text_of(s),
+            "v1:treehist{epsilon=1,domain=alphabet,alphabet=\"ab\",max_length=1,chars_per_level=1,levels=1,"
+            "hashes=1,width=2,expected_users=10,n=1,prune=[0,-1],final=[0,1]}");
+  // "LDPS", format 3, family 4 (heavy), mechanism 1, domain 1, epsilon, max_length,
+  // chars_per_level, levels, hashes, width, expected_users, u16 alphabet bytes and the
+  // alphabet, n, 1 byte per counter, the counters.
+  EXPECT_EQ(ldp_test::hex(binary_of(s)),
+            "4c445053"
+            "03"
+            "04"
+            "01"
+            "01"
+            "3ff0000000000000"
+            "0000000000000001"
+            "0000000000000001"
+            "0000000000000001"
+            "0000000000000001"
+            "0000000000000002"
+            "000000000000000a"
+            "0002"
+            "6162"
+            "0000000000000001"
+            "01"
+            "00"
+            "ff"
+            "00"
+            "01");
+}
+
+TEST(HeavyCodec, RoundTripsOfEveryDomain) {
+  ldp::SeededRandom rng(9);
+  struct Case {
+    ldp::HeavyProtocol p;
+    std::vector<std::pair<std::string, int64_t>> pop;
+  };
+  const Case cases[] = {
+      {Protocol(HeavyDomain::Alphabet, 1.25, 300, 4, 8), {{"the", 50}, {"you", 30}, {"", 3}}},
+      {Protocol(HeavyDomain::Alphabet, 1, 300, 2, 4, 3, 1, "äö\"\\"), {{"ä\"", 9}, {"\\", 2}}},
+      {Protocol(HeavyDomain::Bytes, 2, 300, 2, 4, 6), {{"日本", 10}, {"ab", 4}}},
+  };
+  for (const Case& c : cases) {
+    Heavy s = ldp_test::simulate(c.p, c.pop, rng);
+    for (const Heavy& back : {from_text(text_of(s)), from_binary(binary_of(s))}) ASSERT_EQ(back.buf, s.buf);
+  }
+  Heavy i(Protocol(HeavyDomain::Int64, 3, 300, 2, 4));
+  for (int k = 0; k < 40; ++k) ldp::heavy_add_report(i.get(), ldp::treehist_encode_int(i->protocol, -k * 1000, rng));
+  for (const Heavy& back : {from_text(text_of(i)), from_binary(binary_of(i))}) ASSERT_EQ(back.buf, i.buf);
+  // wide counters: 2, 4 and 8 bytes each
+  for (int64_t v : {int64_t{300}, int64_t{70000}, int64_t{1} << 33}) {
+    Heavy w(Protocol(HeavyDomain::Alphabet, 1, 10, 1, 2, 1, 1, "ab"));
+    w.get()->counters()[1] = -v;  // SP
+    w.get()->counters()[2] = v;   // SF
+    w.get()->n = v;
+    EXPECT_EQ(from_binary(binary_of(w)).buf, w.buf) << v;
+    EXPECT_EQ(from_text(text_of(w)).buf, w.buf) << v;
+  }
+}
+
+TEST(HeavyCodec, MalformedFormsAreRefused) {
+  const std::string head =
+      "v1:treehist{epsilon=1,domain=alphabet,alphabet=\"ab\",max_length=1,chars_per_level=1,levels=1,hashes=1,"
+      "width=2,expected_users=10,";
+  auto bad_text = [](const std::string& t) { return ThrowsKind(ErrorKind::InvalidText, [&] { from_text(t); }); };
+  EXPECT_NO_THROW(from_text(head + "n=3,prune=[0,-1],final=[1,0]}"));
+  EXPECT_TRUE(bad_text(head + "n=1,prune=[0],final=[0,1]}"));      // short
+  EXPECT_TRUE(bad_text(head + "n=1,prune=[0,1,0],final=[0,1]}"));  // long
+  EXPECT_TRUE(bad_text(head + "n=1,prune=[0,-2],final=[0,1]}"));   // Σ|SP| > n
+  EXPECT_TRUE(bad_text(head + "n=1,prune=[0,1],final=[1,1]}"));    // Σ|SF| > n
+  EXPECT_TRUE(bad_text(head + "n=2,prune=[0,1],final=[0,0]}"));    // parity
+  EXPECT_TRUE(bad_text(head + "n=-1,prune=[0,0],final=[0,0]}"));
+  EXPECT_TRUE(bad_text(head + "n=1,prune=[0,1],final=[0,1]} "));
+  EXPECT_TRUE(bad_text(head + "n=1,prune=[0,1]}"));
+  EXPECT_TRUE(bad_text(head + "n=1,final=[0,1],prune=[0,1]}"));
+  EXPECT_TRUE(
+      bad_text("v1:treehist{epsilon=1,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=1024,width=4096,"
+               "expected_users=10,n=0,prune=[0],final=[0]}"));  // over the bound: refused before allocating
+  EXPECT_TRUE(
+      bad_text("v1:treehist{epsilon=1,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=64,width=4096,"
+               "expected_users=10,n=0,prune=[0],final=[0]}"));  // too short for its counters
+
+  Heavy s(Protocol(HeavyDomain::Alphabet, 1, 10, 2, 4, 2, 1, "ab"));
+  ldp::heavy_add_report(s.get(), {2, 1, 3, true, false});
+  const std::vector<uint8_t> good = binary_of(s);
+  auto bad_binary = [](const std::vector<uint8_t>& b) {
+    return ThrowsKind(ErrorKind::InvalidBinary, [&] { from_binary(b); });
+  };
+  for (size_t len = 0; len < good.size(); ++len)
+    EXPECT_TRUE(bad_binary(std::vector<uint8_t>(good.begin(), good.begin() + static_cast<long>(len)))) << len;
+  std::vector<uint8_t> longer = good;
+  longer.push_back(0);
+  EXPECT_TRUE(bad_binary(longer));
+  std::vector<uint8_t> b = good;
+  b[5] = 3;  // a sketch summary's header
+  EXPECT_TRUE(bad_binary(b));
+  b = good;
+  b[4] = 2;  // format 2: never written for this family
+  EXPECT_TRUE(bad_binary(b));
+  b = good;
+  b[6] = 9;  // mechanism
+  EXPECT_TRUE(bad_binary(b));
+  b = good;
+  b[7] = 9;  // domain
+  EXPECT_TRUE(bad_binary(b));
+  const size_t fields = 6 + 2 + 8 * 7 + 2 + 2, width_at = fields + 8;
+  ASSERT_EQ(good[width_at], 1);
+  for (uint8_t w : {0, 3, 5, 7, 9, 16, 255}) {
+    b = good;
+    b[width_at] = w;
+    EXPECT_TRUE(bad_binary(b)) << int(w);
+  }
+  b = good;
+  b[width_at] = 2;  // claims 2 bytes per counter with the bytes of 1
+  EXPECT_TRUE(bad_binary(b));
+  b = good;
+  b[good.size() - 1] = 3;  // SF = 3 > n = 1
+  EXPECT_TRUE(bad_binary(b));
+  b = good;
+  b[6 + 2 + 8 * 4 + 7] = 0x40;  // hashes = 64: the length no longer matches
+  EXPECT_TRUE(bad_binary(b));
+  b = good;
+  b[6 + 2 + 8 * 4 + 4] = 0x40;  // hashes = 2^30: over the bound
+  EXPECT_TRUE(bad_binary(b));
+  b = good;
+  b[6 + 2 + 8 * 7 + 1] = 3;  // the alphabet's length
+  EXPECT_TRUE(bad_binary(b));
+}
+
+}  // namespace

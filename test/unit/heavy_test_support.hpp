@@ -1,0 +1,72 @@
+// An owning, aligned heavy-hitters summary for the unit tests, its prepared table, and
+// simulated populations of devices reporting through the SDK's TreeHist encoder.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/random.hpp"
+#include "heavy/heavy_summary.hpp"
+
+namespace ldp_test {
+
+struct Heavy {
+  std::vector<int64_t> buf;  // 8-byte aligned storage
+  Heavy() = default;
+  explicit Heavy(const ldp::HeavyProtocol& p) {
+    buf.assign(ldp::heavy_summary_size(p) / 8, 0);
+    ldp::heavy_summary_init(get(), p);
+  }
+  explicit Heavy(size_t bytes) : buf(bytes / 8, 0) {}
+  ldp::HeavySummary* get() { return reinterpret_cast<ldp::HeavySummary*>(buf.data()); }
+  const ldp::HeavySummary& operator*() const { return *reinterpret_cast<const ldp::HeavySummary*>(buf.data()); }
+  const ldp::HeavySummary* operator->() const { return &**this; }
+  size_t bytes() const { return buf.size() * 8; }
+};
+
+struct PreparedHeavy {
+  const ldp::HeavySummary* s;
+  std::vector<int64_t> table;
+  explicit PreparedHeavy(const Heavy& h) : s(&*h), table(static_cast<size_t>(h->cells())) {
+    ldp::heavy_prepare(*s, table.data());
+  }
+  ldp::HeavyEstimate operator()(const std::string& item) const { return ldp::heavy_frequency(*s, table.data(), item); }
+  ldp::HeavyEstimate prefix(const std::string& item, int64_t level) const {
+    return ldp::heavy_prefix_frequency(*s, table.data(), item, level);
+  }
+  ldp::HeavyHitters hitters(const ldp::HeavyHittersQuery& q = {}) const {
+    return ldp::heavy_hitters(*s, table.data(), q);
+  }
+};
+
+inline ldp::HeavyProtocol Protocol(ldp::HeavyDomain domain, double epsilon, int64_t expected_users, int64_t hashes = 0,
+                                   int64_t width = 0, int64_t max_length = 0, int64_t chars_per_level = 0,
+                                   const std::string& alphabet = "") {
+  ldp::HeavyProtocolSpec spec;
+  spec.domain = domain;
+  spec.epsilon = epsilon;
+  spec.expected_users = expected_users;
+  spec.hashes = hashes;
+  spec.width = width;
+  spec.max_length = max_length;
+  spec.chars_per_level = chars_per_level;
+  spec.alphabet = alphabet;
+  return ldp::heavy_protocol_build(spec);
+}
+
+// Every holder of every item reports once, into s.
+inline void simulate_into(Heavy& s, const std::vector<std::pair<std::string, int64_t>>& population,
+                          ldp::RandomSource& rng) {
+  for (const auto& [item, holders] : population)
+    for (int64_t u = 0; u < holders; ++u) ldp::heavy_add_report(s.get(), ldp::treehist_encode(s->protocol, item, rng));
+}
+inline Heavy simulate(const ldp::HeavyProtocol& p, const std::vector<std::pair<std::string, int64_t>>& population,
+                      ldp::RandomSource& rng) {
+  Heavy s(p);
+  simulate_into(s, population, rng);
+  return s;
+}
+
+}  // namespace ldp_test
