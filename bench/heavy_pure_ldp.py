@@ -41,6 +41,10 @@ generator, which its clients draw from, seeded with SEED):
   these protocols with HCMS (ALGORITHMS.md §7). Standard errors (derived, §7):
   PEM c(eps)*sqrt(g*n); SFP fragment c(eps/2)*sqrt((L/s)*n), word c(eps/2)*sqrt(n);
   printed as tau/sigma.
+- --sfp-frag-sigmas Z additionally decodes the same SFP server with the fragment
+  threshold lowered to tau - Z*sigma_frag (scaled counts; ours, not pure-LDP's: a word at
+  tau passes each of the L/s positions only with probability 1/2 at tau), the word
+  threshold staying tau. Labelled "frag τ−Zσ_frag".
 - --top-k K additionally decodes the same servers in pure-LDP's top-k mode (PEM: top K
   per group; SFP: top K fragments per position, then the K candidates with the largest
   word estimates), scored against the same true set (count >= tau). Labelled "top-K".
@@ -171,6 +175,7 @@ def main():
     ap.add_argument("--pem-fragment", type=int, default=3)
     ap.add_argument("--sfp-fragment", type=int, default=2)
     ap.add_argument("--top-k", type=int, default=None)
+    ap.add_argument("--sfp-frag-sigmas", type=float, default=None)
     ap.add_argument("--protocols", default="pem,sfp")
     ap.add_argument("--header", action="store_true", help="print the Markdown table header first")
     a = ap.parse_args()
@@ -242,6 +247,15 @@ def main():
         kept = [w for w, f in zip(cand, est) if f >= tau]
         row("SFP", f"τ (s={s}; frag τ·s/L, word τ ours)", kept, t_enc, t_agg, t_dec, nbytes, zs,
             extra=f" of {len(cand)} cand.")
+        if a.sfp_frag_sigmas is not None:
+            z = a.sfp_frag_sigmas
+            tau_f = max(tau - z * sig_f, 0.0)
+            t0 = time.perf_counter()
+            cand, est = server.find_heavy_hitters(threshold=tau_f * s / L / n)
+            t_dec = time.perf_counter() - t0
+            kept = [w for w, f in zip(cand, est) if f >= tau]
+            row("SFP", f"τ (s={s}; frag τ−{z:g}σ_frag, word τ; ours)", kept, t_enc, t_agg, t_dec, nbytes, zs,
+                extra=f" of {len(cand)} cand.")
         if a.top_k:
             t0 = time.perf_counter()
             cand, est = server.find_heavy_hitters(k=a.top_k)

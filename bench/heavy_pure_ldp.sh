@@ -12,6 +12,7 @@
 # SEEDS       seeds to run for each n (default "1 2")
 # TOP_K       also decode in pure-LDP's top-k mode with this k (default: off)
 # PROTOCOLS   pem,sfp (default both)
+# SFP_FRAG_SIGMAS  also decode SFP with its fragment threshold at tau - Z*sigma_frag (ours)
 # Installs Debian's python3-numpy, python3-xxhash, python3-bitarray, python3-scipy and
 # python3-bitstring with apt-get when they are missing (PYTHON overrides /usr/bin/python3).
 # Single-threaded; run it when the machine is otherwise idle.
@@ -20,7 +21,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 pure="${PURE_LDP:-$root/../pure-LDP}"
 [ -d "$pure/pure_ldp" ] || {
-  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
   echo "no pure-LDP checkout at $pure: set PURE_LDP" >&2
   exit 2
 }
@@ -32,6 +33,8 @@ words_args=()
 [ -n "${WORDS:-}" ] && words_args=(--words "$WORDS")
 topk_args=()
 [ -n "${TOP_K:-}" ] && topk_args=(--top-k "$TOP_K")
+fragz_args=()
+[ -n "${SFP_FRAG_SIGMAS:-}" ] && fragz_args=(--sfp-frag-sigmas "$SFP_FRAG_SIGMAS")
 [ $# -ge 1 ] || set -- 10000 100000 1000000
 
 "$python" -c 'import numpy, xxhash, bitarray, scipy, bitstring' 2>/dev/null || {
@@ -50,6 +53,7 @@ for n in "$@"; do
     [ "$first" = 1 ] && header=(--header)
     first=0
     "$python" "$here/heavy_pure_ldp.py" "$pure" --n "$n" --seed "$seed" --protocols "$protocols" \
-      ${words_args[@]+"${words_args[@]}"} ${topk_args[@]+"${topk_args[@]}"} ${header[@]+"${header[@]}"}
+      ${words_args[@]+"${words_args[@]}"} ${topk_args[@]+"${topk_args[@]}"} \
+      ${fragz_args[@]+"${fragz_args[@]}"} ${header[@]+"${header[@]}"}
   done
 done
