@@ -21,7 +21,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 pure="${PURE_LDP:-$root/../pure-LDP}"
 [ -d "$pure/pure_ldp" ] || {
-  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
   echo "no pure-LDP checkout at $pure: set PURE_LDP" >&2
   exit 2
 }
