@@ -45,6 +45,14 @@ CREATE FUNCTION @extschema@.has_privilege(who oid, object oid, privilege text)
 
 COMMENT ON FUNCTION @extschema@.has_privilege(oid, oid, text) IS 'Internal: whether a role may use a privilege (SELECT = read, UPDATE = close, INSERT = submit, OWNER) on the collection or THRESH stream backed by a view (PostgreSQL''s own privileges on that view).';
 
+CREATE FUNCTION @extschema@.has_privilege(object oid, privilege text)
+  RETURNS boolean LANGUAGE sql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp AS $$
+  SELECT @extschema@.has_privilege((SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user),
+                                   object, privilege) $$;
+
+COMMENT ON FUNCTION @extschema@.has_privilege(oid, text) IS 'Internal: whether the current role may use a privilege on the collection or THRESH stream backed by a view (ldp.collections, ldp.thresh_streams, row-level security).';
+
 CREATE OR REPLACE FUNCTION @extschema@.privilege_type(privilege text, allowed text[]) RETURNS text
   LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
@@ -210,8 +218,7 @@ CREATE VIEW @extschema@.collections WITH (security_barrier) AS
   FROM @extschema@.collection_catalog d
   JOIN pg_catalog.pg_class v ON v.relnamespace = 'ldp_collections'::regnamespace
                             AND v.relname = @extschema@.backing_name(d.name)
-  WHERE @extschema@.has_privilege((SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user),
-                                  v.oid, 'SELECT');
+  WHERE @extschema@.has_privilege(v.oid, 'SELECT');
 
 COMMENT ON VIEW @extschema@.collections IS 'One row per collection the current role may read: the source table, its time column, the epoch length, the validated summary call, its owner and grants (those of its view, backing_view).';
 
@@ -233,8 +240,7 @@ CREATE VIEW @extschema@.thresh_streams WITH (security_barrier) AS
   FROM @extschema@.thresh_catalog s
   JOIN pg_catalog.pg_class v ON v.relnamespace = 'ldp_thresh_streams'::regnamespace
                             AND v.relname = @extschema@.backing_name(s.name)
-  WHERE @extschema@.has_privilege((SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user),
-                                  v.oid, 'SELECT');
+  WHERE @extschema@.has_privilege(v.oid, 'SELECT');
 
 COMMENT ON VIEW @extschema@.thresh_streams IS 'One row per THRESH stream the current role may read: configuration, derived parameters, current epoch and phase, the running tallies of its reports, its owner and grants (those of its view, backing_view).';
 
@@ -888,13 +894,11 @@ CREATE POLICY thresh_epochs_readable ON @extschema@.thresh_epochs FOR SELECT
 
 CREATE POLICY thresh_votes_owner ON @extschema@.thresh_votes FOR SELECT
   USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s
-                 WHERE s.id = stream AND @extschema@.has_privilege((SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user),
-                                                                     s.backing_view, 'OWNER')));
+                 WHERE s.id = stream AND @extschema@.has_privilege(s.backing_view, 'OWNER')));
 
 CREATE POLICY thresh_estimates_owner ON @extschema@.thresh_estimates FOR SELECT
   USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s
-                 WHERE s.id = stream AND @extschema@.has_privilege((SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user),
-                                                                     s.backing_view, 'OWNER')));
+                 WHERE s.id = stream AND @extschema@.has_privilege(s.backing_view, 'OWNER')));
 
 -- 7. Every collection and stream gets its view, owned by its owner (by the extension's
 -- owner when that role no longer exists), with its grants; the views are not members

@@ -57,6 +57,15 @@ CREATE FUNCTION @extschema@.has_privilege(who oid, object oid, privilege text)
   FROM pg_catalog.pg_class c WHERE c.oid = object $$;
 COMMENT ON FUNCTION @extschema@.has_privilege(oid, oid, text) IS 'Internal: whether a role may use a privilege (SELECT = read, UPDATE = close, INSERT = submit, OWNER) on the collection or THRESH stream backed by a view (PostgreSQL''s own privileges on that view).';
 
+-- The same for the current role (the views ldp.collections and ldp.thresh_streams, and
+-- row-level security policies).
+CREATE FUNCTION @extschema@.has_privilege(object oid, privilege text)
+  RETURNS boolean LANGUAGE sql STABLE PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp AS $$
+  SELECT @extschema@.has_privilege((SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user),
+                                   object, privilege) $$;
+COMMENT ON FUNCTION @extschema@.has_privilege(oid, text) IS 'Internal: whether the current role may use a privilege on the collection or THRESH stream backed by a view (ldp.collections, ldp.thresh_streams, row-level security).';
+
 -- privilege names of the SQL API -> privilege types
 CREATE FUNCTION @extschema@.privilege_type(privilege text, allowed text[]) RETURNS text
   LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$

@@ -56,8 +56,7 @@ CREATE VIEW @extschema@.collections WITH (security_barrier) AS
   FROM @extschema@.collection_catalog d
   JOIN pg_catalog.pg_class v ON v.relnamespace = 'ldp_collections'::regnamespace
                             AND v.relname = @extschema@.backing_name(d.name)
-  WHERE @extschema@.has_privilege((SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user),
-                                  v.oid, 'SELECT');
+  WHERE @extschema@.has_privilege(v.oid, 'SELECT');
 COMMENT ON VIEW @extschema@.collections IS 'One row per collection the current role may read: the source table, its time column, the epoch length, the validated summary call, its owner and grants (those of its view, backing_view).';
 COMMENT ON COLUMN @extschema@.collections.owner IS 'The collection''s owner (the owner of its view): its query runs with this role''s rights. REASSIGN OWNED, ldp.alter_collection_owner and ALTER VIEW ... OWNER TO change it.';
 COMMENT ON COLUMN @extschema@.collections.acl IS 'The grants on the collection''s view (as \dp shows them): SELECT (r) = read, UPDATE (w) = close; NULL = the owner''s alone.';

@@ -55,8 +55,7 @@ CREATE VIEW @extschema@.thresh_streams WITH (security_barrier) AS
   FROM @extschema@.thresh_catalog s
   JOIN pg_catalog.pg_class v ON v.relnamespace = 'ldp_thresh_streams'::regnamespace
                             AND v.relname = @extschema@.backing_name(s.name)
-  WHERE @extschema@.has_privilege((SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user),
-                                  v.oid, 'SELECT');
+  WHERE @extschema@.has_privilege(v.oid, 'SELECT');
 COMMENT ON VIEW @extschema@.thresh_streams IS 'One row per THRESH stream the current role may read: configuration, derived parameters, current epoch and phase, the running tallies of its reports, its owner and grants (those of its view, backing_view).';
 COMMENT ON COLUMN @extschema@.thresh_streams.owner IS 'The stream''s owner (the owner of its view). REASSIGN OWNED, ldp.alter_thresh_owner and ALTER VIEW ... OWNER TO change it.';
 COMMENT ON COLUMN @extschema@.thresh_streams.acl IS 'The grants on the stream''s view (as \dp shows them): SELECT (r) = read, INSERT (a) = submit, UPDATE (w) = close; NULL = the owner''s alone.';
@@ -122,12 +121,10 @@ CREATE POLICY thresh_epochs_readable ON @extschema@.thresh_epochs FOR SELECT
 -- individual reports: the stream's owner only
 CREATE POLICY thresh_votes_owner ON @extschema@.thresh_votes FOR SELECT
   USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s
-                 WHERE s.id = stream AND @extschema@.has_privilege((SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user),
-                                                                     s.backing_view, 'OWNER')));
+                 WHERE s.id = stream AND @extschema@.has_privilege(s.backing_view, 'OWNER')));
 CREATE POLICY thresh_estimates_owner ON @extschema@.thresh_estimates FOR SELECT
   USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s
-                 WHERE s.id = stream AND @extschema@.has_privilege((SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user),
-                                                                     s.backing_view, 'OWNER')));
+                 WHERE s.id = stream AND @extschema@.has_privilege(s.backing_view, 'OWNER')));
 
 ------------------------------------------------------------------------------
 -- The formulas (C, src/pg/thresh/thresh.cpp) and a stream's row (internal, but
