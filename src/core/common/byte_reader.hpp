@@ -29,19 +29,6 @@ struct ByteReader {
     return v;
   }
   int64_t i64() { return static_cast<int64_t>(u64()); }
-  // n big-endian int64 values at once (the counters): one bounds check, then a loop
-  // the compiler turns into byte swaps.
-  void i64s(int64_t* out, size_t n) {
-    if (n > left / 8) fail("truncated");
-    for (size_t i = 0; i < n; ++i) {
-      uint64_t v;
-      std::memcpy(&v, p + 8 * i, 8);
-      if constexpr (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) v = __builtin_bswap64(v);
-      out[i] = static_cast<int64_t>(v);
-    }
-    p += 8 * n;
-    left -= 8 * n;
-  }
   double f64() {
     uint64_t v = u64();
     double d;
@@ -53,8 +40,9 @@ struct ByteReader {
     --left;
     return *p++;
   }
-  // n counters stored at `bytes` bytes each (1, 2, 4 or 8: compact_counter_bytes),
-  // big-endian two's complement, sign-extended into out.
+  // n counters stored at `bytes` bytes each (1, 2, 4 or 8: compact_counter_bytes; 8
+  // for the i64 counters of format 1 and 2), big-endian two's complement,
+  // sign-extended into out: one bounds check, then a loop of byte swaps.
   void counters(int64_t* out, size_t n, int bytes) {
     if (n > left / static_cast<size_t>(bytes)) fail("truncated");
     switch (bytes) {

@@ -218,7 +218,7 @@ void freq_summary_from_binary(const uint8_t* p, size_t len, FreqSummary* out, si
   fill(out, size, h, "binary");
   out->n = r.i64();
   int64_t* c = out->counters();
-  r.i64s(c, static_cast<size_t>(h.width));
+  r.counters(c, static_cast<size_t>(h.width), 8);
   if (r.left != 0) r.fail("trailing bytes");
   check_counts(*out, ErrorKind::InvalidBinary);
 }

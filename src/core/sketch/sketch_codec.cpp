@@ -230,12 +230,8 @@ void sketch_summary_from_binary(const uint8_t* p, size_t len, SketchSummary* out
   fill(out, size, h, "binary");
   out->n = r.i64();
   int64_t* c = out->counters();
-  if (format == kStoredFormatCompact) {
-    r.u8();  // the counter width, checked by read_binary_header
-    r.counters(c, static_cast<size_t>(out->cells()), bytes);
-  } else {
-    r.i64s(c, static_cast<size_t>(out->cells()));
-  }
+  if (format == kStoredFormatCompact) r.u8();  // the counter width, checked by read_binary_header
+  r.counters(c, static_cast<size_t>(out->cells()), bytes);  // format 2: 8 bytes each
   if (r.left != 0) r.fail("trailing bytes");
   check_counts(*out, ErrorKind::InvalidBinary);
 }
