@@ -42,7 +42,8 @@ TEST(HeavyProtocol, DefaultsAreTheTableOfAlgorithms61) {
   EXPECT_EQ(s6.width, 1024);
   EXPECT_EQ(ldp::heavy_symbols(s6), 729);
   EXPECT_EQ(Protocol(HeavyDomain::Alphabet, 2, 10000000).hashes, 256);
-  EXPECT_EQ(Protocol(HeavyDomain::Alphabet, 2, 100).hashes, 1);
+  EXPECT_EQ(Protocol(HeavyDomain::Alphabet, 2, 100).hashes, 8);  // at least 8 rows (one collision cannot carry an item)
+  EXPECT_EQ(Protocol(HeavyDomain::Alphabet, 2, 100000).hashes, 16);
   ldp::HeavyProtocol i6 = Protocol(HeavyDomain::Int64, 2, 1000000);
   EXPECT_EQ(i6.levels, 8);
   EXPECT_EQ(i6.max_length, 8);
@@ -104,7 +105,7 @@ TEST(HeavyProtocol, TextFormRoundTripsAndParsesStrictly) {
   EXPECT_TRUE(ldp::same_heavy_protocol(ldp::heavy_protocol_from_text(qt.c_str()), q));
   ldp::HeavyProtocol i = Protocol(HeavyDomain::Int64, 1, 5000);
   EXPECT_EQ(ldp::heavy_protocol_to_text(i),
-            "v1:treehist{epsilon=1,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=1,width=1024,"
+            "v1:treehist{epsilon=1,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=8,width=1024,"
             "expected_users=5000}");
   EXPECT_TRUE(ldp::same_heavy_protocol(ldp::heavy_protocol_from_text(ldp::heavy_protocol_to_text(i).c_str()), i));
   const char* bad[] = {

@@ -70,6 +70,12 @@ constexpr int64_t kDefaultTextLength = 6;
 constexpr int64_t kDefaultCharsPerLevel = 2;
 constexpr int64_t kDefaultWidth = 1024;
 constexpr int64_t kDefaultMaxHashes = 256;
+// At least 8 rows (ours, 2026-11-25): with t = 1 (the rule's value below 3000·D users) an
+// item that collides with a heavy one in its single row gets the heavy one's count, and
+// the thousands of candidates that reach the final oracle find such collisions (1 in m
+// each): two false heavy hitters at n = 20,000 (int64). The median of 8 rows needs 4 of
+// them to collide.
+constexpr int64_t kDefaultMinHashes = 8;
 constexpr double kUsersPerCell = 2000;  // t ≈ n0 / (2000·D): users per (level, row)
 
 [[noreturn]] void bad(const char* fmt, int64_t a, int64_t b = 0) {
@@ -121,6 +127,10 @@ const char* heavy_domain_name(HeavyDomain d) {
 
 const HeavyMechanism* heavy_mechanism_by_name(const char* name, size_t len) {
   return len == 8 && std::memcmp(name, "treehist", 8) == 0 ? &kTreeHist : nullptr;
+}
+
+bool heavy_mechanism_known(std::string_view name) {
+  return heavy_mechanism_by_name(name.data(), name.size()) != nullptr;
 }
 
 std::string heavy_mechanism_names() { return "treehist"; }
@@ -227,7 +237,8 @@ HeavyProtocol heavy_protocol_build(const HeavyProtocolSpec& spec) {
   if (p.hashes == 0 && p.levels >= 1) {
     const double want = static_cast<double>(p.expected_users) / (kUsersPerCell * static_cast<double>(p.levels));
     const double e = std::round(std::log2(std::max(want, 1.0)));
-    p.hashes = std::min<int64_t>(kDefaultMaxHashes, int64_t{1} << static_cast<int>(std::min(e, 8.0)));
+    p.hashes = std::max<int64_t>(kDefaultMinHashes,
+                                 std::min<int64_t>(kDefaultMaxHashes, int64_t{1} << static_cast<int>(std::min(e, 8.0))));
   }
   validate_heavy_protocol(p);
   return p;
@@ -259,6 +270,8 @@ void heavy_item_from_text(const HeavyProtocol& p, std::string_view text, HeavyIt
       if (len == 0)
         throw_error(ErrorKind::OutOfRange, "the item is not valid UTF-8: byte 0x%02x at byte position %zu",
                     static_cast<uint8_t>(text[i]), i + 1);
+      if (text[i] == '\0')  // PostgreSQL's text cannot hold it: the decoder never proposes it
+        throw_error(ErrorKind::OutOfRange, "the item holds U+0000 at byte position %zu", i + 1);
       i += static_cast<size_t>(len);
     }
     if (static_cast<int64_t>(text.size()) > p.max_length)
@@ -428,6 +441,27 @@ HeavyProtocol heavy_read_fields(ByteReader& r) {
   } catch (const Error& e) {
     throw Error(ErrorKind::InvalidBinary, std::string("invalid binary ") + r.type + ": " + e.what());
   }
+  return p;
+}
+
+constexpr uint8_t kProtocolBinaryVersion = 1;
+
+size_t heavy_protocol_binary_size(const HeavyProtocol& p) { return 1 + heavy_fields_binary_size(p); }
+
+void heavy_protocol_to_binary(const HeavyProtocol& p, uint8_t* out, size_t cap) {
+  if (cap < heavy_protocol_binary_size(p)) throw_error(ErrorKind::Internal, "heavy_protocol binary buffer too small");
+  *out++ = kProtocolBinaryVersion;
+  heavy_put_fields(out, p);
+}
+
+HeavyProtocol heavy_protocol_from_binary(const uint8_t* bytes, size_t len) {
+  ByteReader r{bytes, len, "heavy_protocol"};
+  const uint8_t version = r.u8();
+  if (version != kProtocolBinaryVersion)
+    throw_error(ErrorKind::InvalidBinary, "invalid binary heavy_protocol: version %d, this build reads version %d",
+                version, kProtocolBinaryVersion);
+  HeavyProtocol p = heavy_read_fields(r);
+  if (r.left != 0) r.fail("trailing bytes");
   return p;
 }
 

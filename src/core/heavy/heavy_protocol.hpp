@@ -16,11 +16,11 @@
 //             not be in the alphabet: |Σ| = (|alphabet| + 1)^chars_per_level. Prefix of
 //             level ℓ: the item's first ℓ·s characters (fewer when it is shorter), as
 //             UTF-8. Default: 6 characters, 2 per level, 3 levels, |Σ| = 27² = 729.
-//   bytes     any UTF-8 text of at most max_length bytes, one byte per level
-//             (chars_per_level = 1, levels = max_length, |Σ| = 256). A shorter text
-//             ends with kHeavyEnd = 0xFF repeated: a byte that valid UTF-8 never holds,
-//             so the end symbol cannot occur in a text, and "ab" and "ab" + U+0000
-//             stay apart. Prefix of level ℓ: the text's first ℓ bytes (fewer when it
+//   bytes     any UTF-8 text without U+0000 (PostgreSQL's text cannot hold it) of at
+//             most max_length bytes, one byte per level (chars_per_level = 1, levels =
+//             max_length, |Σ| = 256). A shorter text ends with kHeavyEnd = 0xFF
+//             repeated: a byte that valid UTF-8 never holds, so the end symbol cannot
+//             occur in a text. Prefix of level ℓ: the text's first ℓ bytes (fewer when it
 //             is shorter). The decoder only extends prefixes of valid UTF-8. Default:
 //             6 bytes.
 //   int64     a 64-bit integer as its 8 big-endian bytes (two's complement), one byte
@@ -28,7 +28,8 @@
 //             first ℓ bytes.
 //
 // Defaults for the expected users n0 (§6.1's table, ε = 2): hashes t = the power of two
-// nearest n0/(2000·levels) (in log scale), between 1 and 256; width m = 1024.
+// nearest n0/(2000·levels) (in log scale), between 8 (so that one collision cannot carry
+// an item: heavy_protocol.cpp) and 256; width m = 1024.
 // Parameters never change after the protocol is made: the summary works for any
 // actual n, and the decoder's thresholds come from the n the summary holds.
 //
@@ -104,9 +105,16 @@ bool same_heavy_protocol(const HeavyProtocol& a, const HeavyProtocol& b);
 int64_t heavy_symbols(const HeavyProtocol& p);
 const char* heavy_mechanism_name(HeavyMechanism m);  // "treehist"
 const char* heavy_domain_name(HeavyDomain d);        // "alphabet", "bytes", "int64"
+bool heavy_mechanism_known(std::string_view name);   // a text form's "v1:<name>{"
 
 std::string heavy_protocol_to_text(const HeavyProtocol& p);
 HeavyProtocol heavy_protocol_from_text(const char* text);  // InvalidText
+// Binary form (what ldp.heavy_protocol stores and sends): u8 version (1), then the
+// fields as a summary's stored form holds them (big-endian). Reading is exact and
+// validates (InvalidBinary).
+size_t heavy_protocol_binary_size(const HeavyProtocol& p);
+void heavy_protocol_to_binary(const HeavyProtocol& p, uint8_t* out, size_t cap);
+HeavyProtocol heavy_protocol_from_binary(const uint8_t* bytes, size_t len);
 
 // An item as the tree sees it: its bytes (alphabet, bytes: the text; int64: 8
 // big-endian bytes) and, for each level ℓ in 1..levels, the end of its prefix in them.

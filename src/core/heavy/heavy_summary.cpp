@@ -42,6 +42,27 @@ void heavy_add_report(HeavySummary* s, const HeavyReport& r) {
   s->n += 1;
 }
 
+void heavy_summary_add_pending_area(HeavySummary* s) {
+  s->pending = 1;
+  s->buffered = 0;
+  s->block = s->protocol.hashes * s->protocol.width;
+}
+
+// The buffered increments into the counters. The cells of a large summary are cache
+// misses: prefetching a few increments ahead keeps several in flight.
+void heavy_flush_pending(HeavySummary* s) {
+  if (s->pending == 0) return;
+  int64_t* c = s->counters();
+  const uint32_t* b = heavy_pending_buffer(s);
+  const int64_t count = s->buffered;
+  constexpr int64_t kAhead = 32;
+  for (int64_t i = 0; i < count; ++i) {
+    if (i + kAhead < count) __builtin_prefetch(c + (b[i + kAhead] >> 1), 1);
+    c[b[i] >> 1] += static_cast<int64_t>(b[i] & 1) * 2 - 1;
+  }
+  s->buffered = 0;
+}
+
 void heavy_summary_merge(HeavySummary* into, const HeavySummary& from) {
   if (!same_heavy_protocol(into->protocol, from.protocol))
     throw_error(ErrorKind::InvalidParameter, "cannot merge heavy-hitters summaries of different protocols: %s and %s",

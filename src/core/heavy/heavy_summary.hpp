@@ -32,9 +32,19 @@
 
 namespace ldp {
 
+// An aggregation state may have a pending area after the counters (never in the text or
+// binary forms): a buffer of the last reports' cell increments (each a 32-bit cell index
+// and sign), applied kHeavyBuffer reports at a time with the cells prefetched, so that
+// the cache misses of a large summary (8 MiB at the string default for 10^7 users)
+// overlap where each report's misses stalled the scan. Readers see the counters with the
+// buffer applied (heavy_flush_pending, which the glue runs before anything reads a live
+// summary).
 struct HeavySummary {
   HeavyProtocol protocol;
-  int64_t n;  // reports counted
+  int64_t n;          // reports counted
+  uint32_t pending;   // 1: a pending area follows the counters; 0: none
+  uint32_t buffered;  // cell increments waiting in it
+  int64_t block;      // with a pending area: hashes·width, the cells of one oracle
 
   int64_t cells() const { return protocol.cells(); }
   int64_t* counters() { return reinterpret_cast<int64_t*>(this + 1); }
@@ -64,6 +74,26 @@ struct HeavyReport {
   bool item_report;
 };
 void heavy_add_report(HeavySummary* s, const HeavyReport& r);
+
+// The pending area (see HeavySummary): its bytes, its setup in a summary just
+// initialized in memory of heavy_summary_size + heavy_pending_bytes bytes, and applying
+// what it holds (the area stays, empty).
+constexpr int64_t kHeavyBuffer = 4096;  // cell increments buffered before they are applied
+static_assert(kMaxHeavyCells <= (int64_t{1} << 31), "a cell index and its sign fit 32 bits");
+inline size_t heavy_pending_bytes() { return sizeof(uint32_t) * kHeavyBuffer; }
+void heavy_summary_add_pending_area(HeavySummary* s);
+void heavy_flush_pending(HeavySummary* s);
+inline uint32_t* heavy_pending_buffer(HeavySummary* s) { return reinterpret_cast<uint32_t*>(s->counters() + s->cells()); }
+// TreeHist's report into a state with its pending area, checked by the caller (the
+// aggregate's hot path): level in 1..levels, cell = hash_index·width + coefficient.
+inline void treehist_add_pending(HeavySummary* s, int64_t level, int64_t cell, bool prefix_report, bool item_report) {
+  const int64_t block = s->block;
+  uint32_t* b = heavy_pending_buffer(s) + s->buffered;
+  b[0] = static_cast<uint32_t>((level - 1) * block + cell) << 1 | static_cast<uint32_t>(prefix_report);
+  b[1] = static_cast<uint32_t>(s->protocol.levels * block + cell) << 1 | static_cast<uint32_t>(item_report);
+  s->n += 1;
+  if ((s->buffered += 2) == kHeavyBuffer) heavy_flush_pending(s);
+}
 
 // into += from (the same protocol, else InvalidParameter).
 void heavy_summary_merge(HeavySummary* into, const HeavySummary& from);

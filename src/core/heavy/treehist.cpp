@@ -167,7 +167,7 @@ void for_each_child(const HeavyProtocol& p, const std::vector<Symbol>& symbols, 
       if (utf8_prefix_state(parent.bytes) == 0) f(std::string_view(parent.bytes), true);  // the end symbol
       buf.resize(base + 1);
       for (int b = 0; b < 256; ++b) {
-        if (b == kHeavyEnd) continue;
+        if (b == kHeavyEnd || b == 0) continue;  // U+0000 is no item (heavy_item_from_text)
         buf[base] = static_cast<char>(b);
         const int state = utf8_prefix_state(buf);
         if (state < 0 || (last && state > 0)) continue;

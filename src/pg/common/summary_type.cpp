@@ -11,12 +11,13 @@
 
 #include "common/stored_form.hpp"
 #include "freq/freq_glue.hpp"
+#include "heavy/heavy_glue.hpp"
 #include "mean/mean_glue.hpp"
 #include "sketch/sketch_glue.hpp"
 
 namespace {
 
-const ldp_pg::SummaryCodec* const kCodecs[] = {&kMeanCodec, &kFreqCodec, &kSketchCodec};
+const ldp_pg::SummaryCodec* const kCodecs[] = {&kMeanCodec, &kFreqCodec, &kSketchCodec, &kHeavyCodec};
 
 [[noreturn]] void bad_summary(int code, const char* what) {
   ereport(ERROR, (errcode(code), errmsg("invalid ldp.summary: %s", what)));
@@ -124,3 +125,5 @@ LDP_FUNCTION(ldp_summary_from_freq) { return from_typed(fcinfo, &kFreqCodec); }
 LDP_FUNCTION(ldp_summary_to_freq) { return to_typed(fcinfo, &kFreqCodec); }
 LDP_FUNCTION(ldp_summary_from_sketch) { return from_typed(fcinfo, &kSketchCodec); }
 LDP_FUNCTION(ldp_summary_to_sketch) { return to_typed(fcinfo, &kSketchCodec); }
+LDP_FUNCTION(ldp_summary_from_heavy) { return from_typed(fcinfo, &kHeavyCodec); }
+LDP_FUNCTION(ldp_summary_to_heavy) { return to_typed(fcinfo, &kHeavyCodec); }

@@ -1,0 +1,128 @@
+// ldp.heavy_protocol: the public value devices download and aggregates check (core
+// heavy/heavy_protocol.hpp). Stored as its binary form (a version byte, then the
+// fields, big-endian): portable, and read without parsing text. Text I/O is the
+// protocol's text form v1:<mechanism>{...}; the builders fill every parameter not
+// given from ALGORITHMS.md §6's defaults for the expected number of users.
+#include "common/glue.hpp"  // postgres.h first
+
+#include <string>
+
+#include "heavy/heavy_glue.hpp"
+
+using ldp::HeavyProtocol;
+
+namespace {
+
+HeavyProtocol protocol_of(const struct varlena* v) {
+  HeavyProtocol p{};
+  LDP_CORE(p = ldp::heavy_protocol_from_binary(reinterpret_cast<const uint8_t*>(VARDATA_ANY(v)),
+                                                VARSIZE_ANY_EXHDR(v)));
+  return p;
+}
+
+int64 optional_int4(FunctionCallInfo fcinfo, int argno) { return PG_ARGISNULL(argno) ? 0 : PG_GETARG_INT32(argno); }
+
+// A parameter given as an int but 0 or negative: 0 means "the default" to the core, so
+// refuse it here rather than fill it in.
+void check_given(FunctionCallInfo fcinfo, int argno, const char* name) {
+  if (!PG_ARGISNULL(argno) && PG_GETARG_INT32(argno) <= 0)
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("%s must be positive, got %d", name, PG_GETARG_INT32(argno)),
+                    errhint("NULL (or leaving it out) gives the default.")));
+}
+
+Datum build(FunctionCallInfo fcinfo, ldp::HeavyProtocolSpec& spec) {
+  spec.epsilon = ldp_param_float8(fcinfo, 0, "epsilon");
+  if (PG_ARGISNULL(1)) ldp_null_param("users");
+  spec.expected_users = PG_GETARG_INT64(1);
+  HeavyProtocol p{};
+  LDP_CORE(p = ldp::heavy_protocol_build(spec));
+  return heavy_protocol_datum(p);
+}
+
+}  // namespace
+
+HeavyProtocol heavy_protocol_arg(FunctionCallInfo fcinfo, int argno) {
+  if (PG_ARGISNULL(argno)) ldp_null_param("protocol");
+  return protocol_of(PG_GETARG_VARLENA_PP(argno));
+}
+
+Datum heavy_protocol_datum(const HeavyProtocol& p) {
+  size_t len = 0;
+  LDP_CORE(len = ldp::heavy_protocol_binary_size(p));
+  auto* v = static_cast<struct varlena*>(palloc(VARHDRSZ + len));
+  SET_VARSIZE(v, VARHDRSZ + len);
+  LDP_CORE(ldp::heavy_protocol_to_binary(p, reinterpret_cast<uint8_t*>(VARDATA(v)), len));
+  PG_RETURN_POINTER(v);
+}
+
+LDP_FUNCTION(ldp_heavy_protocol_in) {
+  HeavyProtocol p{};
+  LDP_CORE(p = ldp::heavy_protocol_from_text(PG_GETARG_CSTRING(0)));
+  return heavy_protocol_datum(p);
+}
+
+LDP_FUNCTION(ldp_heavy_protocol_out) {
+  const HeavyProtocol p = protocol_of(PG_GETARG_VARLENA_PP(0));
+  std::string text;
+  LDP_CORE(text = ldp::heavy_protocol_to_text(p));
+  PG_RETURN_CSTRING(pstrdup(text.c_str()));
+}
+
+LDP_FUNCTION(ldp_heavy_protocol_recv) {
+  StringInfo in = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
+  HeavyProtocol p{};
+  LDP_CORE(p = ldp::heavy_protocol_from_binary(reinterpret_cast<const uint8_t*>(in->data + in->cursor),
+                                                static_cast<size_t>(in->len - in->cursor)));
+  in->cursor = in->len;
+  return heavy_protocol_datum(p);
+}
+
+LDP_FUNCTION(ldp_heavy_protocol_send) {
+  const struct varlena* v = PG_GETARG_VARLENA_PP(0);
+  protocol_of(v);  // never sends bytes it could not read back
+  bytea* out = static_cast<bytea*>(palloc(VARHDRSZ + VARSIZE_ANY_EXHDR(v)));
+  SET_VARSIZE(out, VARHDRSZ + VARSIZE_ANY_EXHDR(v));
+  memcpy(VARDATA(out), VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
+  PG_RETURN_BYTEA_P(out);
+}
+
+// treehist_protocol(epsilon, users, alphabet DEFAULT 'a..z', max_length, chars_per_level,
+// hashes, width): alphabet NULL means any UTF-8 text as bytes, one byte per level.
+LDP_FUNCTION(ldp_treehist_protocol) {
+  ldp::HeavyProtocolSpec spec;
+  spec.mechanism = ldp::HeavyMechanism::TreeHist;
+  if (PG_ARGISNULL(2)) {
+    spec.domain = ldp::HeavyDomain::Bytes;
+  } else {
+    const text* a = PG_GETARG_TEXT_PP(2);
+    spec.alphabet.assign(VARDATA_ANY(a), VARSIZE_ANY_EXHDR(a));
+    if (spec.alphabet.empty())
+      ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("the alphabet must not be empty"),
+                      errhint("alphabet => NULL takes any UTF-8 text, one byte per level.")));
+  }
+  const char* names[] = {"max_length", "chars_per_level", "hashes", "width"};
+  for (int i = 0; i < 4; ++i) check_given(fcinfo, 3 + i, names[i]);
+  if (spec.domain == ldp::HeavyDomain::Bytes && !PG_ARGISNULL(4) && PG_GETARG_INT32(4) != 1)
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("without an alphabet a level is one byte: chars_per_level must be 1 or NULL, got %d",
+                           PG_GETARG_INT32(4))));
+  spec.max_length = optional_int4(fcinfo, 3);
+  spec.chars_per_level = optional_int4(fcinfo, 4);
+  spec.hashes = optional_int4(fcinfo, 5);
+  spec.width = optional_int4(fcinfo, 6);
+  return build(fcinfo, spec);
+}
+
+// treehist_int8_protocol(epsilon, users, hashes, width): 64-bit integer ids, one
+// big-endian byte per level.
+LDP_FUNCTION(ldp_treehist_int8_protocol) {
+  ldp::HeavyProtocolSpec spec;
+  spec.mechanism = ldp::HeavyMechanism::TreeHist;
+  spec.domain = ldp::HeavyDomain::Int64;
+  check_given(fcinfo, 2, "hashes");
+  check_given(fcinfo, 3, "width");
+  spec.hashes = optional_int4(fcinfo, 2);
+  spec.width = optional_int4(fcinfo, 3);
+  return build(fcinfo, spec);
+}
