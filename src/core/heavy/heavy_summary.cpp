@@ -42,25 +42,63 @@ void heavy_add_report(HeavySummary* s, const HeavyReport& r) {
   s->n += 1;
 }
 
+namespace {
+// The pending area: the buffer, the int16 sums, the rows' increment counts.
+size_t sums_bytes(int64_t cells) { return static_cast<size_t>((cells * 2 + 7) / 8 * 8); }
+int64_t pending_rows(const HeavyProtocol& p) { return (p.levels + 1) * p.hashes; }
+int16_t* pending_sums(HeavySummary* s) { return reinterpret_cast<int16_t*>(heavy_pending_buffer(s) + kHeavyBuffer); }
+uint16_t* pending_row_counts(HeavySummary* s) {
+  return reinterpret_cast<uint16_t*>(reinterpret_cast<char*>(pending_sums(s)) + sums_bytes(s->cells()));
+}
+// A row's int16s take at most this many increments before they are added to the counters.
+constexpr uint16_t kRowMax = 32767;
+
+void flush_row(HeavySummary* s, int64_t row) {
+  const int64_t m = s->protocol.width;
+  int16_t* sums = pending_sums(s) + row * m;
+  int64_t* c = s->counters() + row * m;
+  for (int64_t i = 0; i < m; ++i) c[i] += sums[i];
+  std::memset(sums, 0, sizeof(int16_t) * static_cast<size_t>(m));
+  pending_row_counts(s)[row] = 0;
+}
+}  // namespace
+
+size_t heavy_pending_bytes(const HeavyProtocol& p) {
+  return sizeof(uint32_t) * kHeavyBuffer + sums_bytes(p.cells()) +
+         static_cast<size_t>((pending_rows(p) * 2 + 7) / 8 * 8);
+}
+
 void heavy_summary_add_pending_area(HeavySummary* s) {
   s->pending = 1;
   s->buffered = 0;
   s->block = s->protocol.hashes * s->protocol.width;
+  std::memset(heavy_pending_buffer(s), 0, heavy_pending_bytes(s->protocol));
 }
 
-// The buffered increments into the counters. The cells of a large summary are cache
-// misses: prefetching a few increments ahead keeps several in flight.
-void heavy_flush_pending(HeavySummary* s) {
-  if (s->pending == 0) return;
-  int64_t* c = s->counters();
+// The buffered increments into the int16 sums (the width is a power of two: a cell's row
+// is its index shifted). Prefetching a few increments ahead keeps several misses in flight.
+void heavy_apply_buffer(HeavySummary* s) {
+  int16_t* sums = pending_sums(s);
+  uint16_t* rows = pending_row_counts(s);
+  const int shift = __builtin_ctzll(static_cast<uint64_t>(s->protocol.width));
   const uint32_t* b = heavy_pending_buffer(s);
   const int64_t count = s->buffered;
-  constexpr int64_t kAhead = 32;
+  constexpr int64_t kAhead = 16;
   for (int64_t i = 0; i < count; ++i) {
-    if (i + kAhead < count) __builtin_prefetch(c + (b[i + kAhead] >> 1), 1);
-    c[b[i] >> 1] += static_cast<int64_t>(b[i] & 1) * 2 - 1;
+    if (i + kAhead < count) __builtin_prefetch(sums + (b[i + kAhead] >> 1), 1);
+    const uint32_t cell = b[i] >> 1;
+    sums[cell] += static_cast<int16_t>(static_cast<int>(b[i] & 1) * 2 - 1);
+    if (++rows[cell >> shift] == kRowMax) flush_row(s, cell >> shift);
   }
   s->buffered = 0;
+}
+
+void heavy_flush_pending(HeavySummary* s) {
+  if (s->pending == 0) return;
+  heavy_apply_buffer(s);
+  const uint16_t* rows = pending_row_counts(s);
+  for (int64_t r = 0, n = pending_rows(s->protocol); r < n; ++r)
+    if (rows[r] != 0) flush_row(s, r);
 }
 
 void heavy_summary_merge(HeavySummary* into, const HeavySummary& from) {

@@ -50,7 +50,7 @@ Datum heavy_stored(const HeavySummary& s) { return ldp_pg::stored_datum(&kHeavyC
 ldp_pg::LiveSummary* heavy_live_new(FunctionCallInfo fcinfo, const ldp::HeavyProtocol& p) {
   size_t size = 0;
   LDP_CORE(size = ldp::heavy_summary_size(p));  // validated and bounded: nothing allocated before
-  ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kHeavyCodec, size + ldp::heavy_pending_bytes());
+  ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kHeavyCodec, size + ldp::heavy_pending_bytes(p));
   LDP_CORE({
     ldp::heavy_summary_init(heavy_core(live), p);
     ldp::heavy_summary_add_pending_area(heavy_core(live));
