@@ -1,6 +1,7 @@
-// The heavy-hitters family's protocol, encoder, summary and forms (ALGORITHMS.md §6.1;
-// src/core/heavy/): defaults, refusals, hand-computed reports and estimates, merges,
-// and the text and binary forms with every malformation the readers must refuse.
+// The heavy-hitters family's protocol, encoder, summary and forms (ALGORITHMS.md §6.1,
+// §7; src/core/heavy/): defaults, refusals, hand-computed reports and estimates, merges,
+// and the text and binary forms with every malformation the readers must refuse; for
+// TreeHist, then PEM and SFP (the last section).
 // Statistical tests are in heavy_estimator_test.cpp.
 #include "heavy/heavy_summary.hpp"
 
@@ -16,6 +17,7 @@
 #include "heavy/heavy_protocol.hpp"
 #include "heavy_test_support.hpp"
 #include "sketch/count_sketch.hpp"
+#include "sketch/hcms_oracle.hpp"
 #include "sketch/sketch_summary.hpp"
 #include "test_support.hpp"
 
@@ -23,7 +25,9 @@ namespace {
 
 using ldp::ErrorKind;
 using ldp::HeavyDomain;
+using ldp::HeavyMechanism;
 using ldp_test::Heavy;
+using ldp_test::MechProtocol;
 using ldp_test::PreparedHeavy;
 using ldp_test::Protocol;
 using ldp_test::ThrowsKind;
@@ -483,6 +487,191 @@ TEST(HeavyCodec, MalformedFormsAreRefused) {
   b = good;
   b[6 + 2 + 8 * 7 + 1] = 3;  // the alphabet's length
   EXPECT_TRUE(bad_binary(b));
+}
+
+// ---- PEM and SFP ----
+
+TEST(HeavyProtocol, PemAndSfpDefaultsAndTextForms) {
+  const ldp::HeavyProtocol pem = MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 2, 1000000);
+  EXPECT_EQ(pem.start_length, 0);
+  EXPECT_EQ(pem.chars_per_level, 3);
+  EXPECT_EQ(pem.levels, 2);
+  EXPECT_EQ(pem.hashes, 64);
+  EXPECT_EQ(pem.width, 4096);
+  EXPECT_EQ(pem.sketches(), 2);
+  EXPECT_EQ(pem.cells(), 2 * 64 * 4096);
+  EXPECT_EQ(ldp::heavy_protocol_to_text(pem),
+            "v1:pem{epsilon=2,domain=alphabet,alphabet=\"abcdefghijklmnopqrstuvwxyz\",max_length=6,start_length=0,"
+            "chars_per_level=3,levels=2,hashes=64,width=4096,expected_users=1000000}");
+  EXPECT_EQ(MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 2, 10000000).hashes, 64);  // whatever n0
+  EXPECT_EQ(MechProtocol(HeavyMechanism::PEM, HeavyDomain::Bytes, 2, 1000000).levels, 6);
+  EXPECT_EQ(MechProtocol(HeavyMechanism::PEM, HeavyDomain::Int64, 2, 1000000).levels, 8);
+  // s0 = 1, s = 3 for 6 characters: g = ceil(5/3) = 2, the last group's prefixes are whole items
+  const ldp::HeavyProtocol odd = MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 2, 1000, 4, 8, 6, 3, 1);
+  EXPECT_EQ(odd.levels, 2);
+  const ldp::HeavyProtocol sfp = MechProtocol(HeavyMechanism::SFP, HeavyDomain::Alphabet, 2, 1000000);
+  EXPECT_EQ(sfp.chars_per_level, 2);
+  EXPECT_EQ(sfp.levels, 3);
+  EXPECT_EQ(sfp.sketches(), 4);
+  EXPECT_EQ(ldp::heavy_protocol_to_text(sfp),
+            "v1:sfp{epsilon=2,domain=alphabet,alphabet=\"abcdefghijklmnopqrstuvwxyz\",max_length=6,"
+            "chars_per_level=2,levels=3,hashes=64,width=4096,expected_users=1000000}");
+  EXPECT_EQ(MechProtocol(HeavyMechanism::SFP, HeavyDomain::Int64, 2, 1000000).levels, 8);
+  for (const ldp::HeavyProtocol& p : {pem, odd, sfp, MechProtocol(HeavyMechanism::SFP, HeavyDomain::Bytes, 1, 50)}) {
+    const std::string t = ldp::heavy_protocol_to_text(p);
+    EXPECT_TRUE(ldp::same_heavy_protocol(ldp::heavy_protocol_from_text(t.c_str()), p)) << t;
+  }
+  EXPECT_FALSE(ldp::same_heavy_protocol(pem, odd));
+  auto bad = [](auto f) { return ThrowsKind(ErrorKind::InvalidParameter, f); };
+  EXPECT_TRUE(bad([] { MechProtocol(HeavyMechanism::Bitstogram, HeavyDomain::Alphabet, 2, 1000); }));
+  EXPECT_TRUE(bad([] { MechProtocol(HeavyMechanism::TreeHist, HeavyDomain::Alphabet, 2, 1000, 0, 0, 6, 2, 1); }));
+  EXPECT_TRUE(bad([] { MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 2, 1000, 0, 0, 6, 2, 6); }));
+  EXPECT_TRUE(bad([] { MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 2, 1000, 0, 0, 6, 2, -2); }));
+  // SFP: 256 · 27³ fragments a position, over kMaxHeavyCandidates
+  EXPECT_TRUE(bad([] { MechProtocol(HeavyMechanism::SFP, HeavyDomain::Alphabet, 2, 1000, 0, 0, 6, 3); }));
+  const char* bad_text[] = {
+      // no start_length, a start_length where it does not belong, out of range
+      "v1:pem{epsilon=2,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=2,width=4,expected_users=5}",
+      "v1:sfp{epsilon=2,domain=int64,max_length=8,start_length=0,chars_per_level=1,levels=8,hashes=2,width=4,"
+      "expected_users=5}",
+      "v1:pem{epsilon=2,domain=int64,max_length=8,start_length=8,chars_per_level=1,levels=0,hashes=2,width=4,"
+      "expected_users=5}",
+      "v1:pem{epsilon=2,domain=int64,max_length=8,start_length=70000,chars_per_level=1,levels=8,hashes=2,width=4,"
+      "expected_users=5}",
+      "v1:pem{epsilon=2,domain=int64,max_length=8,start_length=1,chars_per_level=1,levels=8,hashes=2,width=4,"
+      "expected_users=5}",  // levels must be 7
+      "v1:sfp{epsilon=2,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=2,width=3,expected_users=5}",
+  };
+  for (const char* t : bad_text)
+    EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidText, [&] { ldp::heavy_protocol_from_text(t); })) << t;
+  EXPECT_NO_THROW(ldp::heavy_protocol_from_text(
+      "v1:pem{epsilon=2,domain=int64,max_length=8,start_length=1,chars_per_level=1,levels=7,hashes=2,width=4,"
+      "expected_users=5}"));
+}
+
+// Without flips (ε = 700: SFP's ε/2 flips with probability 1/(1+e^350)), each report is §4.2's HCMS entry H[l][h_j(u)] of what it
+// reports, computed here from the conventions' hash: PEM the group's prefix, SFP the
+// hash byte followed by the fragment, and the word.
+TEST(HeavyEncoder, PemAndSfpReportTheirHcmsEntries) {
+  auto entry = [](const std::string& u, int64_t j, int64_t l, int64_t m) {
+    const auto h = static_cast<int64_t>(ldp::sketch_hash(u, static_cast<uint64_t>(j)) % static_cast<uint64_t>(m));
+    return (__builtin_popcountll(static_cast<uint64_t>(l & h)) & 1) == 0;
+  };
+  ldp::SeededRandom rng(17);
+  const ldp::HeavyProtocol pem = MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 700, 1000, 8, 16, 7, 2, 1);
+  ASSERT_EQ(pem.levels, 3);  // prefixes of 3, 5 and 7 characters
+  const std::string prefixes[] = {"abc", "abcde", "abcde"};
+  int64_t per_group[3] = {0, 0, 0};
+  for (int i = 0; i < 600; ++i) {
+    const ldp::PemReport r = ldp::pem_encode(pem, "abcde", rng);
+    ASSERT_GE(r.group, 0);
+    ASSERT_LT(r.group, 3);
+    ASSERT_LT(r.hash_index, 8);
+    ASSERT_LT(r.coefficient, 16);
+    ++per_group[r.group];
+    EXPECT_EQ(r.report, entry(prefixes[r.group], r.hash_index, r.coefficient, 16));
+    EXPECT_EQ(r.report, ldp::hcms_entry(prefixes[r.group], r.hash_index, r.coefficient, 16));
+  }
+  for (int64_t g : per_group) EXPECT_GT(g, 150);
+  const ldp::HeavyProtocol sfp = MechProtocol(HeavyMechanism::SFP, HeavyDomain::Alphabet, 700, 1000, 8, 16, 5, 2);
+  ASSERT_EQ(sfp.levels, 3);  // fragments "ab", "cd", "e" (s need not divide L)
+  const std::string word = "abcde", fragments[] = {"ab", "cd", "e"};
+  const char hash = static_cast<char>(ldp::sketch_hash(word, ldp::kSfpHashSeed) & 255);
+  int64_t per_position[3] = {0, 0, 0};
+  for (int i = 0; i < 600; ++i) {
+    const ldp::SfpReport r = ldp::sfp_encode(sfp, word, rng);
+    ASSERT_EQ(r.position % 2, 0);
+    ASSERT_GE(r.position, 0);
+    ASSERT_LT(r.position, 5);
+    ++per_position[r.position / 2];
+    EXPECT_EQ(r.fragment_report, entry(std::string(1, hash) + fragments[r.position / 2], r.hash_index, r.coefficient, 16));
+    EXPECT_EQ(r.word_report, entry(word, r.word_hash_index, r.word_coefficient, 16));
+  }
+  for (int64_t p : per_position) EXPECT_GT(p, 150);
+  // the int64 domain: the 8 big-endian bytes
+  const ldp::HeavyProtocol ints = MechProtocol(HeavyMechanism::PEM, HeavyDomain::Int64, 700, 1000, 8, 16);
+  const ldp::PemReport r = ldp::pem_encode_int(ints, 258, rng);
+  EXPECT_EQ(r.report, entry(std::string("\0\0\0\0\0\0\1\2", static_cast<size_t>(r.group) + 1), r.hash_index,
+                            r.coefficient, 16));
+  // the encoders take their own mechanism's protocol, and the alphabet's items only
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::pem_encode(sfp, "ab", rng); }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::sfp_encode(pem, "ab", rng); }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::OutOfRange, [&] { ldp::sfp_encode(sfp, "abcdef", rng); }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::OutOfRange, [&] { ldp::pem_encode(pem, "aB", rng); }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::pem_encode_int(pem, 1, rng); }));
+}
+
+// g = 2 groups (PEM) or P = 2 positions (SFP), t = 2 rows, m = 4. The FWHT of one ±1 at
+// column l is ±H[l][·], so an estimate is scale·(m/(m-1))·(c·Σ_j y_j·H[l_j][h_j(u)] -
+// reports/m), scale and reports as heavy_summary.hpp states them.
+TEST(HeavySummary, PemAndSfpHandComputedReportsAndEstimates) {
+  const int64_t l[] = {1, 3};
+  const bool y[] = {true, false};
+  auto expected = [&](const std::string& u, double eps, double reports, double scale) {
+    double sum = 0;
+    for (int64_t j = 0; j < 2; ++j) {
+      const int64_t h = static_cast<int64_t>(ldp::sketch_hash(u, static_cast<uint64_t>(j)) % 4);
+      sum += (y[j] ? 1 : -1) * ((__builtin_popcountll(static_cast<uint64_t>(l[j] & h)) & 1) == 0 ? 1 : -1);
+    }
+    return scale * 4.0 / 3.0 * (C(eps) * sum - reports / 4);
+  };
+  const ldp::HeavyProtocol pp = MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 2, 100, 2, 4, 2, 1, 0);
+  Heavy pem(pp);
+  for (int64_t j = 0; j < 2; ++j) ldp::pem_add_report(pem.get(), {0, j, l[j], y[j]});
+  EXPECT_EQ(pem->n, 2);
+  EXPECT_EQ(pem->counters()[1], 1);   // G[0][0][1]
+  EXPECT_EQ(pem->counters()[7], -1);  // G[0][1][3]
+  PreparedHeavy prep(pem);
+  const double sigma_pem = C(2) * std::sqrt(2.0 * 2);
+  for (const std::string u : {"az", "b", ""}) {
+    EXPECT_NEAR(prep.prefix(u, 1).count, expected(u.substr(0, 1), 2, 1, 2), 1e-12) << u;
+    EXPECT_NEAR(prep.prefix(u, 1).std_error, sigma_pem, 1e-12);
+  }
+  EXPECT_NEAR(prep("ab").count, 2 * 4.0 / 3.0 * -0.25, 1e-12);  // no group-1 reports
+  EXPECT_NEAR(prep("ab").std_error, sigma_pem, 1e-12);
+
+  const ldp::HeavyProtocol sp = MechProtocol(HeavyMechanism::SFP, HeavyDomain::Alphabet, 2, 100, 2, 4, 2, 1);
+  Heavy sfp(sp);
+  for (int64_t j = 0; j < 2; ++j) ldp::sfp_add_report(sfp.get(), {0, j, l[j], y[j], j, l[j], y[j]});
+  EXPECT_EQ(sfp->counters()[1], 1);    // F[0][0][1]
+  EXPECT_EQ(sfp->counters()[7], -1);   // F[0][1][3]
+  EXPECT_EQ(sfp->counters()[17], 1);   // W[0][1]
+  EXPECT_EQ(sfp->counters()[23], -1);  // W[1][3]
+  PreparedHeavy sprep(sfp);
+  for (const std::string u : {"ab", "b", "zz", ""}) {
+    const std::string key = std::string(1, static_cast<char>(ldp::sketch_hash(u, ldp::kSfpHashSeed) & 255)) +
+                            u.substr(0, 1);
+    EXPECT_NEAR(sprep.prefix(u, 1).count, expected(key, 1, 1, 2), 1e-12) << u;
+    EXPECT_NEAR(sprep.prefix(u, 1).std_error, C(1) * std::sqrt(2.0 * 2), 1e-12);
+    EXPECT_NEAR(sprep(u).count, expected(u, 1, 2, 1), 1e-12) << u;
+    EXPECT_NEAR(sprep(u).std_error, C(1) * std::sqrt(2.0), 1e-12);
+  }
+}
+
+TEST(HeavySummary, PemAndSfpImpossibleReportsAndOtherMechanismsAreRefused) {
+  Heavy pem(MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 2, 100, 3, 4));  // g = 2
+  Heavy sfp(MechProtocol(HeavyMechanism::SFP, HeavyDomain::Alphabet, 2, 100, 3, 4, 5, 2));  // P = 3
+  Heavy tree(Protocol(HeavyDomain::Alphabet, 2, 100, 3, 4));
+  const ldp::PemReport bad_pem[] = {{-1, 0, 0, true}, {2, 0, 0, true}, {0, -1, 0, true},
+                                    {0, 3, 0, true},  {0, 0, -1, true}, {0, 0, 4, true}};
+  for (const ldp::PemReport& r : bad_pem)
+    EXPECT_TRUE(ThrowsKind(ErrorKind::ImpossibleReport, [&] { ldp::pem_add_report(pem.get(), r); }));
+  const ldp::SfpReport bad_sfp[] = {{-2, 0, 0, true, 0, 0, true}, {1, 0, 0, true, 0, 0, true},
+                                    {6, 0, 0, true, 0, 0, true},  {0, 3, 0, true, 0, 0, true},
+                                    {0, 0, 4, true, 0, 0, true},  {0, 0, 0, true, -1, 0, true},
+                                    {0, 0, 0, true, 0, 4, true},  {4, 0, 0, true, 3, 0, true}};
+  for (const ldp::SfpReport& r : bad_sfp)
+    EXPECT_TRUE(ThrowsKind(ErrorKind::ImpossibleReport, [&] { ldp::sfp_add_report(sfp.get(), r); }));
+  EXPECT_NO_THROW(ldp::sfp_add_report(sfp.get(), {4, 2, 3, true, 2, 3, false}));  // the last, partial position
+  EXPECT_EQ(pem->n, 0);
+  EXPECT_EQ(sfp->n, 1);
+  for (int64_t i = 0; i < pem->cells(); ++i) ASSERT_EQ(pem->counters()[i], 0);
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::pem_add_report(sfp.get(), {0, 0, 0, true}); }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter,
+                         [&] { ldp::sfp_add_report(tree.get(), {0, 0, 0, true, 0, 0, true}); }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter,
+                         [&] { ldp::heavy_add_report(pem.get(), {1, 0, 0, true, true}); }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::heavy_summary_merge(pem.get(), *sfp); }));
 }
 
 }  // namespace
