@@ -674,4 +674,131 @@ TEST(HeavySummary, PemAndSfpImpossibleReportsAndOtherMechanismsAreRefused) {
   EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::heavy_summary_merge(pem.get(), *sfp); }));
 }
 
+TEST(HeavyCodec, PemAndSfpTextBinaryAndRefusals) {
+  Heavy pem(MechProtocol(HeavyMechanism::PEM, HeavyDomain::Int64, 1, 10, 1, 2, 8, 1, 6));  // g = 2
+  ldp::pem_add_report(pem.get(), {1, 0, 1, false});
+  const std::string pem_text =
+      "v1:pem{epsilon=1,domain=int64,max_length=8,start_length=6,chars_per_level=1,levels=2,hashes=1,width=2,"
+      "expected_users=10,n=1,groups=[0,0,0,-1]}";
+  EXPECT_EQ(text_of(pem), pem_text);
+  // as TreeHist's body (HeavyCodec.TextAndFixedBytes), with i64 start_length after
+  // expected_users: mechanism 3, domain 3, ..., start_length 6, no alphabet
+  EXPECT_EQ(ldp_test::hex(binary_of(pem)),
+            "4c445053030403033ff0000000000000"
+            "0000000000000008000000000000000100000000000000020000000000000001"
+            "0000000000000002000000000000000a0000000000000006"
+            "0000"
+            "000000000000000101"
+            "000000ff");
+  Heavy sfp(MechProtocol(HeavyMechanism::SFP, HeavyDomain::Alphabet, 1, 10, 1, 2, 1, 1));  // P = 1
+  ldp::sfp_add_report(sfp.get(), {0, 0, 1, true, 0, 0, false});
+  const std::string sfp_text =
+      "v1:sfp{epsilon=1,domain=alphabet,alphabet=\"abcdefghijklmnopqrstuvwxyz\",max_length=1,chars_per_level=1,"
+      "levels=1,hashes=1,width=2,expected_users=10,n=1,fragments=[0,1],word=[-1,0]}";
+  EXPECT_EQ(text_of(sfp), sfp_text);
+  for (const Heavy* h : {&pem, &sfp}) {
+    EXPECT_EQ(from_text(text_of(*h)).buf, h->buf);
+    EXPECT_EQ(from_binary(binary_of(*h)).buf, h->buf);
+  }
+  ldp::SeededRandom rng(19);
+  const std::pair<ldp::HeavyProtocol, std::vector<std::pair<std::string, int64_t>>> cases[] = {
+      {MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 1.5, 300, 4, 8), {{"the", 50}, {"you", 30}, {"", 3}}},
+      {MechProtocol(HeavyMechanism::PEM, HeavyDomain::Bytes, 2, 300, 2, 4, 6, 1, 2), {{"日本", 10}, {"ab", 4}}},
+      {MechProtocol(HeavyMechanism::SFP, HeavyDomain::Alphabet, 1, 300, 4, 8, 5), {{"abcde", 9}, {"z", 2}}},
+      {MechProtocol(HeavyMechanism::SFP, HeavyDomain::Bytes, 2, 300, 2, 4), {{"né", 10}, {"", 4}}},
+  };
+  for (const auto& [p, pop] : cases) {
+    Heavy s = ldp_test::simulate(p, pop, rng);
+    for (const Heavy& back : {from_text(text_of(s)), from_binary(binary_of(s))}) ASSERT_EQ(back.buf, s.buf);
+  }
+  auto bad_text = [](const std::string& t) { return ThrowsKind(ErrorKind::InvalidText, [&] { from_text(t); }); };
+  const std::string pem_head = pem_text.substr(0, pem_text.find("n=1"));
+  EXPECT_TRUE(bad_text(pem_head + "n=1,groups=[0,0,1,-1]}"));         // Σ|G| > n
+  EXPECT_TRUE(bad_text(pem_head + "n=2,groups=[0,0,0,-1]}"));         // parity
+  EXPECT_TRUE(bad_text(pem_head + "n=1,groups=[0,0,-1]}"));           // short
+  EXPECT_TRUE(bad_text(pem_head + "n=1,prune=[0,0,0,-1]}"));          // TreeHist's array
+  EXPECT_TRUE(bad_text(pem_head + "n=1,groups=[0,0,0,-1],word=[]}"));  // a block it has not
+  const std::string sfp_head = sfp_text.substr(0, sfp_text.find("n=1"));
+  EXPECT_TRUE(bad_text(sfp_head + "n=1,fragments=[0,1]}"));              // no word oracle
+  EXPECT_TRUE(bad_text(sfp_head + "n=1,fragments=[0,1],word=[1,1]}"));   // Σ|W| > n
+  EXPECT_TRUE(bad_text(sfp_head + "n=1,fragments=[0,0],word=[-1,0]}"));  // parity of F
+  EXPECT_TRUE(bad_text(sfp_head + "n=1,word=[-1,0],fragments=[0,1]}"));
+  auto bad_binary = [](const std::vector<uint8_t>& b) {
+    return ThrowsKind(ErrorKind::InvalidBinary, [&] { from_binary(b); });
+  };
+  const std::vector<uint8_t> good = binary_of(pem);
+  for (size_t len = 0; len < good.size(); ++len)
+    EXPECT_TRUE(bad_binary(std::vector<uint8_t>(good.begin(), good.begin() + static_cast<long>(len)))) << len;
+  std::vector<uint8_t> b = good;
+  b[6] = 2;  // bitstogram: reserved
+  EXPECT_TRUE(bad_binary(b));
+  b = good;
+  b[6] = 1;  // read as TreeHist, start_length is taken for the alphabet's length
+  EXPECT_TRUE(bad_binary(b));
+  b = good;
+  b[6 + 2 + 8 * 7 + 7] = 8;  // start_length = max_length
+  EXPECT_TRUE(bad_binary(b));
+  b = good;
+  b[6 + 2 + 8 * 7 + 5] = 1;  // start_length = 2^16 + 6
+  EXPECT_TRUE(bad_binary(b));
+  b = good;
+  b[good.size() - 1] = 0;  // parity: n = 1, Σ|G| = 0
+  EXPECT_TRUE(bad_binary(b));
+}
+
+// Each mechanism's default protocol over UTF-8 bytes and 64-bit integers, at n = 10^5
+// with four heavy items and one-holder filler: every item with f >= τ + 3σ_P found,
+// nothing with f <= τ - 3σ returned; items are text without ends, integers in decimal.
+TEST(HeavyHitters, PemAndSfpFindHeavyItemsOfEveryDomain) {
+  const int64_t heavy[] = {20000, 17000, 15000, 12000};
+  const std::string words[] = {"日本", "né", "ab", ""};
+  const int64_t ints[] = {-5, 1099511627776, 7, INT64_MIN};
+  for (HeavyMechanism mech : {HeavyMechanism::PEM, HeavyMechanism::SFP})
+    for (HeavyDomain dom : {HeavyDomain::Bytes, HeavyDomain::Int64}) {
+      const ldp::HeavyProtocol p = MechProtocol(mech, dom, 2, 100000);
+      ldp::SeededRandom rng(23);
+      Heavy s(p);
+      std::vector<std::string> truth;
+      for (int k = 0; k < 4; ++k) {
+        truth.push_back(dom == HeavyDomain::Int64 ? std::to_string(ints[k]) : words[k]);
+        for (int64_t u = 0; u < heavy[k]; ++u) {
+          if (dom == HeavyDomain::Bytes) {
+            ldp_test::report(s, words[k], rng);
+          } else if (mech == HeavyMechanism::PEM) {
+            ldp::pem_add_report(s.get(), ldp::pem_encode_int(p, ints[k], rng));
+          } else {
+            ldp::sfp_add_report(s.get(), ldp::sfp_encode_int(p, ints[k], rng));
+          }
+        }
+      }
+      for (int64_t u = 0; u < 36000; ++u) {  // filler, distinct
+        if (dom == HeavyDomain::Bytes) {
+          ldp_test::report(s, std::to_string(100000 + u), rng);
+        } else if (mech == HeavyMechanism::PEM) {
+          ldp::pem_add_report(s.get(), ldp::pem_encode_int(p, static_cast<int64_t>(rng.next_u64()), rng));
+        } else {
+          ldp::sfp_add_report(s.get(), ldp::sfp_encode_int(p, static_cast<int64_t>(rng.next_u64()), rng));
+        }
+      }
+      const ldp::HeavyHitters h = PreparedHeavy(s).hitters();
+      const double n = static_cast<double>(s->n);
+      EXPECT_EQ(h.threshold, 30 * std::sqrt(n));
+      std::printf("%s %s: τ %.0f = %.2f σ_P, σ_F %.0f; returned", ldp::heavy_mechanism_name(mech),
+                  ldp::heavy_domain_name(dom), h.threshold, h.threshold_in_se, h.sigma_final);
+      for (const ldp::HeavyHitter& x : h.items) std::printf(" '%s' %.0f", x.item.c_str(), x.count);
+      std::printf("\n");
+      for (int k = 0; k < 4; ++k) {
+        const bool must = static_cast<double>(heavy[k]) >= h.threshold + 3 * h.sigma_prune;
+        const bool found = std::any_of(h.items.begin(), h.items.end(),
+                                       [&](const ldp::HeavyHitter& x) { return x.item == truth[static_cast<size_t>(k)]; });
+        if (must) EXPECT_TRUE(found) << truth[static_cast<size_t>(k)];
+      }
+      for (const ldp::HeavyHitter& x : h.items) {
+        EXPECT_NE(std::find(truth.begin(), truth.end(), x.item), truth.end()) << x.item;  // filler: f = 1
+        if (dom == HeavyDomain::Int64) EXPECT_EQ(x.item, std::to_string(x.integer));
+      }
+      EXPECT_GE(h.items.size(), 2u);
+    }
+}
+
 }  // namespace
