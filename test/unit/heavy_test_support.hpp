@@ -42,24 +42,10 @@ struct PreparedHeavy {
   }
 };
 
-inline ldp::HeavyProtocol Protocol(ldp::HeavyDomain domain, double epsilon, int64_t expected_users, int64_t hashes = 0,
-                                   int64_t width = 0, int64_t max_length = 0, int64_t chars_per_level = 0,
-                                   const std::string& alphabet = "") {
-  ldp::HeavyProtocolSpec spec;
-  spec.domain = domain;
-  spec.epsilon = epsilon;
-  spec.expected_users = expected_users;
-  spec.hashes = hashes;
-  spec.width = width;
-  spec.max_length = max_length;
-  spec.chars_per_level = chars_per_level;
-  spec.alphabet = alphabet;
-  return ldp::heavy_protocol_build(spec);
-}
-
 inline ldp::HeavyProtocol MechProtocol(ldp::HeavyMechanism mechanism, ldp::HeavyDomain domain, double epsilon,
                                        int64_t expected_users, int64_t hashes = 0, int64_t width = 0,
-                                       int64_t max_length = 0, int64_t chars_per_level = 0, int64_t start_length = -1) {
+                                       int64_t max_length = 0, int64_t chars_per_level = 0, int64_t start_length = -1,
+                                       const std::string& alphabet = "") {
   ldp::HeavyProtocolSpec spec;
   spec.mechanism = mechanism;
   spec.domain = domain;
@@ -70,7 +56,15 @@ inline ldp::HeavyProtocol MechProtocol(ldp::HeavyMechanism mechanism, ldp::Heavy
   spec.max_length = max_length;
   spec.chars_per_level = chars_per_level;
   spec.start_length = start_length;
+  spec.alphabet = alphabet;
   return ldp::heavy_protocol_build(spec);
+}
+
+inline ldp::HeavyProtocol Protocol(ldp::HeavyDomain domain, double epsilon, int64_t expected_users, int64_t hashes = 0,
+                                   int64_t width = 0, int64_t max_length = 0, int64_t chars_per_level = 0,
+                                   const std::string& alphabet = "") {
+  return MechProtocol(ldp::HeavyMechanism::TreeHist, domain, epsilon, expected_users, hashes, width, max_length,
+                      chars_per_level, -1, alphabet);
 }
 
 // One device holding item reports into s, by the summary's mechanism.

@@ -68,6 +68,27 @@ HeavyHitters heavy_hitters(const HeavySummary& s, const int64_t* table, const He
   return out;
 }
 
+// ---- encoders ----
+
+namespace {
+void check_encoder(const HeavyProtocol& p, HeavyMechanism m) {
+  validate_heavy_protocol(p);
+  if (p.mech() != m)
+    throw_error(ErrorKind::InvalidParameter, "%s_encode takes a %s protocol, got %s", heavy_impl(m).name,
+                heavy_impl(m).name, heavy_mechanism_name(p.mech()));
+}
+}  // namespace
+
+void heavy_encoder_item(const HeavyProtocol& p, HeavyMechanism m, std::string_view text, HeavyItem* out) {
+  check_encoder(p, m);
+  heavy_item_from_text(p, text, out);
+}
+
+void heavy_encoder_item(const HeavyProtocol& p, HeavyMechanism m, int64_t value, HeavyItem* out) {
+  check_encoder(p, m);
+  heavy_item_from_int(p, value, out);
+}
+
 // ---- pruning ----
 
 double heavy_upper_quantile(double p) {

@@ -69,6 +69,12 @@ struct HeavyMechanismImpl {
 const HeavyMechanismImpl* heavy_impl_from_byte(uint8_t id);  // nullptr: unknown (or reserved)
 const HeavyMechanismImpl& heavy_impl(HeavyMechanism id);      // Internal when unknown
 
+// ---- encoders ----
+// The item a device encoder of mechanism m reports: the protocol validated and of m
+// (InvalidParameter naming the encoder), the item as heavy_item_from_text / _int make it.
+void heavy_encoder_item(const HeavyProtocol& p, HeavyMechanism m, std::string_view text, HeavyItem* out);
+void heavy_encoder_item(const HeavyProtocol& p, HeavyMechanism m, int64_t value, HeavyItem* out);
+
 // ---- decoding pieces ----
 constexpr double kZ95 = 1.959963984540054;
 inline double heavy_c(double x) { return 1.0 / std::tanh(x / 2); }  // c(x) = (e^x+1)/(e^x-1)

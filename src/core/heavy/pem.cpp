@@ -107,20 +107,14 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
 }  // namespace
 
 PemReport pem_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng) {
-  validate_heavy_protocol(p);
-  if (p.mech() != HeavyMechanism::PEM)
-    throw_error(ErrorKind::InvalidParameter, "pem_encode takes a pem protocol, got %s", heavy_mechanism_name(p.mech()));
   HeavyItem it;
-  heavy_item_from_text(p, item, &it);
+  heavy_encoder_item(p, HeavyMechanism::PEM, item, &it);
   return encode(p, it, rng);
 }
 
 PemReport pem_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng) {
-  validate_heavy_protocol(p);
-  if (p.mech() != HeavyMechanism::PEM)
-    throw_error(ErrorKind::InvalidParameter, "pem_encode takes a pem protocol, got %s", heavy_mechanism_name(p.mech()));
   HeavyItem it;
-  heavy_item_from_int(p, item, &it);
+  heavy_encoder_item(p, HeavyMechanism::PEM, item, &it);
   return encode(p, it, rng);
 }
 

@@ -175,16 +175,14 @@ void for_each_child(const HeavyProtocol& p, const std::vector<Symbol>& symbols, 
 }  // namespace
 
 HeavyReport treehist_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng) {
-  validate_heavy_protocol(p);
   HeavyItem it;
-  heavy_item_from_text(p, item, &it);
+  heavy_encoder_item(p, HeavyMechanism::TreeHist, item, &it);
   return encode(p, it, rng);
 }
 
 HeavyReport treehist_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng) {
-  validate_heavy_protocol(p);
   HeavyItem it;
-  heavy_item_from_int(p, item, &it);
+  heavy_encoder_item(p, HeavyMechanism::TreeHist, item, &it);
   return encode(p, it, rng);
 }
 
