@@ -527,6 +527,10 @@ TEST(HeavyProtocol, PemAndSfpDefaultsAndTextForms) {
   EXPECT_TRUE(bad([] { MechProtocol(HeavyMechanism::TreeHist, HeavyDomain::Alphabet, 2, 1000, 0, 0, 6, 2, 1); }));
   EXPECT_TRUE(bad([] { MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 2, 1000, 0, 0, 6, 2, 6); }));
   EXPECT_TRUE(bad([] { MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 2, 1000, 0, 0, 6, 2, -2); }));
+  // PEM: 27^5 strings in group 0, over kMaxHeavyCandidates; int64 with s0 = 2: 256³
+  EXPECT_TRUE(bad([] { MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 2, 1000, 0, 0, 6, 3, 2); }));
+  EXPECT_TRUE(bad([] { MechProtocol(HeavyMechanism::PEM, HeavyDomain::Int64, 2, 1000, 0, 0, 8, 1, 2); }));
+  EXPECT_NO_THROW(MechProtocol(HeavyMechanism::PEM, HeavyDomain::Int64, 2, 1000, 0, 0, 8, 1, 1));
   // SFP: 256 · 27³ fragments a position, over kMaxHeavyCandidates
   EXPECT_TRUE(bad([] { MechProtocol(HeavyMechanism::SFP, HeavyDomain::Alphabet, 2, 1000, 0, 0, 6, 3); }));
   const char* bad_text[] = {
@@ -675,19 +679,19 @@ TEST(HeavySummary, PemAndSfpImpossibleReportsAndOtherMechanismsAreRefused) {
 }
 
 TEST(HeavyCodec, PemAndSfpTextBinaryAndRefusals) {
-  Heavy pem(MechProtocol(HeavyMechanism::PEM, HeavyDomain::Int64, 1, 10, 1, 2, 8, 1, 6));  // g = 2
+  Heavy pem(MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 1, 10, 1, 2, 3, 1, 1, "ab"));  // g = 2
   ldp::pem_add_report(pem.get(), {1, 0, 1, false});
   const std::string pem_text =
-      "v1:pem{epsilon=1,domain=int64,max_length=8,start_length=6,chars_per_level=1,levels=2,hashes=1,width=2,"
-      "expected_users=10,n=1,groups=[0,0,0,-1]}";
+      "v1:pem{epsilon=1,domain=alphabet,alphabet=\"ab\",max_length=3,start_length=1,chars_per_level=1,levels=2,"
+      "hashes=1,width=2,expected_users=10,n=1,groups=[0,0,0,-1]}";
   EXPECT_EQ(text_of(pem), pem_text);
   // as TreeHist's body (HeavyCodec.TextAndFixedBytes), with i64 start_length after
-  // expected_users: mechanism 3, domain 3, ..., start_length 6, no alphabet
+  // expected_users: mechanism 3, domain 1, ..., start_length 1, the alphabet, n, width, counters
   EXPECT_EQ(ldp_test::hex(binary_of(pem)),
-            "4c445053030403033ff0000000000000"
-            "0000000000000008000000000000000100000000000000020000000000000001"
-            "0000000000000002000000000000000a0000000000000006"
-            "0000"
+            "4c445053030403013ff0000000000000"
+            "0000000000000003000000000000000100000000000000020000000000000001"
+            "0000000000000002000000000000000a0000000000000001"
+            "00026162"
             "000000000000000101"
             "000000ff");
   Heavy sfp(MechProtocol(HeavyMechanism::SFP, HeavyDomain::Alphabet, 1, 10, 1, 2, 1, 1));  // P = 1
@@ -703,7 +707,7 @@ TEST(HeavyCodec, PemAndSfpTextBinaryAndRefusals) {
   ldp::SeededRandom rng(19);
   const std::pair<ldp::HeavyProtocol, std::vector<std::pair<std::string, int64_t>>> cases[] = {
       {MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 1.5, 300, 4, 8), {{"the", 50}, {"you", 30}, {"", 3}}},
-      {MechProtocol(HeavyMechanism::PEM, HeavyDomain::Bytes, 2, 300, 2, 4, 6, 1, 2), {{"日本", 10}, {"ab", 4}}},
+      {MechProtocol(HeavyMechanism::PEM, HeavyDomain::Bytes, 2, 300, 2, 4, 6, 1, 1), {{"日本", 10}, {"ab", 4}}},
       {MechProtocol(HeavyMechanism::SFP, HeavyDomain::Alphabet, 1, 300, 4, 8, 5), {{"abcde", 9}, {"z", 2}}},
       {MechProtocol(HeavyMechanism::SFP, HeavyDomain::Bytes, 2, 300, 2, 4), {{"né", 10}, {"", 4}}},
   };
@@ -736,7 +740,7 @@ TEST(HeavyCodec, PemAndSfpTextBinaryAndRefusals) {
   b[6] = 1;  // read as TreeHist, start_length is taken for the alphabet's length
   EXPECT_TRUE(bad_binary(b));
   b = good;
-  b[6 + 2 + 8 * 7 + 7] = 8;  // start_length = max_length
+  b[6 + 2 + 8 * 7 + 7] = 3;  // start_length = max_length
   EXPECT_TRUE(bad_binary(b));
   b = good;
   b[6 + 2 + 8 * 7 + 5] = 1;  // start_length = 2^16 + 6

@@ -21,6 +21,10 @@ double heavy_default_threshold_scale(const HeavyProtocol& p) {
   return heavy_impl(p.mech()).threshold_scale[p.dom() == HeavyDomain::Alphabet ? 0 : 1];
 }
 
+double heavy_threshold(const HeavySummary& s) {
+  return heavy_default_threshold_scale(s.protocol) * std::sqrt(static_cast<double>(s.n));
+}
+
 HeavyEstimate heavy_frequency(const HeavySummary& s, const int64_t* table, std::string_view item) {
   HeavyItem it;
   heavy_item_from_text(s.protocol, item, &it);
@@ -59,8 +63,7 @@ HeavyHitters heavy_hitters(const HeavySummary& s, const int64_t* table, const He
   HeavyHitters out;
   out.sigma_prune = impl.sigma_prune(s);
   out.sigma_final = impl.sigma_final(s);
-  out.threshold =
-      q.threshold >= 0 ? q.threshold : heavy_default_threshold_scale(s.protocol) * std::sqrt(static_cast<double>(s.n));
+  out.threshold = q.threshold >= 0 ? q.threshold : heavy_threshold(s);
   out.threshold_in_se = out.sigma_prune > 0 ? out.threshold / out.sigma_prune : HUGE_VAL;
   if (s.n == 0) return out;
   impl.decode(s, table, q, &out);

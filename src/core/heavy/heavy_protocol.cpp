@@ -202,6 +202,14 @@ void validate_heavy_protocol(const HeavyProtocol& p) {
                 " * %" PRId64 " * %" PRId64 " (%s: %s)",
                 kMaxHeavyCells, p.sketches(), p.hashes, p.width, impl->name,
                 impl->extra_sketches != 0 ? "levels + 1 sketches" : "levels sketches");
+  // PEM queries every string of s0 + s symbols in group 0.
+  if (p.mech() == HeavyMechanism::PEM) {
+    const double base = p.dom() == HeavyDomain::Alphabet ? static_cast<double>(alphabet_chars(p.alphabet_view()) + 1) : 256;
+    if (std::pow(base, static_cast<double>(s0 + p.chars_per_level)) > static_cast<double>(kMaxHeavyCandidates))
+      bad("pem queries every string of start_length + chars_per_level symbols in its first group, at most %" PRId64
+          ": got start_length + chars_per_level = %" PRId64,
+          kMaxHeavyCandidates, s0 + p.chars_per_level);
+  }
   // SFP queries 256·|Σ| fragments at each position (|Σ| < 2^16 here: no overflow).
   if (p.mech() == HeavyMechanism::SFP && 256 * sigma > kMaxHeavyCandidates)
     bad("sfp queries 256 * (symbols per fragment) fragments at each position, at most %" PRId64

@@ -218,6 +218,8 @@ struct HeavyHitters {
 // The default τ over √n: 15 for the alphabet domain, 30 for int64 and bytes (deeper
 // trees), for every mechanism (the registry's threshold_scale).
 double heavy_default_threshold_scale(const HeavyProtocol& p);
+// The default τ of a summary, in reports: heavy_default_threshold_scale·√n.
+double heavy_threshold(const HeavySummary& s);
 // InvalidParameter when a level would query more than kMaxHeavyCandidates prefixes (SFP:
 // fragments, or words of the Cartesian products), or for a negative noise_children. An
 // empty summary returns nothing.
