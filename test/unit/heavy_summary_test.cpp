@@ -553,9 +553,9 @@ TEST(HeavyProtocol, PemAndSfpDefaultsAndTextForms) {
       "expected_users=5}"));
 }
 
-// Without flips (ε = 700: SFP's ε/2 flips with probability 1/(1+e^350)), each report is §4.2's HCMS entry H[l][h_j(u)] of what it
-// reports, computed here from the conventions' hash: PEM the group's prefix, SFP the
-// hash byte followed by the fragment, and the word.
+// Without flips (ε = 700: SFP's ε/2 flips with probability 1/(1+e^350)), each report is §4.2's HCMS entry H[l][h_j(u)]
+// of what it reports, computed here from the conventions' hash: PEM the group's prefix, SFP the hash byte followed by
+// the fragment, and the word.
 TEST(HeavyEncoder, PemAndSfpReportTheirHcmsEntries) {
   auto entry = [](const std::string& u, int64_t j, int64_t l, int64_t m) {
     const auto h = static_cast<int64_t>(ldp::sketch_hash(u, static_cast<uint64_t>(j)) % static_cast<uint64_t>(m));
@@ -588,15 +588,16 @@ TEST(HeavyEncoder, PemAndSfpReportTheirHcmsEntries) {
     ASSERT_GE(r.position, 0);
     ASSERT_LT(r.position, 5);
     ++per_position[r.position / 2];
-    EXPECT_EQ(r.fragment_report, entry(std::string(1, hash) + fragments[r.position / 2], r.hash_index, r.coefficient, 16));
+    EXPECT_EQ(r.fragment_report,
+              entry(std::string(1, hash) + fragments[r.position / 2], r.hash_index, r.coefficient, 16));
     EXPECT_EQ(r.word_report, entry(word, r.word_hash_index, r.word_coefficient, 16));
   }
   for (int64_t p : per_position) EXPECT_GT(p, 150);
   // the int64 domain: the 8 big-endian bytes
   const ldp::HeavyProtocol ints = MechProtocol(HeavyMechanism::PEM, HeavyDomain::Int64, 700, 1000, 8, 16);
   const ldp::PemReport r = ldp::pem_encode_int(ints, 258, rng);
-  EXPECT_EQ(r.report, entry(std::string("\0\0\0\0\0\0\1\2", static_cast<size_t>(r.group) + 1), r.hash_index,
-                            r.coefficient, 16));
+  EXPECT_EQ(r.report,
+            entry(std::string("\0\0\0\0\0\0\1\2", static_cast<size_t>(r.group) + 1), r.hash_index, r.coefficient, 16));
   // the encoders take their own mechanism's protocol, and the alphabet's items only
   EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::pem_encode(sfp, "ab", rng); }));
   EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::sfp_encode(pem, "ab", rng); }));
@@ -643,8 +644,8 @@ TEST(HeavySummary, PemAndSfpHandComputedReportsAndEstimates) {
   EXPECT_EQ(sfp->counters()[23], -1);  // W[1][3]
   PreparedHeavy sprep(sfp);
   for (const std::string u : {"ab", "b", "zz", ""}) {
-    const std::string key = std::string(1, static_cast<char>(ldp::sketch_hash(u, ldp::kSfpHashSeed) & 255)) +
-                            u.substr(0, 1);
+    const std::string key =
+        std::string(1, static_cast<char>(ldp::sketch_hash(u, ldp::kSfpHashSeed) & 255)) + u.substr(0, 1);
     EXPECT_NEAR(sprep.prefix(u, 1).count, expected(key, 1, 1, 2), 1e-12) << u;
     EXPECT_NEAR(sprep.prefix(u, 1).std_error, C(1) * std::sqrt(2.0 * 2), 1e-12);
     EXPECT_NEAR(sprep(u).count, expected(u, 1, 2, 1), 1e-12) << u;
@@ -653,10 +654,10 @@ TEST(HeavySummary, PemAndSfpHandComputedReportsAndEstimates) {
 }
 
 TEST(HeavySummary, PemAndSfpImpossibleReportsAndOtherMechanismsAreRefused) {
-  Heavy pem(MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 2, 100, 3, 4));  // g = 2
+  Heavy pem(MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 2, 100, 3, 4));        // g = 2
   Heavy sfp(MechProtocol(HeavyMechanism::SFP, HeavyDomain::Alphabet, 2, 100, 3, 4, 5, 2));  // P = 3
   Heavy tree(Protocol(HeavyDomain::Alphabet, 2, 100, 3, 4));
-  const ldp::PemReport bad_pem[] = {{-1, 0, 0, true}, {2, 0, 0, true}, {0, -1, 0, true},
+  const ldp::PemReport bad_pem[] = {{-1, 0, 0, true}, {2, 0, 0, true},  {0, -1, 0, true},
                                     {0, 3, 0, true},  {0, 0, -1, true}, {0, 0, 4, true}};
   for (const ldp::PemReport& r : bad_pem)
     EXPECT_TRUE(ThrowsKind(ErrorKind::ImpossibleReport, [&] { ldp::pem_add_report(pem.get(), r); }));
@@ -671,10 +672,12 @@ TEST(HeavySummary, PemAndSfpImpossibleReportsAndOtherMechanismsAreRefused) {
   EXPECT_EQ(sfp->n, 1);
   for (int64_t i = 0; i < pem->cells(); ++i) ASSERT_EQ(pem->counters()[i], 0);
   EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::pem_add_report(sfp.get(), {0, 0, 0, true}); }));
-  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter,
-                         [&] { ldp::sfp_add_report(tree.get(), {0, 0, 0, true, 0, 0, true}); }));
-  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter,
-                         [&] { ldp::heavy_add_report(pem.get(), {1, 0, 0, true, true}); }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] {
+    ldp::sfp_add_report(tree.get(), {0, 0, 0, true, 0, 0, true});
+  }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] {
+    ldp::heavy_add_report(pem.get(), {1, 0, 0, true, true});
+  }));
   EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::heavy_summary_merge(pem.get(), *sfp); }));
 }
 
@@ -717,10 +720,10 @@ TEST(HeavyCodec, PemAndSfpTextBinaryAndRefusals) {
   }
   auto bad_text = [](const std::string& t) { return ThrowsKind(ErrorKind::InvalidText, [&] { from_text(t); }); };
   const std::string pem_head = pem_text.substr(0, pem_text.find("n=1"));
-  EXPECT_TRUE(bad_text(pem_head + "n=1,groups=[0,0,1,-1]}"));         // Σ|G| > n
-  EXPECT_TRUE(bad_text(pem_head + "n=2,groups=[0,0,0,-1]}"));         // parity
-  EXPECT_TRUE(bad_text(pem_head + "n=1,groups=[0,0,-1]}"));           // short
-  EXPECT_TRUE(bad_text(pem_head + "n=1,prune=[0,0,0,-1]}"));          // TreeHist's array
+  EXPECT_TRUE(bad_text(pem_head + "n=1,groups=[0,0,1,-1]}"));          // Σ|G| > n
+  EXPECT_TRUE(bad_text(pem_head + "n=2,groups=[0,0,0,-1]}"));          // parity
+  EXPECT_TRUE(bad_text(pem_head + "n=1,groups=[0,0,-1]}"));            // short
+  EXPECT_TRUE(bad_text(pem_head + "n=1,prune=[0,0,0,-1]}"));           // TreeHist's array
   EXPECT_TRUE(bad_text(pem_head + "n=1,groups=[0,0,0,-1],word=[]}"));  // a block it has not
   const std::string sfp_head = sfp_text.substr(0, sfp_text.find("n=1"));
   EXPECT_TRUE(bad_text(sfp_head + "n=1,fragments=[0,1]}"));              // no word oracle
@@ -793,13 +796,18 @@ TEST(HeavyHitters, PemAndSfpFindHeavyItemsOfEveryDomain) {
       std::printf("\n");
       for (int k = 0; k < 4; ++k) {
         const bool must = static_cast<double>(heavy[k]) >= h.threshold + 3 * h.sigma_prune;
-        const bool found = std::any_of(h.items.begin(), h.items.end(),
-                                       [&](const ldp::HeavyHitter& x) { return x.item == truth[static_cast<size_t>(k)]; });
-        if (must) EXPECT_TRUE(found) << truth[static_cast<size_t>(k)];
+        const bool found = std::any_of(h.items.begin(), h.items.end(), [&](const ldp::HeavyHitter& x) {
+          return x.item == truth[static_cast<size_t>(k)];
+        });
+        if (must) {
+          EXPECT_TRUE(found) << truth[static_cast<size_t>(k)];
+        }
       }
       for (const ldp::HeavyHitter& x : h.items) {
         EXPECT_NE(std::find(truth.begin(), truth.end(), x.item), truth.end()) << x.item;  // filler: f = 1
-        if (dom == HeavyDomain::Int64) EXPECT_EQ(x.item, std::to_string(x.integer));
+        if (dom == HeavyDomain::Int64) {
+          EXPECT_EQ(x.item, std::to_string(x.integer));
+        }
       }
       EXPECT_GE(h.items.size(), 2u);
     }

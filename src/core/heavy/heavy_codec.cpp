@@ -118,8 +118,8 @@ HeavyProtocol read_binary_header(ByteReader& r, int* counter_bytes) {
   const size_t want = 9 + static_cast<size_t>(*counter_bytes) * static_cast<size_t>(p.cells());
   if (r.left != want)
     throw_error(ErrorKind::InvalidBinary,
-                "invalid binary %s: %zu bytes of n and counters, expected %zu for %" PRId64 " * %" PRId64
-                " * %" PRId64 " counters of %d bytes",
+                "invalid binary %s: %zu bytes of n and counters, expected %zu for %" PRId64 " * %" PRId64 " * %" PRId64
+                " counters of %d bytes",
                 kType, r.left, want, p.sketches(), p.hashes, p.width, *counter_bytes);
   return p;
 }

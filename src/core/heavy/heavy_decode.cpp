@@ -108,7 +108,8 @@ double heavy_upper_quantile(double p) {
 double heavy_prune_threshold(double tau, double sigma, double noise_children, double symbols, int64_t candidates,
                              double n, bool capped) {
   double noise = noise_children / symbols;
-  if (capped) noise = std::min(noise, noise_children * (n / tau) / static_cast<double>(std::max<int64_t>(candidates, 1)));
+  if (capped)
+    noise = std::min(noise, noise_children * (n / tau) / static_cast<double>(std::max<int64_t>(candidates, 1)));
   return std::min(tau, std::max(tau - 2 * sigma, heavy_upper_quantile(noise) * sigma));
 }
 

@@ -54,20 +54,19 @@ struct HeavyMechanismImpl {
   // Defaults (heavy_protocol_build): the alphabet domain's chars_per_level, hashes (0:
   // TreeHist's rule, n0/(2000·levels)), width.
   int64_t default_chars_per_level, default_hashes, default_width;
-  double threshold_scale[2];  // default τ/√n: alphabet domain; bytes and int64
+  double threshold_scale[2];                     // default τ/√n: alphabet domain; bytes and int64
   double (*sigma_prune)(const HeavySummary& s);  // σ of the estimates the decoder prunes with
   double (*sigma_final)(const HeavySummary& s);  // σ of the output's estimates
   // The final oracle's estimate of an item, and level ℓ's (1-based: a TreeHist level, a
   // PEM group ℓ-1, an SFP position ℓ-1) estimate of its prefix or fragment.
   HeavyEstimate (*frequency)(const HeavySummary& s, const int64_t* table, const HeavyItem& item);
-  HeavyEstimate (*level_frequency)(const HeavySummary& s, const int64_t* table, const HeavyItem& item,
-                                   int64_t level);
+  HeavyEstimate (*level_frequency)(const HeavySummary& s, const int64_t* table, const HeavyItem& item, int64_t level);
   // Fills out->items (count and item bytes only), prune_thresholds, candidates and
   // survivors; out's threshold and σ's are set, s.n > 0.
   void (*decode)(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q, HeavyHitters* out);
 };
 const HeavyMechanismImpl* heavy_impl_from_byte(uint8_t id);  // nullptr: unknown (or reserved)
-const HeavyMechanismImpl& heavy_impl(HeavyMechanism id);      // Internal when unknown
+const HeavyMechanismImpl& heavy_impl(HeavyMechanism id);     // Internal when unknown
 
 // ---- encoders ----
 // The item a device encoder of mechanism m reports: the protocol validated and of m

@@ -124,7 +124,8 @@ const HeavyMechanism* heavy_mechanism_by_name(const char* name, size_t len) {
 std::string heavy_mechanism_names() {
   std::string names;
   for (uint8_t id = 1; id < 8; ++id)
-    if (const HeavyMechanismImpl* impl = heavy_impl_from_byte(id)) names += (names.empty() ? "" : ", ") + std::string(impl->name);
+    if (const HeavyMechanismImpl* impl = heavy_impl_from_byte(id))
+      names += (names.empty() ? "" : ", ") + std::string(impl->name);
   return names;
 }
 
@@ -186,8 +187,7 @@ void validate_heavy_protocol(const HeavyProtocol& p) {
     bad("max_length must be in [1, %" PRId64 "], got %" PRId64, s0 + kMaxHeavyLevels * p.chars_per_level, p.max_length);
   if (p.mech() != HeavyMechanism::PEM && s0 != 0)
     throw_error(ErrorKind::InvalidParameter, "start_length is PEM's, not %s's", impl->name);
-  if (s0 >= p.max_length)
-    bad("start_length must be in [0, max_length = %" PRId64 "), got %" PRId64, p.max_length, s0);
+  if (s0 >= p.max_length) bad("start_length must be in [0, max_length = %" PRId64 "), got %" PRId64, p.max_length, s0);
   const int64_t want_levels = (p.max_length - s0 + p.chars_per_level - 1) / p.chars_per_level;
   if (p.levels != want_levels)
     bad("levels must be ceil((max_length - start_length) / chars_per_level) = %" PRId64 ", got %" PRId64, want_levels,
@@ -204,7 +204,8 @@ void validate_heavy_protocol(const HeavyProtocol& p) {
                 impl->extra_sketches != 0 ? "levels + 1 sketches" : "levels sketches");
   // PEM queries every string of s0 + s symbols in group 0.
   if (p.mech() == HeavyMechanism::PEM) {
-    const double base = p.dom() == HeavyDomain::Alphabet ? static_cast<double>(alphabet_chars(p.alphabet_view()) + 1) : 256;
+    const double base =
+        p.dom() == HeavyDomain::Alphabet ? static_cast<double>(alphabet_chars(p.alphabet_view()) + 1) : 256;
     if (std::pow(base, static_cast<double>(s0 + p.chars_per_level)) > static_cast<double>(kMaxHeavyCandidates))
       bad("pem queries every string of start_length + chars_per_level symbols in its first group, at most %" PRId64
           ": got start_length + chars_per_level = %" PRId64,
@@ -212,8 +213,8 @@ void validate_heavy_protocol(const HeavyProtocol& p) {
   }
   // SFP queries 256·|Σ| fragments at each position (|Σ| < 2^16 here: no overflow).
   if (p.mech() == HeavyMechanism::SFP && 256 * sigma > kMaxHeavyCandidates)
-    bad("sfp queries 256 * (symbols per fragment) fragments at each position, at most %" PRId64
-        ": got 256 * %" PRId64 " (fewer chars_per_level)",
+    bad("sfp queries 256 * (symbols per fragment) fragments at each position, at most %" PRId64 ": got 256 * %" PRId64
+        " (fewer chars_per_level)",
         kMaxHeavyCandidates, sigma);
 }
 
@@ -275,10 +276,9 @@ HeavyProtocol heavy_protocol_build(const HeavyProtocolSpec& spec) {
 
 bool same_heavy_protocol(const HeavyProtocol& a, const HeavyProtocol& b) {
   return a.mechanism == b.mechanism && a.domain == b.domain && a.start_length == b.start_length &&
-         std::memcmp(&a.epsilon, &b.epsilon, 8) == 0 &&
-         a.max_length == b.max_length && a.chars_per_level == b.chars_per_level && a.levels == b.levels &&
-         a.hashes == b.hashes && a.width == b.width && a.expected_users == b.expected_users &&
-         a.alphabet_view() == b.alphabet_view();
+         std::memcmp(&a.epsilon, &b.epsilon, 8) == 0 && a.max_length == b.max_length &&
+         a.chars_per_level == b.chars_per_level && a.levels == b.levels && a.hashes == b.hashes && a.width == b.width &&
+         a.expected_users == b.expected_users && a.alphabet_view() == b.alphabet_view();
 }
 
 // ---- items ----
@@ -357,8 +357,8 @@ void heavy_render_fields(const HeavyProtocol& p, TextOut& o) {
     o.put("\"");
   }
   const bool pem = p.mech() == HeavyMechanism::PEM;
-  const char* keys[] = {",max_length=", ",start_length=", ",chars_per_level=", ",levels=",
-                        ",hashes=",     ",width=",        ",expected_users="};
+  const char* keys[] = {
+      ",max_length=", ",start_length=", ",chars_per_level=", ",levels=", ",hashes=", ",width=", ",expected_users="};
   const int64_t values[] = {p.max_length, p.start_length, p.chars_per_level, p.levels,
                             p.hashes,     p.width,        p.expected_users};
   for (int i = 0; i < 7; ++i) {
@@ -410,8 +410,7 @@ HeavyProtocol heavy_parse_fields(TextCursor& c, HeavyMechanism m) {
     c.expect(",");
     *fields[i] = c.field(keys[i]);
   }
-  if (start_length < 0 || start_length > UINT16_MAX)
-    c.fail("start_length in [0, max_length)");
+  if (start_length < 0 || start_length > UINT16_MAX) c.fail("start_length in [0, max_length)");
   p.start_length = static_cast<uint16_t>(start_length);
   try {
     validate_heavy_protocol(p);

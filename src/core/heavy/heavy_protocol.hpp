@@ -86,9 +86,9 @@ constexpr int64_t kMaxHeavyExpectedUsers = int64_t{1} << 53;
 
 // A flat value (no pointers: the summary embeds it, the glue copies it).
 struct HeavyProtocol {
-  uint8_t mechanism;  // HeavyMechanism
-  uint8_t domain;     // HeavyDomain
-  uint16_t start_length;   // PEM: s0, characters before the first group's s (else 0)
+  uint8_t mechanism;        // HeavyMechanism
+  uint8_t domain;           // HeavyDomain
+  uint16_t start_length;    // PEM: s0, characters before the first group's s (else 0)
   uint32_t alphabet_bytes;  // alphabet domain: bytes of UTF-8 in alphabet; else 0
   double epsilon;
   int64_t max_length;                     // characters (alphabet), bytes (bytes), 8 (int64)

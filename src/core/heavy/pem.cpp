@@ -74,16 +74,15 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
   for (int64_t group = 0; group < p.levels; ++group) {
     const bool last = group == p.levels - 1;
     const int64_t steps = group == 0 ? p.start_length + p.chars_per_level : p.chars_per_level;
-    heavy_check_candidates(p, static_cast<double>(parents.size()) * extender.fanout(steps), group + 1,
-                           out->threshold);
+    heavy_check_candidates(p, static_cast<double>(parents.size()) * extender.fanout(steps), group + 1, out->threshold);
     candidates.clear();
     for (const HeavyNode& parent : parents) extender.extend(parent, steps, group_length(p, group), utf8, candidates);
     HeavyHcms oracle = group_oracle(s, table, group);
     double keep_at = out->threshold;
     if (!last) {
-      keep_at = heavy_prune_threshold(out->threshold, out->sigma_prune, q.noise_children,
-                                      extender.fanout(p.chars_per_level), static_cast<int64_t>(candidates.size()),
-                                      static_cast<double>(s.n), true);
+      keep_at =
+          heavy_prune_threshold(out->threshold, out->sigma_prune, q.noise_children, extender.fanout(p.chars_per_level),
+                                static_cast<int64_t>(candidates.size()), static_cast<double>(s.n), true);
       out->prune_thresholds.push_back(keep_at);
     }
     parents.clear();

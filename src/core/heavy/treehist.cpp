@@ -250,19 +250,11 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
 }  // namespace
 
 extern const HeavyMechanismImpl kTreeHistImpl = {
-    HeavyMechanism::TreeHist,
-    "treehist",
-    /*extra_sketches=*/1,
-    {"prune", "final"},
+    HeavyMechanism::TreeHist,      "treehist",
+    /*extra_sketches=*/1,          {"prune", "final"},
     /*default_chars_per_level=*/2,
     /*default_hashes=*/0,  // n0/(2000·levels), heavy_protocol.cpp
-    /*default_width=*/1024,
-    {15, 30},
-    sigma_prune,
-    sigma_final,
-    frequency,
-    level_frequency,
-    decode,
+    /*default_width=*/1024,        {15, 30},           sigma_prune, sigma_final, frequency, level_frequency, decode,
 };
 
 }  // namespace ldp
