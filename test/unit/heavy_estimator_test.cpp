@@ -500,7 +500,25 @@ Quality RunZipfMech(HeavyMechanism mech, double n_target, uint64_t seed, double*
   const std::string name = std::string(ldp::heavy_mechanism_name(mech)) + " words, " + ldp::heavy_protocol_to_text(p);
   const Quality q = CheckHitters(name.c_str(), pop, h, n);
   for (const ldp::HeavyHitter& x : h.items) EXPECT_EQ(prep(x.item).count, x.count) << x.item;  // bit for bit
-  std::printf("  prepare + heavy_hitters %.0f ms\n", ms);
+  // The bound on intervals missing the truth among the R returned (selected for
+  // high estimates, so not a strict 95%): max(floor(0.1R), the 99th percentile of
+  // Binomial(R, 0.06)).
+  const std::map<std::string, int64_t> truth(pop.begin(), pop.end());
+  int64_t missed = 0;
+  for (const ldp::HeavyHitter& x : h.items) {
+    const double f = truth.count(x.item) != 0 ? static_cast<double>(truth.at(x.item)) / n : 0;
+    missed += f < x.lower || f > x.upper;
+  }
+  const int64_t r = static_cast<int64_t>(h.items.size());
+  int64_t p99 = 0;
+  for (double cdf = 0, pmf = std::pow(0.94, static_cast<double>(r)); p99 <= r; ++p99) {
+    cdf += pmf;
+    if (cdf >= 0.99) break;
+    pmf *= static_cast<double>(r - p99) / static_cast<double>(p99 + 1) * 0.06 / 0.94;
+  }
+  EXPECT_LE(missed, std::max<int64_t>(r / 10, p99));
+  std::printf("  prepare + heavy_hitters %.0f ms; %lld of %lld intervals miss the truth\n", ms,
+              static_cast<long long>(missed), static_cast<long long>(r));
   EXPECT_EQ(h.threshold, 15 * std::sqrt(n));
   return q;
 }
