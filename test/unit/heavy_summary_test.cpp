@@ -813,4 +813,26 @@ TEST(HeavyHitters, PemAndSfpFindHeavyItemsOfEveryDomain) {
     }
 }
 
+// A threshold of 0 keeps about half of all noise: PEM's second group would query half
+// of 18,279 survivors × 18,279, SFP's products half of 729 fragments per hash value and
+// position, cubed, times 256: both past kMaxHeavyCandidates, refused. An empty summary
+// returns nothing; a negative noise_children is refused.
+TEST(HeavyHitters, PemAndSfpRefuseCandidateSetsPastTheBound) {
+  for (HeavyMechanism mech : {HeavyMechanism::PEM, HeavyMechanism::SFP}) {
+    const ldp::HeavyProtocol p = MechProtocol(mech, HeavyDomain::Alphabet, 2, 2000, 4, 64);
+    Heavy empty(p);
+    EXPECT_TRUE(PreparedHeavy(empty).hitters().items.empty());
+    ldp::SeededRandom rng(29);
+    Heavy s = ldp_test::simulate(p, {{"the", 1000}, {"of", 1000}}, rng);
+    const PreparedHeavy prep(s);
+    ldp::HeavyHittersQuery zero;
+    zero.threshold = 0;
+    EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { prep.hitters(zero); }))
+        << ldp::heavy_mechanism_name(mech);
+    ldp::HeavyHittersQuery negative;
+    negative.noise_children = -1;
+    EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { prep.hitters(negative); }));
+  }
+}
+
 }  // namespace
