@@ -517,8 +517,8 @@ Quality RunZipfMech(HeavyMechanism mech, double n_target, uint64_t seed, double*
     pmf *= static_cast<double>(r - p99) / static_cast<double>(p99 + 1) * 0.06 / 0.94;
   }
   EXPECT_LE(missed, std::max<int64_t>(r / 10, p99));
-  std::printf("  prepare + heavy_hitters %.0f ms; %lld of %lld intervals miss the truth\n", ms,
-              static_cast<long long>(missed), static_cast<long long>(r));
+  std::printf("  prepare + heavy_hitters %.0f ms; %lld of %lld intervals miss the truth; stored form %zu bytes\n", ms,
+              static_cast<long long>(missed), static_cast<long long>(r), ldp::heavy_summary_binary_size(*s));
   EXPECT_EQ(h.threshold, 15 * std::sqrt(n));
   return q;
 }
