@@ -520,6 +520,7 @@ Quality RunZipfMech(HeavyMechanism mech, double n_target, uint64_t seed, double*
   std::printf("  prepare + heavy_hitters %.0f ms; %lld of %lld intervals miss the truth; stored form %zu bytes\n", ms,
               static_cast<long long>(missed), static_cast<long long>(r), ldp::heavy_summary_binary_size(*s));
   EXPECT_EQ(h.threshold, 15 * std::sqrt(n));
+  EXPECT_EQ(ldp::heavy_threshold(*s), h.threshold);
   return q;
 }
 
