@@ -1,5 +1,6 @@
 // An owning, aligned heavy-hitters summary for the unit tests, its prepared table, and
-// simulated populations of devices reporting through the SDK's TreeHist encoder.
+// simulated populations of devices reporting through the SDK's encoder of the summary's
+// mechanism (TreeHist, PEM, SFP).
 #pragma once
 
 #include <cstdint>
@@ -41,10 +42,12 @@ struct PreparedHeavy {
   }
 };
 
-inline ldp::HeavyProtocol Protocol(ldp::HeavyDomain domain, double epsilon, int64_t expected_users, int64_t hashes = 0,
-                                   int64_t width = 0, int64_t max_length = 0, int64_t chars_per_level = 0,
-                                   const std::string& alphabet = "") {
+inline ldp::HeavyProtocol MechProtocol(ldp::HeavyMechanism mechanism, ldp::HeavyDomain domain, double epsilon,
+                                       int64_t expected_users, int64_t hashes = 0, int64_t width = 0,
+                                       int64_t max_length = 0, int64_t chars_per_level = 0, int64_t start_length = -1,
+                                       const std::string& alphabet = "") {
   ldp::HeavyProtocolSpec spec;
+  spec.mechanism = mechanism;
   spec.domain = domain;
   spec.epsilon = epsilon;
   spec.expected_users = expected_users;
@@ -52,15 +55,38 @@ inline ldp::HeavyProtocol Protocol(ldp::HeavyDomain domain, double epsilon, int6
   spec.width = width;
   spec.max_length = max_length;
   spec.chars_per_level = chars_per_level;
+  spec.start_length = start_length;
   spec.alphabet = alphabet;
   return ldp::heavy_protocol_build(spec);
+}
+
+inline ldp::HeavyProtocol Protocol(ldp::HeavyDomain domain, double epsilon, int64_t expected_users, int64_t hashes = 0,
+                                   int64_t width = 0, int64_t max_length = 0, int64_t chars_per_level = 0,
+                                   const std::string& alphabet = "") {
+  return MechProtocol(ldp::HeavyMechanism::TreeHist, domain, epsilon, expected_users, hashes, width, max_length,
+                      chars_per_level, -1, alphabet);
+}
+
+// One device holding item reports into s, by the summary's mechanism.
+inline void report(Heavy& s, const std::string& item, ldp::RandomSource& rng) {
+  const ldp::HeavyProtocol& p = s->protocol;
+  switch (p.mech()) {
+    case ldp::HeavyMechanism::PEM:
+      ldp::pem_add_report(s.get(), ldp::pem_encode(p, item, rng));
+      return;
+    case ldp::HeavyMechanism::SFP:
+      ldp::sfp_add_report(s.get(), ldp::sfp_encode(p, item, rng));
+      return;
+    default:
+      ldp::heavy_add_report(s.get(), ldp::treehist_encode(p, item, rng));
+  }
 }
 
 // Every holder of every item reports once, into s.
 inline void simulate_into(Heavy& s, const std::vector<std::pair<std::string, int64_t>>& population,
                           ldp::RandomSource& rng) {
   for (const auto& [item, holders] : population)
-    for (int64_t u = 0; u < holders; ++u) ldp::heavy_add_report(s.get(), ldp::treehist_encode(s->protocol, item, rng));
+    for (int64_t u = 0; u < holders; ++u) report(s, item, rng);
 }
 inline Heavy simulate(const ldp::HeavyProtocol& p, const std::vector<std::pair<std::string, int64_t>>& population,
                       ldp::RandomSource& rng) {

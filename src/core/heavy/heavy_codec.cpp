@@ -1,16 +1,18 @@
 // Text and binary forms of the heavy-hitters summary.
 //
-// Text:   v1:<mechanism>{<the protocol's fields>,n=<n>,prune=[SP],final=[SF]}, SP
-//         level by level, each row-major (heavy_internal.hpp: the fields).
+// Text:   v1:<mechanism>{<the protocol's fields>,n=<n>,<block>=[...][,<block>=[...]]},
+//         the mechanism's blocks of sketches (heavy_summary.hpp: treehist prune, final;
+//         pem groups; sfp fragments, word), sketch by sketch, each row-major
+//         (heavy_internal.hpp: the fields).
 // Binary: the stored-form header (common/stored_form.hpp, format 3, family Heavy), the
 //         protocol's fields, i64 n, u8 bytes per counter (1, 2, 4 or 8: the fewest that
-//         hold them all), then SP and SF at that width; big-endian. Only format 3 is
-//         read: the family was never stored otherwise.
+//         hold them all), then every counter at that width; big-endian. Only format 3
+//         is read: the family was never stored otherwise.
 //
 // Parsing is strict: the length (text: a lower bound, two characters per counter;
 // binary: exact) is checked against the protocol's before anything is allocated, and
-// the counters against n as the sketch family checks its signed ones, for SP and SF
-// each (every report adds ±1 to one cell of each): Σ|S| <= n and n - Σ|S| even.
+// the counters against n as the sketch family checks its signed ones, for each block
+// (every report adds ±1 to one cell of each): Σ|S| <= n and n - Σ|S| even.
 #include <cinttypes>
 #include <string>
 
@@ -52,13 +54,24 @@ void check_sums(const HeavySummary& s, const int64_t* c, int64_t cells, const ch
                 prefix, kType, array, s.n, array, s.n - total);
 }
 
+// The mechanism's blocks: names and cells (the second block: 0 cells when there is none).
+struct Blocks {
+  const char* names[2];
+  int64_t cells[2];
+};
+Blocks blocks(const HeavyProtocol& p) {
+  const HeavyMechanismImpl& impl = heavy_impl(p.mech());
+  const int64_t extra = impl.extra_sketches * p.hashes * p.width;
+  return {{impl.arrays[0], impl.arrays[1]}, {p.cells() - extra, extra}};
+}
+
 void check_counts(const HeavySummary& s, ErrorKind kind) {
   if (s.n < 0)
     throw_error(kind, "%s%s: negative report count %" PRId64,
                 kind == ErrorKind::InvalidText ? "invalid input syntax for type " : "invalid binary ", kType, s.n);
-  const int64_t final_cells = s.protocol.hashes * s.protocol.width;
-  check_sums(s, s.counters(), s.cells() - final_cells, "prune", kind);
-  check_sums(s, s.counters() + s.cells() - final_cells, final_cells, "final", kind);
+  const Blocks b = blocks(s.protocol);
+  check_sums(s, s.counters(), b.cells[0], b.names[0], kind);
+  if (b.cells[1] > 0) check_sums(s, s.counters() + b.cells[0], b.cells[1], b.names[1], kind);
 }
 
 void render(const HeavySummary& s, TextOut& o) {
@@ -68,19 +81,19 @@ void render(const HeavySummary& s, TextOut& o) {
   heavy_render_fields(s.protocol, o);
   o.put(",n=");
   o.number(s.n);
-  const int64_t final_cells = s.protocol.hashes * s.protocol.width, prune_cells = s.cells() - final_cells;
+  const Blocks b = blocks(s.protocol);
   const int64_t* c = s.counters();
-  o.put(",prune=[");
-  for (int64_t i = 0; i < prune_cells; ++i) {
-    if (i > 0) o.put(",", 1);
-    o.number(c[i]);
+  for (int k = 0; k < 2 && b.cells[k] > 0; ++k) {
+    o.put(",");
+    o.put(b.names[k]);
+    o.put("=[");
+    for (int64_t i = 0; i < b.cells[k]; ++i) {
+      if (i > 0) o.put(",", 1);
+      o.number(*c++);
+    }
+    o.put("]");
   }
-  o.put("],final=[");
-  for (int64_t i = 0; i < final_cells; ++i) {
-    if (i > 0) o.put(",", 1);
-    o.number(c[prune_cells + i]);
-  }
-  o.put("]}");
+  o.put("}");
 }
 
 HeavyProtocol parse_text_header(TextCursor& c) {
@@ -105,9 +118,9 @@ HeavyProtocol read_binary_header(ByteReader& r, int* counter_bytes) {
   const size_t want = 9 + static_cast<size_t>(*counter_bytes) * static_cast<size_t>(p.cells());
   if (r.left != want)
     throw_error(ErrorKind::InvalidBinary,
-                "invalid binary %s: %zu bytes of n and counters, expected %zu for (%" PRId64 " + 1) * %" PRId64
-                " * %" PRId64 " counters of %d bytes",
-                kType, r.left, want, p.levels, p.hashes, p.width, *counter_bytes);
+                "invalid binary %s: %zu bytes of n and counters, expected %zu for %" PRId64 " * %" PRId64 " * %" PRId64
+                " counters of %d bytes",
+                kType, r.left, want, p.sketches(), p.hashes, p.width, *counter_bytes);
   return p;
 }
 
@@ -144,11 +157,11 @@ void heavy_summary_from_text(const char* text, HeavySummary* out, size_t size) {
   fill(out, size, p, "text");
   c.expect(",");
   out->n = c.field("n");
-  c.expect(",");
-  const int64_t final_cells = p.hashes * p.width;
-  c.array("prune", out->counters(), out->cells() - final_cells, true);
-  c.expect(",");
-  c.array("final", out->final_counters(), final_cells, true);
+  const Blocks b = blocks(p);
+  for (int k = 0; k < 2 && b.cells[k] > 0; ++k) {
+    c.expect(",");
+    c.array(b.names[k], out->counters() + (k == 0 ? 0 : b.cells[0]), b.cells[k], true);
+  }
   c.finish();
   check_counts(*out, ErrorKind::InvalidText);
 }

@@ -1,15 +1,19 @@
 // Inside the core only: what the heavy-hitters files share (UTF-8, the protocol's
-// fields in the text and binary forms). The glue uses heavy_protocol.hpp and
-// heavy_summary.hpp, never this header.
+// fields in the text and binary forms, the registry of mechanisms, the pieces of the
+// decoders). The glue uses heavy_protocol.hpp and heavy_summary.hpp, never this header.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/byte_reader.hpp"
 #include "common/text_cursor.hpp"
 #include "heavy/heavy_protocol.hpp"
+#include "heavy/heavy_summary.hpp"
 
 namespace ldp {
 
@@ -29,9 +33,101 @@ HeavyProtocol heavy_parse_fields(TextCursor& c, HeavyMechanism m);
 const HeavyMechanism* heavy_mechanism_by_name(const char* name, size_t len);
 std::string heavy_mechanism_names();
 // Binary: u8 mechanism, u8 domain, f64 epsilon, i64 max_length, chars_per_level,
-// levels, hashes, width, expected_users, u16 alphabet bytes and the alphabet.
+// levels, hashes, width, expected_users, (PEM only: i64 start_length), u16 alphabet
+// bytes and the alphabet. TreeHist's form is the one the first release wrote.
 size_t heavy_fields_binary_size(const HeavyProtocol& p);
 void heavy_put_fields(uint8_t*& o, const HeavyProtocol& p);
 HeavyProtocol heavy_read_fields(ByteReader& r);  // validated: InvalidBinary
+
+// ---- the registry (heavy_summary.cpp) ----
+// One entry per mechanism, in its own file (treehist.cpp, pem.cpp, sfp.cpp). The
+// counters are sketches() sketches of hashes × width: the levels' (TreeHist's prefix
+// oracles, PEM's groups, SFP's fragment positions), then extra_sketches more (TreeHist's
+// final oracle, SFP's word oracle). Each report adds ±1 to one cell of the levels'
+// sketches and, with an extra sketch, ±1 to one cell of it: the codec checks each
+// block against n.
+struct HeavyMechanismImpl {
+  HeavyMechanism id;
+  const char* name;
+  int64_t extra_sketches;  // 0 or 1
+  const char* arrays[2];   // the text form's names of the two blocks (second: nullptr when none)
+  // Defaults (heavy_protocol_build): the alphabet domain's chars_per_level, hashes (0:
+  // TreeHist's rule, n0/(2000·levels)), width.
+  int64_t default_chars_per_level, default_hashes, default_width;
+  double threshold_scale[2];                     // default τ/√n: alphabet domain; bytes and int64
+  double (*sigma_prune)(const HeavySummary& s);  // σ of the estimates the decoder prunes with
+  double (*sigma_final)(const HeavySummary& s);  // σ of the output's estimates
+  // The final oracle's estimate of an item, and level ℓ's (1-based: a TreeHist level, a
+  // PEM group ℓ-1, an SFP position ℓ-1) estimate of its prefix or fragment.
+  HeavyEstimate (*frequency)(const HeavySummary& s, const int64_t* table, const HeavyItem& item);
+  HeavyEstimate (*level_frequency)(const HeavySummary& s, const int64_t* table, const HeavyItem& item, int64_t level);
+  // Fills out->items (count and item bytes only), prune_thresholds, candidates and
+  // survivors; out's threshold and σ's are set, s.n > 0.
+  void (*decode)(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q, HeavyHitters* out);
+};
+const HeavyMechanismImpl* heavy_impl_from_byte(uint8_t id);  // nullptr: unknown (or reserved)
+const HeavyMechanismImpl& heavy_impl(HeavyMechanism id);     // Internal when unknown
+
+// ---- encoders ----
+// The item a device encoder of mechanism m reports: the protocol validated and of m
+// (InvalidParameter naming the encoder), the item as heavy_item_from_text / _int make it.
+void heavy_encoder_item(const HeavyProtocol& p, HeavyMechanism m, std::string_view text, HeavyItem* out);
+void heavy_encoder_item(const HeavyProtocol& p, HeavyMechanism m, int64_t value, HeavyItem* out);
+
+// ---- decoding pieces ----
+constexpr double kZ95 = 1.959963984540054;
+inline double heavy_c(double x) { return 1.0 / std::tanh(x / 2); }  // c(x) = (e^x+1)/(e^x-1)
+// Φ⁻¹(1 - p): the one-sided normal quantile.
+double heavy_upper_quantile(double p);
+// The pruning threshold (heavy_summary.hpp, kTreeHistNoiseChildren):
+// min(τ, max(τ - 2σ, Φ⁻¹(1 - p)·σ)), p = min(r/symbols, r·(n/τ)/candidates) when
+// capped, else r/symbols.
+double heavy_prune_threshold(double tau, double sigma, double noise_children, double symbols, int64_t candidates,
+                             double n, bool capped);
+// Refuses (InvalidParameter) a level that would query more than kMaxHeavyCandidates.
+void heavy_check_candidates(const HeavyProtocol& p, double queries, int64_t level, double threshold);
+
+// One HCMS oracle (§4.2, sketch/hcms_oracle.hpp) of the prepared table: sketch `index`
+// of the summary, at ε' = epsilon, over `reports` reports, its estimates × scale.
+class HeavyHcms {
+ public:
+  HeavyHcms(const HeavySummary& s, const int64_t* table, int64_t index, double epsilon, double reports, double scale);
+  double estimate(std::string_view u);
+
+ private:
+  const int64_t* table_;
+  int64_t t_, m_;
+  double epsilon_, reports_, scale_;
+  std::vector<uint64_t> scratch_;
+};
+
+// A candidate prefix (or fragment) while a decoder builds it.
+struct HeavyNode {
+  std::string bytes;
+  int64_t chars;  // characters (alphabet), bytes (bytes, int64)
+  bool closed;    // a pad (alphabet) or the end symbol (bytes) was seen: only pads follow
+};
+// The extensions of a node by `steps` symbols, at most `limit` characters in all:
+// alphabet, a character or the pad (pads only at the end); bytes, a byte other than
+// kHeavyEnd or the end; int64, a byte. With `utf8` (bytes domain, whole items' prefixes)
+// only prefixes of valid UTF-8 are made, the end only after a whole character, and a
+// node of max_length bytes must be whole. A node that is closed or full has one extension,
+// itself. Appends to out.
+class HeavyExtender {
+ public:
+  explicit HeavyExtender(const HeavyProtocol& p);
+  void extend(const HeavyNode& from, int64_t steps, int64_t limit, bool utf8, std::vector<HeavyNode>& out) const;
+  // At most how many extensions a node has: (characters + 1)^steps, or 256^steps.
+  double fanout(int64_t steps) const;
+
+ private:
+  HeavyDomain domain_;
+  int64_t max_length_;
+  std::vector<std::string> chars_;  // alphabet domain
+};
+
+// Sorts out->items by count descending (ties: item bytes), turns int64 items into their
+// decimal text, and fills frequency, std_error (σ_final) and the 95% interval.
+void heavy_finish_items(const HeavySummary& s, HeavyHitters* out);
 
 }  // namespace ldp

@@ -64,11 +64,8 @@ int utf8_prefix_state(std::string_view s) {
 // ---- names ----
 
 namespace {
-constexpr HeavyMechanism kTreeHist = HeavyMechanism::TreeHist;
 constexpr const char* kDefaultAlphabet = "abcdefghijklmnopqrstuvwxyz";
 constexpr int64_t kDefaultTextLength = 6;
-constexpr int64_t kDefaultCharsPerLevel = 2;
-constexpr int64_t kDefaultWidth = 1024;
 constexpr int64_t kDefaultMaxHashes = 256;
 // At least 8 rows (ours, 2026-11-25): with t = 1 (the rule's value below 3000·D users) an
 // item that collides with a heavy one in its single row gets the heavy one's count, and
@@ -106,11 +103,8 @@ int64_t alphabet_chars(std::string_view a) {
 }  // namespace
 
 const char* heavy_mechanism_name(HeavyMechanism m) {
-  switch (m) {
-    case HeavyMechanism::TreeHist:
-      return "treehist";
-  }
-  return "?";
+  const HeavyMechanismImpl* impl = heavy_impl_from_byte(static_cast<uint8_t>(m));
+  return impl != nullptr ? impl->name : "?";
 }
 
 const char* heavy_domain_name(HeavyDomain d) {
@@ -126,14 +120,24 @@ const char* heavy_domain_name(HeavyDomain d) {
 }
 
 const HeavyMechanism* heavy_mechanism_by_name(const char* name, size_t len) {
-  return len == 8 && std::memcmp(name, "treehist", 8) == 0 ? &kTreeHist : nullptr;
+  for (uint8_t id = 1; id < 8; ++id) {
+    const HeavyMechanismImpl* impl = heavy_impl_from_byte(id);
+    if (impl != nullptr && std::strlen(impl->name) == len && std::memcmp(impl->name, name, len) == 0) return &impl->id;
+  }
+  return nullptr;
 }
 
 bool heavy_mechanism_known(std::string_view name) {
   return heavy_mechanism_by_name(name.data(), name.size()) != nullptr;
 }
 
-std::string heavy_mechanism_names() { return "treehist"; }
+std::string heavy_mechanism_names() {
+  std::string names;
+  for (uint8_t id = 1; id < 8; ++id)
+    if (const HeavyMechanismImpl* impl = heavy_impl_from_byte(id))
+      names += (names.empty() ? "" : ", ") + std::string(impl->name);
+  return names;
+}
 
 // ---- validation and defaults ----
 
@@ -148,9 +152,16 @@ int64_t heavy_symbols(const HeavyProtocol& p) {
   return sigma;
 }
 
+int64_t HeavyProtocol::sketches() const {
+  const HeavyMechanismImpl* impl = heavy_impl_from_byte(mechanism);
+  return levels + (impl != nullptr ? impl->extra_sketches : 0);
+}
+
 void validate_heavy_protocol(const HeavyProtocol& p) {
-  if (p.mechanism != static_cast<uint8_t>(HeavyMechanism::TreeHist))
-    bad("unknown heavy-hitters mechanism %" PRId64, p.mechanism);
+  if (p.mechanism == static_cast<uint8_t>(HeavyMechanism::Bitstogram))
+    bad("the heavy-hitters mechanism bitstogram (%" PRId64 ") is not implemented", p.mechanism);
+  const HeavyMechanismImpl* impl = heavy_impl_from_byte(p.mechanism);
+  if (impl == nullptr) bad("unknown heavy-hitters mechanism %" PRId64, p.mechanism);
   check_epsilon(p.epsilon);
   if (p.expected_users < 1 || p.expected_users > kMaxHeavyExpectedUsers)
     bad("expected_users must be in [1, %" PRId64 "], got %" PRId64, kMaxHeavyExpectedUsers, p.expected_users);
@@ -181,23 +192,49 @@ void validate_heavy_protocol(const HeavyProtocol& p) {
     bad("symbols per level, (alphabet characters + 1)^chars_per_level, must be at most %" PRId64
         " (got chars_per_level = %" PRId64 ")",
         kMaxHeavySymbols, p.chars_per_level);
-  if (p.max_length < 1 || p.max_length > kMaxHeavyLevels * p.chars_per_level)
-    bad("max_length must be in [1, %" PRId64 "], got %" PRId64, kMaxHeavyLevels * p.chars_per_level, p.max_length);
-  const int64_t want_levels = (p.max_length + p.chars_per_level - 1) / p.chars_per_level;
+  const int64_t s0 = p.start_length;
+  if (p.max_length < 1 || p.max_length > s0 + kMaxHeavyLevels * p.chars_per_level)
+    bad("max_length must be in [1, %" PRId64 "], got %" PRId64, s0 + kMaxHeavyLevels * p.chars_per_level, p.max_length);
+  if (p.mech() != HeavyMechanism::PEM && s0 != 0)
+    throw_error(ErrorKind::InvalidParameter, "start_length is PEM's, not %s's", impl->name);
+  if (s0 >= p.max_length) bad("start_length must be in [0, max_length = %" PRId64 "), got %" PRId64, p.max_length, s0);
+  const int64_t want_levels = (p.max_length - s0 + p.chars_per_level - 1) / p.chars_per_level;
   if (p.levels != want_levels)
-    bad("levels must be ceil(max_length / chars_per_level) = %" PRId64 ", got %" PRId64, want_levels, p.levels);
+    bad("levels must be ceil((max_length - start_length) / chars_per_level) = %" PRId64 ", got %" PRId64, want_levels,
+        p.levels);
   if (p.hashes < 1 || p.hashes > kMaxHeavyHashes)
     bad("hashes must be in [1, %" PRId64 "], got %" PRId64, kMaxHeavyHashes, p.hashes);
   if (p.width < 2 || p.width > kMaxHeavyWidth || (p.width & (p.width - 1)) != 0)
     bad("width must be a power of two in [2, %" PRId64 "], got %" PRId64, kMaxHeavyWidth, p.width);
-  if (p.hashes * p.width > kMaxHeavyCells / (p.levels + 1))
+  if (p.hashes * p.width > kMaxHeavyCells / p.sketches())
     throw_error(ErrorKind::InvalidParameter,
-                "(levels + 1) * hashes * width must be at most %" PRId64 " (a summary of 64 MiB), got (%" PRId64
-                " + 1) * %" PRId64 " * %" PRId64,
-                kMaxHeavyCells, p.levels, p.hashes, p.width);
+                "sketches * hashes * width must be at most %" PRId64 " (a summary of 64 MiB), got %" PRId64
+                " * %" PRId64 " * %" PRId64 " (%s: %s)",
+                kMaxHeavyCells, p.sketches(), p.hashes, p.width, impl->name,
+                impl->extra_sketches != 0 ? "levels + 1 sketches" : "levels sketches");
+  // PEM queries every string of s0 + s symbols in group 0.
+  if (p.mech() == HeavyMechanism::PEM) {
+    const double base =
+        p.dom() == HeavyDomain::Alphabet ? static_cast<double>(alphabet_chars(p.alphabet_view()) + 1) : 256;
+    if (std::pow(base, static_cast<double>(s0 + p.chars_per_level)) > static_cast<double>(kMaxHeavyCandidates))
+      bad("pem queries every string of start_length + chars_per_level symbols in its first group, at most %" PRId64
+          ": got start_length + chars_per_level = %" PRId64,
+          kMaxHeavyCandidates, s0 + p.chars_per_level);
+  }
+  // SFP queries 256·|Σ| fragments at each position (|Σ| < 2^16 here: no overflow).
+  if (p.mech() == HeavyMechanism::SFP && 256 * sigma > kMaxHeavyCandidates)
+    bad("sfp queries 256 * (symbols per fragment) fragments at each position, at most %" PRId64 ": got 256 * %" PRId64
+        " (fewer chars_per_level)",
+        kMaxHeavyCandidates, sigma);
 }
 
 HeavyProtocol heavy_protocol_build(const HeavyProtocolSpec& spec) {
+  const HeavyMechanismImpl* impl = heavy_impl_from_byte(static_cast<uint8_t>(spec.mechanism));
+  if (impl == nullptr)
+    bad(spec.mechanism == HeavyMechanism::Bitstogram ? "the heavy-hitters mechanism bitstogram (%" PRId64
+                                                       ") is not implemented"
+                                                     : "unknown heavy-hitters mechanism %" PRId64,
+        static_cast<int64_t>(spec.mechanism));
   HeavyProtocol p;
   std::memset(&p, 0, sizeof p);
   p.mechanism = static_cast<uint8_t>(spec.mechanism);
@@ -214,26 +251,30 @@ HeavyProtocol heavy_protocol_build(const HeavyProtocolSpec& spec) {
           static_cast<int64_t>(a.size()));
     std::memcpy(p.alphabet, a.data(), a.size());
     p.alphabet_bytes = static_cast<uint32_t>(a.size());
-    p.chars_per_level = spec.chars_per_level != 0 ? spec.chars_per_level : kDefaultCharsPerLevel;
+    p.chars_per_level = spec.chars_per_level != 0 ? spec.chars_per_level : impl->default_chars_per_level;
   } else {
     if (!spec.alphabet.empty())
       throw_error(ErrorKind::InvalidParameter, "an alphabet is given to the %s domain", heavy_domain_name(spec.domain));
     p.chars_per_level = spec.chars_per_level != 0 ? spec.chars_per_level : 1;
   }
+  if (spec.start_length < -1 || spec.start_length > kMaxHeavyLevels * kMaxHeavyCharsPerLevel)
+    bad("start_length must be in [0, max_length), got %" PRId64, spec.start_length);
+  const int64_t s0 = spec.start_length > 0 ? spec.start_length : 0;  // PEM's default: 0
+  p.start_length = static_cast<uint16_t>(s0);
   if (spec.domain == HeavyDomain::Int64)
     p.max_length = spec.max_length != 0 ? spec.max_length : 8;
   else if (spec.max_length != 0)
     p.max_length = spec.max_length;
   else if (spec.levels > 0 && spec.levels <= kMaxHeavyLevels)
-    p.max_length = spec.levels * std::max<int64_t>(p.chars_per_level, 1);
+    p.max_length = s0 + spec.levels * std::max<int64_t>(p.chars_per_level, 1);
   else
     p.max_length = kDefaultTextLength;
   p.levels = spec.levels;
-  if (p.levels == 0 && p.chars_per_level >= 1 && p.max_length >= 1 &&
+  if (p.levels == 0 && p.chars_per_level >= 1 && p.max_length > s0 &&
       p.max_length <= kMaxHeavyLevels * kMaxHeavyCharsPerLevel)
-    p.levels = (p.max_length + p.chars_per_level - 1) / p.chars_per_level;
-  p.width = spec.width != 0 ? spec.width : kDefaultWidth;
-  p.hashes = spec.hashes;
+    p.levels = (p.max_length - s0 + p.chars_per_level - 1) / p.chars_per_level;
+  p.width = spec.width != 0 ? spec.width : impl->default_width;
+  p.hashes = spec.hashes != 0 ? spec.hashes : impl->default_hashes;
   if (p.hashes == 0 && p.levels >= 1) {
     const double want = static_cast<double>(p.expected_users) / (kUsersPerCell * static_cast<double>(p.levels));
     const double e = std::round(std::log2(std::max(want, 1.0)));
@@ -245,10 +286,10 @@ HeavyProtocol heavy_protocol_build(const HeavyProtocolSpec& spec) {
 }
 
 bool same_heavy_protocol(const HeavyProtocol& a, const HeavyProtocol& b) {
-  return a.mechanism == b.mechanism && a.domain == b.domain && std::memcmp(&a.epsilon, &b.epsilon, 8) == 0 &&
-         a.max_length == b.max_length && a.chars_per_level == b.chars_per_level && a.levels == b.levels &&
-         a.hashes == b.hashes && a.width == b.width && a.expected_users == b.expected_users &&
-         a.alphabet_view() == b.alphabet_view();
+  return a.mechanism == b.mechanism && a.domain == b.domain && a.start_length == b.start_length &&
+         std::memcmp(&a.epsilon, &b.epsilon, 8) == 0 && a.max_length == b.max_length &&
+         a.chars_per_level == b.chars_per_level && a.levels == b.levels && a.hashes == b.hashes && a.width == b.width &&
+         a.expected_users == b.expected_users && a.alphabet_view() == b.alphabet_view();
 }
 
 // ---- items ----
@@ -278,7 +319,7 @@ void heavy_item_from_text(const HeavyProtocol& p, std::string_view text, HeavyIt
       throw_error(ErrorKind::OutOfRange, "the item is too long: %zu bytes, max_length is %" PRId64 " bytes",
                   text.size(), p.max_length);
     for (int64_t l = 1; l <= p.levels; ++l)
-      out->prefix_end[l] = std::min<int64_t>(l, static_cast<int64_t>(text.size()));
+      out->prefix_end[l] = std::min<int64_t>(p.start_length + l, static_cast<int64_t>(text.size()));
     return;
   }
   const std::string_view alphabet = p.alphabet_view();
@@ -298,7 +339,8 @@ void heavy_item_from_text(const HeavyProtocol& p, std::string_view text, HeavyIt
       throw_error(ErrorKind::OutOfRange, "the item is too long: more than max_length = %" PRId64 " characters",
                   p.max_length);
     i += static_cast<size_t>(len);
-    if ((chars + 1) % p.chars_per_level == 0) out->prefix_end[level++] = static_cast<int64_t>(i);
+    if (level <= p.levels && chars + 1 == p.start_length + level * p.chars_per_level)
+      out->prefix_end[level++] = static_cast<int64_t>(i);
   }
   for (; level <= p.levels; ++level) out->prefix_end[level] = static_cast<int64_t>(text.size());
 }
@@ -308,7 +350,8 @@ void heavy_item_from_int(const HeavyProtocol& p, int64_t value, HeavyItem* out) 
   out->bytes.resize(8);
   const auto v = static_cast<uint64_t>(value);
   for (int i = 0; i < 8; ++i) out->bytes[static_cast<size_t>(i)] = static_cast<char>(v >> (56 - 8 * i));
-  for (int64_t l = 0; l <= 8; ++l) out->prefix_end[l] = l;
+  out->prefix_end[0] = 0;
+  for (int64_t l = 1; l <= p.levels; ++l) out->prefix_end[l] = std::min<int64_t>(8, p.start_length + l);
 }
 
 // ---- text and binary fields ----
@@ -326,9 +369,13 @@ void heavy_render_fields(const HeavyProtocol& p, TextOut& o) {
     }
     o.put("\"");
   }
-  const char* keys[] = {",max_length=", ",chars_per_level=", ",levels=", ",hashes=", ",width=", ",expected_users="};
-  const int64_t values[] = {p.max_length, p.chars_per_level, p.levels, p.hashes, p.width, p.expected_users};
-  for (int i = 0; i < 6; ++i) {
+  const bool pem = p.mech() == HeavyMechanism::PEM;
+  const char* keys[] = {
+      ",max_length=", ",start_length=", ",chars_per_level=", ",levels=", ",hashes=", ",width=", ",expected_users="};
+  const int64_t values[] = {p.max_length, p.start_length, p.chars_per_level, p.levels,
+                            p.hashes,     p.width,        p.expected_users};
+  for (int i = 0; i < 7; ++i) {
+    if (i == 1 && !pem) continue;
     o.put(keys[i]);
     o.number(values[i]);
   }
@@ -367,12 +414,17 @@ HeavyProtocol heavy_parse_fields(TextCursor& c, HeavyMechanism m) {
     std::memcpy(p.alphabet, a.data(), a.size());
     p.alphabet_bytes = static_cast<uint32_t>(a.size());
   }
-  const char* keys[] = {"max_length", "chars_per_level", "levels", "hashes", "width", "expected_users"};
-  int64_t* fields[] = {&p.max_length, &p.chars_per_level, &p.levels, &p.hashes, &p.width, &p.expected_users};
-  for (int i = 0; i < 6; ++i) {
+  const char* keys[] = {"max_length", "start_length", "chars_per_level", "levels", "hashes", "width", "expected_users"};
+  int64_t start_length = 0;
+  int64_t* fields[] = {&p.max_length, &start_length, &p.chars_per_level, &p.levels,
+                       &p.hashes,     &p.width,      &p.expected_users};
+  for (int i = 0; i < 7; ++i) {
+    if (i == 1 && m != HeavyMechanism::PEM) continue;
     c.expect(",");
     *fields[i] = c.field(keys[i]);
   }
+  if (start_length < 0 || start_length > UINT16_MAX) c.fail("start_length in [0, max_length)");
+  p.start_length = static_cast<uint16_t>(start_length);
   try {
     validate_heavy_protocol(p);
   } catch (const Error& e) {
@@ -406,7 +458,9 @@ HeavyProtocol heavy_protocol_from_text(const char* text) {
   return p;
 }
 
-size_t heavy_fields_binary_size(const HeavyProtocol& p) { return 2 + 8 * 7 + 2 + p.alphabet_bytes; }
+size_t heavy_fields_binary_size(const HeavyProtocol& p) {
+  return 2 + 8 * (p.mech() == HeavyMechanism::PEM ? 8 : 7) + 2 + p.alphabet_bytes;
+}
 
 void heavy_put_fields(uint8_t*& o, const HeavyProtocol& p) {
   *o++ = p.mechanism;
@@ -414,6 +468,7 @@ void heavy_put_fields(uint8_t*& o, const HeavyProtocol& p) {
   put_be64(o, double_bits(p.epsilon));
   for (int64_t v : {p.max_length, p.chars_per_level, p.levels, p.hashes, p.width, p.expected_users})
     put_be64(o, static_cast<uint64_t>(v));
+  if (p.mech() == HeavyMechanism::PEM) put_be64(o, p.start_length);
   *o++ = static_cast<uint8_t>(p.alphabet_bytes >> 8);
   *o++ = static_cast<uint8_t>(p.alphabet_bytes);
   std::memcpy(o, p.alphabet, p.alphabet_bytes);
@@ -424,11 +479,16 @@ HeavyProtocol heavy_read_fields(ByteReader& r) {
   HeavyProtocol p;
   std::memset(&p, 0, sizeof p);
   p.mechanism = r.u8();
-  if (heavy_mechanism_name(p.mech())[0] == '?') r.fail("unknown mechanism");
+  if (heavy_impl_from_byte(p.mechanism) == nullptr) r.fail("unknown mechanism");
   p.domain = r.u8();
   p.epsilon = r.f64();
   int64_t* fields[] = {&p.max_length, &p.chars_per_level, &p.levels, &p.hashes, &p.width, &p.expected_users};
   for (int64_t* f : fields) *f = r.i64();
+  if (p.mech() == HeavyMechanism::PEM) {
+    const int64_t s0 = r.i64();
+    if (s0 < 0 || s0 > UINT16_MAX) r.fail("start_length out of range");
+    p.start_length = static_cast<uint16_t>(s0);
+  }
   const size_t a = static_cast<size_t>(r.u8()) << 8 | r.u8();
   if (a > static_cast<size_t>(kMaxHeavyAlphabetBytes)) r.fail("an alphabet of more than 256 bytes");
   if (a > r.left) r.fail("truncated");

@@ -1,6 +1,7 @@
-// The heavy-hitters summary: size, init, adding reports, merging, the prepared table
-// (heavy_summary.hpp). The mechanisms' encoders and decoders are in their own files
-// (treehist.cpp), the forms in heavy_codec.cpp.
+// The heavy-hitters family's registry of mechanisms, and what every mechanism shares:
+// size, init, adding reports, merging, the prepared table (heavy_summary.hpp). The
+// mechanisms' encoders and decoders are in their own files (treehist.cpp, pem.cpp,
+// sfp.cpp), the decoders' shared pieces in heavy_decode.cpp, the forms in heavy_codec.cpp.
 #include "heavy/heavy_summary.hpp"
 
 #include <cinttypes>
@@ -8,8 +9,49 @@
 
 #include "common/error.hpp"
 #include "common/fwht.hpp"
+#include "heavy/heavy_internal.hpp"
 
 namespace ldp {
+
+extern const HeavyMechanismImpl kTreeHistImpl;
+extern const HeavyMechanismImpl kPemImpl;
+extern const HeavyMechanismImpl kSfpImpl;
+
+namespace {
+// Bitstogram (2) is reserved: no entry, so every reader refuses it.
+const HeavyMechanismImpl* const kMechanisms[] = {&kTreeHistImpl, &kPemImpl, &kSfpImpl};
+
+[[noreturn]] void impossible(const char* name, const char* what, int64_t lo, int64_t hi, int64_t got) {
+  throw_error(ErrorKind::ImpossibleReport, "%s %s must be in [%" PRId64 ", %" PRId64 "), got %" PRId64, name, what, lo,
+              hi, got);
+}
+
+void check_mechanism(const HeavySummary& s, HeavyMechanism m) {
+  if (s.protocol.mech() != m)
+    throw_error(ErrorKind::InvalidParameter, "a %s report cannot be added to a %s summary", heavy_impl(m).name,
+                heavy_mechanism_name(s.protocol.mech()));
+  if (s.n == INT64_MAX) throw_error(ErrorKind::OutOfRange, "heavy-hitters summary would count more than 2^63 reports");
+}
+
+// The cell of an HCMS or count-sketch report (row, coefficient) in one sketch.
+int64_t cell(const HeavyProtocol& p, const char* name, const char* row, int64_t j, const char* col, int64_t r) {
+  if (j < 0 || j >= p.hashes) impossible(name, row, 0, p.hashes, j);
+  if (r < 0 || r >= p.width) impossible(name, col, 0, p.width, r);
+  return j * p.width + r;
+}
+}  // namespace
+
+const HeavyMechanismImpl* heavy_impl_from_byte(uint8_t id) {
+  for (const auto* m : kMechanisms)
+    if (static_cast<uint8_t>(m->id) == id) return m;
+  return nullptr;
+}
+
+const HeavyMechanismImpl& heavy_impl(HeavyMechanism id) {
+  const HeavyMechanismImpl* m = heavy_impl_from_byte(static_cast<uint8_t>(id));
+  if (m == nullptr) throw_error(ErrorKind::Internal, "unknown heavy-hitters mechanism %d", static_cast<int>(id));
+  return *m;
+}
 
 size_t heavy_summary_size(const HeavyProtocol& p) {
   validate_heavy_protocol(p);
@@ -25,6 +67,7 @@ void heavy_summary_init(HeavySummary* s, const HeavyProtocol& p) {
 
 void heavy_add_report(HeavySummary* s, const HeavyReport& r) {
   const HeavyProtocol& p = s->protocol;
+  if (p.mech() != HeavyMechanism::TreeHist) check_mechanism(*s, HeavyMechanism::TreeHist);
   const char* name = heavy_mechanism_name(p.mech());
   if (r.level < 1 || r.level > p.levels)
     throw_error(ErrorKind::ImpossibleReport, "%s level must be in [1, levels = %" PRId64 "], got %" PRId64, name,
@@ -45,7 +88,7 @@ void heavy_add_report(HeavySummary* s, const HeavyReport& r) {
 namespace {
 // The pending area: the buffer, the int16 sums, the rows' increment counts.
 size_t sums_bytes(int64_t cells) { return static_cast<size_t>((cells * 2 + 7) / 8 * 8); }
-int64_t pending_rows(const HeavyProtocol& p) { return (p.levels + 1) * p.hashes; }
+int64_t pending_rows(const HeavyProtocol& p) { return p.cells() / p.width; }  // rows of width cells
 int16_t* pending_sums(HeavySummary* s) { return reinterpret_cast<int16_t*>(heavy_pending_buffer(s) + kHeavyBuffer); }
 uint16_t* pending_row_counts(HeavySummary* s) {
   return reinterpret_cast<uint16_t*>(reinterpret_cast<char*>(pending_sums(s)) + sums_bytes(s->cells()));
@@ -101,6 +144,30 @@ void heavy_flush_pending(HeavySummary* s) {
     if (rows[r] != 0) flush_row(s, r);
 }
 
+void pem_add_report(HeavySummary* s, const PemReport& r) {
+  check_mechanism(*s, HeavyMechanism::PEM);
+  const HeavyProtocol& p = s->protocol;
+  if (r.group < 0 || r.group >= p.levels) impossible("pem", "group", 0, p.levels, r.group);
+  const int64_t c = cell(p, "pem", "hash_index", r.hash_index, "coefficient", r.coefficient);
+  s->sketch(r.group)[c] += r.report ? 1 : -1;
+  s->n += 1;
+}
+
+void sfp_add_report(HeavySummary* s, const SfpReport& r) {
+  check_mechanism(*s, HeavyMechanism::SFP);
+  const HeavyProtocol& p = s->protocol;
+  if (r.position < 0 || r.position >= p.max_length || r.position % p.chars_per_level != 0)
+    throw_error(ErrorKind::ImpossibleReport,
+                "sfp position must be a multiple of chars_per_level = %" PRId64 " in [0, max_length = %" PRId64
+                "), got %" PRId64,
+                p.chars_per_level, p.max_length, r.position);
+  const int64_t c = cell(p, "sfp", "hash_index", r.hash_index, "coefficient", r.coefficient);
+  const int64_t w = cell(p, "sfp", "word_hash_index", r.word_hash_index, "word_coefficient", r.word_coefficient);
+  s->sketch(r.position / p.chars_per_level)[c] += r.fragment_report ? 1 : -1;
+  s->sketch(p.levels)[w] += r.word_report ? 1 : -1;
+  s->n += 1;
+}
+
 void heavy_summary_merge(HeavySummary* into, const HeavySummary& from) {
   if (!same_heavy_protocol(into->protocol, from.protocol))
     throw_error(ErrorKind::InvalidParameter, "cannot merge heavy-hitters summaries of different protocols: %s and %s",
@@ -117,7 +184,7 @@ void heavy_summary_merge(HeavySummary* into, const HeavySummary& from) {
 }
 
 void heavy_prepare(const HeavySummary& s, int64_t* table) {
-  const int64_t m = s.protocol.width, rows = (s.protocol.levels + 1) * s.protocol.hashes;
+  const int64_t m = s.protocol.width, rows = s.protocol.sketches() * s.protocol.hashes;
   std::memcpy(table, s.counters(), sizeof(int64_t) * static_cast<size_t>(s.cells()));
   for (int64_t i = 0; i < rows; ++i) fwht_exact(reinterpret_cast<uint64_t*>(table + i * m), m);  // Σ|S| <= n
 }

@@ -1,24 +1,54 @@
-// The heavy-hitters summary (ALGORITHMS.md §6.1, TreeHist): integer counters of the
-// reports, for the protocol it embeds (heavy_protocol.hpp), plus n.
+// The heavy-hitters summary: integer counters of the reports, for the protocol it
+// embeds (heavy_protocol.hpp), plus n. The counters are the protocol's sketches() sketches
+// of hashes × width, one after the other, each row-major; what they are is the
+// mechanism's (the registry in heavy_summary.cpp):
 //
-//   SP[ℓ][j][r]  levels × hashes × width: Σ y_P of the reports with level ℓ, row j,
-//                coefficient r (the prefix oracle of level ℓ);
-//   SF[j][r]     hashes × width: Σ y_F of the reports with row j, coefficient r (the
-//                final oracle, on whole items).
-// Each report adds ±1 to one cell of each. Merges add counters, so any order and any
-// parallel plan give the same summary bit for bit.
+//   treehist  SP[ℓ][j][r] (levels sketches: Σ y_P of the reports with level ℓ, row j,
+//             coefficient r: the prefix oracle of level ℓ), then SF[j][r] (Σ y_F: the
+//             final oracle, on whole items). Text arrays prune=[...], final=[...].
+//   pem       G[i][j][l] (levels = g sketches: Σ y of the reports of group i, HCMS row j,
+//             coefficient l). Text array groups=[...].
+//   sfp       F[p][j][l] (levels = P sketches: Σ y of the fragment reports at position
+//             p), then W[j][l] (Σ y of the word reports). Text arrays fragments=[...],
+//             word=[...].
+// Each report adds ±1 to one cell of the first block and, where there is a second, ±1 to
+// one cell of it. Merges add counters, so any order and any parallel plan give the same
+// summary bit for bit.
 //
-// Decoding is prepare, then answer: heavy_prepare transforms every row once
-// ((levels + 1)·hashes fast Walsh–Hadamard transforms, exact); heavy_hitters walks
-// the prefix tree on the prepared table, and heavy_frequency answers one item.
-// Estimates, with c = c(ε/2) = (e^{ε/2}+1)/(e^{ε/2}-1) and median over the rows j
+// Decoding is prepare, then answer: heavy_prepare transforms every row once (sketches ×
+// hashes fast Walsh–Hadamard transforms, exact; every oracle here is Hadamard-coded);
+// heavy_hitters runs the mechanism's decoder on the prepared table, heavy_frequency
+// answers one item from the final oracle. Estimates and standard errors:
+//
+// TreeHist, with c = c(ε/2) = (e^{ε/2}+1)/(e^{ε/2}-1) and median over the rows j
 // (numpy's: the mean of the middle two for even t):
 //   prefix u at level ℓ:  f̂_ℓ(u) = median_j D·t·c·g_j(u)·FWHT(SP[ℓ][j])[h_j(u)]
 //   item v:               f̂(v)   = median_j t·c·g_j(v)·FWHT(SF[j])[h_j(v)]
 // with standard errors (derived, ALGORITHMS.md §6.1) σ_P = c·sqrt(π·n·D/2) and
-// σ_F = c·sqrt(π·n/2). Fixed hashes add a collision bias that is not in σ (§5.1: RMS
-// about sqrt(Σ_{y≠v} f(y)²/(m·t)) for the mean over rows); it can reach the standard
-// error next to a much heavier item.
+// σ_F = c·sqrt(π·n/2). Default τ = 15√n (alphabet; τ/σ_P = 3.19 at ε = 2), 30√n (bytes,
+// int64).
+//
+// PEM (§7), HCMS oracles (§4.2) at the full ε (a device reports one group), c = c(ε):
+//   prefix u of group i:  f̂_i(u) = g·(m/(m-1))·( c·Σ_j FWHT(G[i][j])[h_j(u)] - (n/g)/m )
+// (ours: the group's own report count is not kept, n/g stands for it in the -n_i/m
+// term; the difference has SD sqrt(n/g)/(m-1), 10^-4·σ at m = 4096). Standard error of
+// every group's estimates (derived, §7): σ_PEM = c(ε)·sqrt(g·n). The output's estimates
+// are the last group's, with σ_PEM. Default τ = 15√n (alphabet: g = 2, τ/σ_PEM = 8.08
+// at ε = 2), 30√n (bytes: g = 6, 9.33; int64: g = 8, 8.08).
+//
+// SFP (§7), HCMS oracles at ε/2 each (a device sends a fragment and its word), c =
+// c(ε/2): the fragment oracle of position p holds about n/P reports and its estimates
+// are scaled by the P positions (pure-LDP does not scale them: a threshold then means
+// different things for fragments and words; here both are counts of users):
+//   (h, u) at position p:  f̂_p(h, u) = P·(m/(m-1))·( c·Σ_j FWHT(F[p][j])[h_j(h‖u)] - (n/P)/m )
+//   word v:                f̂(v)      = (m/(m-1))·( c·Σ_j FWHT(W[j])[h_j(v)] - n/m )
+// with σ_frag = c(ε/2)·sqrt(P·n) and σ_word = c(ε/2)·sqrt(n) (derived, §7). Default τ =
+// 15√n (alphabet: P = 3, τ/σ_frag = 4.00, τ/σ_word = 6.93 at ε = 2), 30√n (bytes: P = 6,
+// 5.66 and 13.9; int64: P = 8, 4.90 and 13.9).
+//
+// Fixed hashes add a collision bias that is not in σ (§5.1 for TreeHist's count sketch:
+// RMS about sqrt(Σ_{y≠v} f(y)²/(m·t)) for the mean over rows; §4.1-4.2 for HCMS, with
+// t·(m-1)); it can reach the standard error next to a much heavier item.
 #pragma once
 
 #include <cstddef>
@@ -51,10 +81,13 @@ struct HeavySummary {
   int64_t block;      // with a pending area: hashes·width, the cells of one oracle
 
   int64_t cells() const { return protocol.cells(); }
+  int64_t sketch_cells() const { return protocol.hashes * protocol.width; }
   int64_t* counters() { return reinterpret_cast<int64_t*>(this + 1); }
   const int64_t* counters() const { return reinterpret_cast<const int64_t*>(this + 1); }
-  // SP[level] for level in 1..levels, then SF (= prune(levels + 1)).
-  int64_t* prune(int64_t level) { return counters() + (level - 1) * protocol.hashes * protocol.width; }
+  // Sketch i (0-based) of sketches(): level i + 1's, then the extra one (i = levels).
+  int64_t* sketch(int64_t i) { return counters() + i * sketch_cells(); }
+  // TreeHist: SP[level] for level in 1..levels, then SF (= prune(levels + 1)).
+  int64_t* prune(int64_t level) { return sketch(level - 1); }
   int64_t* final_counters() { return prune(protocol.levels + 1); }
 };
 static_assert(sizeof(HeavySummary) % 8 == 0, "counters must stay 8-byte aligned");
@@ -67,9 +100,10 @@ inline size_t heavy_summary_size(const HeavySummary& s) {
 // An empty summary in caller memory of heavy_summary_size bytes.
 void heavy_summary_init(HeavySummary* s, const HeavyProtocol& p);
 
-// One report row (what the device encoder returns): level in 1..levels, hash_index in
-// [0, hashes), coefficient in [0, width); y_P and y_F as +1 -> true. ImpossibleReport
-// for anything out of range (nothing is counted then).
+// A TreeHist report row (what the device encoder returns): level in 1..levels,
+// hash_index in [0, hashes), coefficient in [0, width); y_P and y_F as +1 -> true.
+// ImpossibleReport for anything out of range (nothing is counted then), InvalidParameter
+// for a summary of another mechanism.
 struct HeavyReport {
   int64_t level;
   int64_t hash_index;
@@ -100,6 +134,32 @@ inline void treehist_add_pending(HeavySummary* s, int64_t level, int64_t cell, b
   if ((s->buffered += 2) == kHeavyBuffer) heavy_apply_buffer(s);
 }
 
+// A PEM report row (SQL columns in this order): group in [0, g) (0-based, as
+// pure-LDP's), the HCMS row hash_index in [0, hashes) and coefficient in [0, width), and
+// report = y, +1 as true, on the item's prefix of s0 + (group+1)·s characters.
+struct PemReport {
+  int64_t group;
+  int64_t hash_index;
+  int64_t coefficient;
+  bool report;
+};
+void pem_add_report(HeavySummary* s, const PemReport& r);
+
+// An SFP report row (SQL columns in this order): position = the fragment's first
+// character (byte), a multiple of s in [0, max_length) (pure-LDP's l); the fragment
+// oracle's HCMS row, coefficient and y (+1 as true) on (8-bit hash, fragment); the word
+// oracle's HCMS row, coefficient and y on the whole item.
+struct SfpReport {
+  int64_t position;
+  int64_t hash_index;
+  int64_t coefficient;
+  bool fragment_report;
+  int64_t word_hash_index;
+  int64_t word_coefficient;
+  bool word_report;
+};
+void sfp_add_report(HeavySummary* s, const SfpReport& r);
+
 // into += from (the same protocol, else InvalidParameter).
 void heavy_summary_merge(HeavySummary* into, const HeavySummary& from);
 
@@ -109,6 +169,18 @@ void heavy_summary_merge(HeavySummary* into, const HeavySummary& from);
 // encode: OutOfRange (heavy_item_from_text).
 HeavyReport treehist_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng);
 HeavyReport treehist_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng);
+// PEM: group uniform in [0, g), (j, l) uniform, y = H[l][h_j(prefix)] kept with
+// probability e^ε/(1+e^ε), else negated (§4.2's HCMS device on the group's prefix).
+PemReport pem_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng);
+PemReport pem_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng);
+// SFP: position uniform over {0, s, ..., (P-1)·s}; the fragment report is HCMS at ε/2
+// on the byte h(v) = XXH64(v, kSfpHashSeed) mod 256 followed by the fragment's bytes
+// (unpadded), the word report HCMS at ε/2 on v, each with its own (j, l).
+SfpReport sfp_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng);
+SfpReport sfp_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng);
+// The seed of SFP's 8-bit hash of the whole item (ours: pure-LDP uses 10, which is also an
+// HCMS row's seed; no row's seed is this one, hashes <= 2^16).
+constexpr uint64_t kSfpHashSeed = 0xFFFFFFFFFFFFFFFFull;
 
 // ---- decoding ----
 // The prepared table: the summary's cells, each row transformed. s.n > 0 not required.
@@ -116,10 +188,12 @@ void heavy_prepare(const HeavySummary& s, int64_t* table);
 
 struct HeavyEstimate {
   double count;      // f̂, in reports
-  double std_error;  // σ_F (σ_P for a prefix), in reports
+  double std_error;  // the final σ (the level's σ for a prefix or fragment), in reports
 };
 // The final oracle's estimate of an item (OutOfRange as the encoder for an item it cannot
-// encode), and the level-ℓ prefix oracle's estimate of its prefix (tests, diagnostics).
+// encode), and level ℓ's estimate of its prefix (TreeHist level ℓ, PEM group ℓ - 1) or of
+// its fragment (SFP position ℓ - 1) (tests, diagnostics; for int64, the 8 big-endian
+// bytes).
 HeavyEstimate heavy_frequency(const HeavySummary& s, const int64_t* table, std::string_view item);
 HeavyEstimate heavy_frequency_int(const HeavySummary& s, const int64_t* table, int64_t item);
 HeavyEstimate heavy_prefix_frequency(const HeavySummary& s, const int64_t* table, std::string_view item, int64_t level);
@@ -143,8 +217,9 @@ HeavyEstimate heavy_prefix_frequency(const HeavySummary& s, const int64_t* table
 // at the cuts), and r = 16 adds nothing (0.90) for twice the final candidates (1.2M
 // against 570k).
 constexpr double kTreeHistNoiseChildren = 8;
-// Queries one level may make (survivors × |Σ|) before heavy_hitters refuses: about 6 s
-// of decoding. Raise the threshold instead.
+// Queries one level may make (survivors × |Σ|; a PEM group: survivors × |Σ|^s; SFP: the
+// words its Cartesian products make, and 256·|Σ|^s fragments a position) before
+// heavy_hitters refuses: about 6 s of TreeHist's decoding. Raise the threshold instead.
 constexpr int64_t kMaxHeavyCandidates = int64_t{1} << 22;
 
 struct HeavyHitter {
@@ -157,32 +232,43 @@ struct HeavyHitter {
 };
 struct HeavyHittersQuery {
   double threshold = -1;  // τ in reports; < 0: the default, heavy_default_threshold_scale·√n
-  double noise_children = kTreeHistNoiseChildren;  // r
+  // r: TreeHist's noise children per survivor; PEM's likewise per group; SFP's noise
+  // fragments per hash value and position (sfp.cpp).
+  double noise_children = kTreeHistNoiseChildren;
 };
 struct HeavyHitters {
   std::vector<HeavyHitter> items;        // f̂ >= τ, by f̂ descending (ties: by item bytes)
   double threshold;                      // τ
-  std::vector<double> prune_thresholds;  // τ_P of each level 1..levels-1
-  double sigma_prune, sigma_final;       // σ_P, σ_F
+  std::vector<double> prune_thresholds;  // τ_P of each level 1..levels-1 (SFP: τ_frag of each position)
+  double sigma_prune, sigma_final;       // σ_P, σ_F (PEM: σ_PEM twice; SFP: σ_frag, σ_word)
   double threshold_in_se;                // τ/σ_P
-  std::vector<int64_t> candidates;       // queried at each level 1..levels ([0] = level 1)
-  std::vector<int64_t> survivors;        // kept at each level 1..levels-1; [levels-1]: returned
+  // TreeHist, PEM: queried at each level 1..levels ([0] = level 1), kept at each level
+  // 1..levels-1 and [levels-1]: returned. SFP: [p] the fragments queried and kept at
+  // position p, then [P]: the words the Cartesian products made (before the hash check)
+  // and the words returned.
+  std::vector<int64_t> candidates;
+  std::vector<int64_t> survivors;
 };
-// The default τ over √n: 15 for the alphabet domain, 30 for int64 and bytes (deeper trees).
+// The default τ over √n: 15 for the alphabet domain, 30 for int64 and bytes (deeper
+// trees), for every mechanism (the registry's threshold_scale).
 double heavy_default_threshold_scale(const HeavyProtocol& p);
-// InvalidParameter when a level would query more than kMaxHeavyCandidates prefixes, or
-// for a negative noise_children. An empty summary returns nothing.
+// The default τ of a summary, in reports: heavy_default_threshold_scale·√n.
+double heavy_threshold(const HeavySummary& s);
+// InvalidParameter when a level would query more than kMaxHeavyCandidates prefixes (SFP:
+// fragments, or words of the Cartesian products), or for a negative noise_children. An
+// empty summary returns nothing.
 HeavyHitters heavy_hitters(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q = {});
 
 // ---- codecs ----
-// Text: v1:treehist{<the protocol's fields>,n=<n>,prune=[SP row-major],final=[SF]}.
+// Text: v1:treehist{<the protocol's fields>,n=<n>,prune=[SP row-major],final=[SF]};
+// v1:pem{...,n=<n>,groups=[G]}; v1:sfp{...,n=<n>,fragments=[F],word=[W]}.
 // Two steps, so the caller allocates.
 size_t heavy_summary_text_size(const HeavySummary& s);  // including the NUL
 void heavy_summary_to_text(const HeavySummary& s, char* out, size_t cap);
 size_t heavy_summary_parse_size(const char* text);
 void heavy_summary_from_text(const char* text, HeavySummary* out, size_t size);
 // Binary: the stored-form header (format 3, family Heavy), the protocol's fields
-// (heavy_internal.hpp), i64 n, u8 bytes per counter, then SP and SF at that width.
+// (heavy_internal.hpp), i64 n, u8 bytes per counter, then every counter at that width.
 size_t heavy_summary_binary_size(const HeavySummary& s);
 void heavy_summary_to_binary(const HeavySummary& s, uint8_t* out, size_t cap);
 size_t heavy_summary_binary_parse_size(const uint8_t* p, size_t len);

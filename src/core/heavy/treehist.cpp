@@ -86,18 +86,6 @@ double sigma_final(const HeavySummary& s) {
   return c_half(s.protocol) * std::sqrt(M_PI * static_cast<double>(s.n) / 2);
 }
 
-// Φ⁻¹(1 - p): the one-sided normal quantile.
-double upper_quantile(double p) {
-  if (p <= 0) return HUGE_VAL;
-  if (p >= 1) return -HUGE_VAL;
-  if (p == 0.5) return 0;
-  if (p < 1e-15) {  // 1 - 2p would round to 1: Q(z) ~ φ(z)/z, inverted (the floor then exceeds τ)
-    const double l = -2 * std::log(p);
-    return std::sqrt(l - std::log(l) - std::log(2 * M_PI));
-  }
-  return p < 0.5 ? normal_critical_value(1 - 2 * p) : -normal_critical_value(2 * p - 1);
-}
-
 // A symbol's bytes, its characters before any pad, and whether it ends the item (pad).
 struct Symbol {
   std::string bytes;
@@ -186,67 +174,35 @@ void for_each_child(const HeavyProtocol& p, const std::vector<Symbol>& symbols, 
 
 }  // namespace
 
-double heavy_default_threshold_scale(const HeavyProtocol& p) { return p.dom() == HeavyDomain::Alphabet ? 15 : 30; }
-
 HeavyReport treehist_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng) {
-  validate_heavy_protocol(p);
   HeavyItem it;
-  heavy_item_from_text(p, item, &it);
+  heavy_encoder_item(p, HeavyMechanism::TreeHist, item, &it);
   return encode(p, it, rng);
 }
 
 HeavyReport treehist_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng) {
-  validate_heavy_protocol(p);
   HeavyItem it;
-  heavy_item_from_int(p, item, &it);
+  heavy_encoder_item(p, HeavyMechanism::TreeHist, item, &it);
   return encode(p, it, rng);
 }
 
-HeavyEstimate heavy_frequency(const HeavySummary& s, const int64_t* table, std::string_view item) {
-  HeavyItem it;
-  heavy_item_from_text(s.protocol, item, &it);
+namespace {
+
+HeavyEstimate frequency(const HeavySummary& s, const int64_t* table, const HeavyItem& it) {
   Oracle final(s, table, s.protocol.levels + 1);
   return {final.estimate(it.bytes), sigma_final(s)};
 }
 
-HeavyEstimate heavy_frequency_int(const HeavySummary& s, const int64_t* table, int64_t item) {
-  HeavyItem it;
-  heavy_item_from_int(s.protocol, item, &it);
-  Oracle final(s, table, s.protocol.levels + 1);
-  return {final.estimate(it.bytes), sigma_final(s)};
-}
-
-HeavyEstimate heavy_prefix_frequency(const HeavySummary& s, const int64_t* table, std::string_view item,
-                                     int64_t level) {
-  if (level < 1 || level > s.protocol.levels)
-    throw_error(ErrorKind::InvalidParameter, "level must be in [1, %" PRId64 "], got %" PRId64, s.protocol.levels,
-                level);
-  HeavyItem it;
-  if (s.protocol.dom() == HeavyDomain::Int64) {
-    if (item.size() != 8)
-      throw_error(ErrorKind::InvalidParameter, "an int64 prefix query takes the 8 big-endian bytes");
-    it.bytes = std::string(item);
-    for (int64_t l = 0; l <= 8; ++l) it.prefix_end[l] = l;
-  } else {
-    heavy_item_from_text(s.protocol, item, &it);
-  }
+HeavyEstimate level_frequency(const HeavySummary& s, const int64_t* table, const HeavyItem& it, int64_t level) {
   Oracle oracle(s, table, level);
   return {oracle.estimate(it.prefix(level)), sigma_prune(s)};
 }
 
-HeavyHitters heavy_hitters(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q) {
+void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q, HeavyHitters* result) {
   const HeavyProtocol& p = s.protocol;
-  if (std::isnan(q.threshold)) throw_error(ErrorKind::InvalidParameter, "the threshold must be a number");
-  if (!(q.noise_children >= 0))
-    throw_error(ErrorKind::InvalidParameter, "noise_children must be >= 0, got %g", q.noise_children);
   const double n = static_cast<double>(s.n);
-  HeavyHitters out;
-  out.sigma_prune = sigma_prune(s);
-  out.sigma_final = sigma_final(s);
-  out.threshold = q.threshold >= 0 ? q.threshold : heavy_default_threshold_scale(p) * std::sqrt(n);
+  HeavyHitters& out = *result;
   const int64_t sigma = heavy_symbols(p);
-  out.threshold_in_se = out.sigma_prune > 0 ? out.threshold / out.sigma_prune : HUGE_VAL;
-  if (s.n == 0) return out;
 
   const std::vector<Symbol> symbols = p.dom() == HeavyDomain::Alphabet ? alphabet_symbols(p) : std::vector<Symbol>();
   std::vector<Node> parents{Node{std::string(), false}}, next;
@@ -265,11 +221,8 @@ HeavyHitters heavy_hitters(const HeavySummary& s, const int64_t* table, const He
       int64_t count = 0;
       for (const Node& parent : parents)
         for_each_child(p, symbols, parent, level, buf, [&](std::string_view, bool) { ++count; });
-      const double noise =
-          std::min(q.noise_children / static_cast<double>(sigma),
-                   q.noise_children * (n / out.threshold) / static_cast<double>(std::max<int64_t>(count, 1)));
-      prune_at = std::min(out.threshold,
-                          std::max(out.threshold - 2 * out.sigma_prune, upper_quantile(noise) * out.sigma_prune));
+      prune_at = heavy_prune_threshold(out.threshold, out.sigma_prune, q.noise_children, static_cast<double>(sigma),
+                                       count, n, true);
       out.prune_thresholds.push_back(prune_at);
     }
     int64_t queried = 0;
@@ -292,22 +245,16 @@ HeavyHitters heavy_hitters(const HeavySummary& s, const int64_t* table, const He
     out.survivors.push_back(last ? static_cast<int64_t>(out.items.size()) : static_cast<int64_t>(next.size()));
     parents.swap(next);
   }
-  std::sort(out.items.begin(), out.items.end(), [](const HeavyHitter& a, const HeavyHitter& b) {
-    return a.count != b.count ? a.count > b.count : a.item < b.item;
-  });
-  for (HeavyHitter& h : out.items) {
-    if (p.dom() == HeavyDomain::Int64) {
-      uint64_t v = 0;
-      for (char ch : h.item) v = v << 8 | static_cast<uint8_t>(ch);
-      h.integer = static_cast<int64_t>(v);
-      h.item = std::to_string(h.integer);
-    }
-    h.frequency = h.count / n;
-    h.std_error = out.sigma_final / n;
-    h.lower = (h.count - 1.959963984540054 * out.sigma_final) / n;
-    h.upper = (h.count + 1.959963984540054 * out.sigma_final) / n;
-  }
-  return out;
 }
+
+}  // namespace
+
+extern const HeavyMechanismImpl kTreeHistImpl = {
+    HeavyMechanism::TreeHist,      "treehist",
+    /*extra_sketches=*/1,          {"prune", "final"},
+    /*default_chars_per_level=*/2,
+    /*default_hashes=*/0,  // n0/(2000·levels), heavy_protocol.cpp
+    /*default_width=*/1024,        {15, 30},           sigma_prune, sigma_final, frequency, level_frequency, decode,
+};
 
 }  // namespace ldp

@@ -8,6 +8,7 @@
 // Fixed hashes add the collision bias of cms (README, "Sketches").
 #include <cmath>
 
+#include "sketch/hcms_oracle.hpp"
 #include "sketch/sketch_encoders.hpp"
 #include "sketch/sketch_internal.hpp"
 
@@ -18,10 +19,9 @@ namespace {
 SketchEstimate hcms_estimate(const SketchSummary& s, const int64_t* table, std::string_view item,
                               uint64_t* scratch) {
   const int64_t m = s.width;
-  const double sum = sketch_row_sum(s, table, item, scratch);
   const double c = 1.0 / std::tanh(s.epsilon / 2);
   const double n = static_cast<double>(s.n), md = static_cast<double>(m), r = md / (md - 1);
-  const double f = r * (c * sum - n / md);
+  const double f = hcms_count(sketch_row_sum(s, table, item, scratch), n, m, s.epsilon);
   const double fc = std::fmin(std::fmax(f, 0.0), n);
   const double var = r * r * (n * c * c - fc - (n - fc) / (md * md));
   return {f, std::sqrt(std::fmax(var, 0.0))};
@@ -29,14 +29,17 @@ SketchEstimate hcms_estimate(const SketchSummary& s, const int64_t* table, std::
 
 }  // namespace
 
+bool hcms_entry(std::string_view u, int64_t j, int64_t l, int64_t m) {
+  return hadamard_plus(l, sketch_column(sketch_xxh64(u, static_cast<uint64_t>(j)), m));
+}
+
 SignedSketchReport hcms_encode(std::string_view item, double epsilon, int64_t hashes, int64_t width,
                                RandomSource& rng) {
   check_sketch_encoder(SketchMechanism::HCMS, epsilon, hashes, width);
   const auto j = static_cast<int64_t>(rng.below(static_cast<uint64_t>(hashes)));
   const auto l = static_cast<int64_t>(rng.below(static_cast<uint64_t>(width)));
-  const int64_t h = sketch_column(sketch_xxh64(item, static_cast<uint64_t>(j)), width);
   const bool flip = rng.bernoulli(1.0 / (1.0 + std::exp(epsilon)));
-  return {j, l, hadamard_plus(l, h) != flip};
+  return {j, l, hcms_entry(item, j, l, width) != flip};
 }
 
 extern const SketchMechanismImpl kHcmsImpl = {
