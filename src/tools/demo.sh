@@ -248,19 +248,25 @@ psql -c 'SET client_min_messages = warning' -c 'DROP TABLE IF EXISTS demo_words_
       LEFT JOIN (SELECT word, true_count, rank() OVER (ORDER BY true_count DESC) AS true_rank
                  FROM demo_words_truth) t ON t.word = e.item"
 wline() { printf '%4s  %-8s  %8s  %-16s  %9s  %6s  %s\n' "$@"; }
+# word_table QUERY: a table of words, QUERY's rows being (rank, word, estimate, interval's
+# lower and upper bounds, true rank, true %, whether the interval covers the truth)
+word_table() {
+  local rank word est lo hi trank tpct covers
+  wline rank word estimate "95% interval" "true rank" "true %" "covers truth"
+  wline ---- -------- -------- ---------------- --------- ------ ------------
+  while IFS=$'\t' read -r rank word est lo hi trank tpct covers; do
+    wline "$rank" "$word" "$est" "[$lo, $hi]" "$trank" "$tpct" "$covers"
+  done < <(psql -At -F $'\t' -c "$1")
+}
 echo
 echo "the 20 dictionary words with the highest estimates, next to the truth (percent of devices):"
-wline rank word estimate "95% interval" "true rank" "true %" "covers truth"
-wline ---- -------- -------- ---------------- --------- ------ ------------
-while IFS=$'\t' read -r rank word est lo hi trank tpct covers; do
-  wline "$rank" "$word" "$est" "[$lo, $hi]" "$trank" "$tpct" "$covers"
-done < <(psql -At -F $'\t' -c "
+word_table "
   SELECT rank, item, to_char(100 * frequency, 'FM990.000'), to_char(100 * ci_lower, 'FM990.000'),
          to_char(100 * ci_upper, 'FM990.000'), coalesce(true_rank::text, '>3000'),
          coalesce(to_char(100 * true_frequency, 'FM990.000'), '?'),
          CASE WHEN true_frequency BETWEEN ci_lower AND ci_upper THEN 'yes'
               WHEN true_frequency IS NULL THEN '?' ELSE 'no' END
-  FROM demo_words_estimates ORDER BY rank LIMIT 20")
+  FROM demo_words_estimates ORDER BY rank LIMIT 20"
 IFS=$'\t' read -r top20 n_absent absent_words max_absent absent_cover n_dict covered < <(
   psql -At -F $'\t' -c "
   SELECT count(*) FILTER (WHERE rank <= 20 AND true_rank <= 20), count(*) FILTER (WHERE absent),
@@ -325,16 +331,12 @@ h_seconds=$(awk -v a="$h_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b 
 tau=$(psql -At -c "SELECT round(ldp.heavy_threshold((SELECT $H_AGG FROM demo_heavy)))")
 echo
 echo "the words TreeHist returns (percent of devices), beside the truth:"
-wline rank word estimate "95% interval" "true rank" "true %" "covers truth"
-wline ---- -------- -------- ---------------- --------- ------ ------------
-while IFS=$'\t' read -r rank word est lo hi trank tpct covers; do
-  wline "$rank" "$word" "$est" "[$lo, $hi]" "$trank" "$tpct" "$covers"
-done < <(psql -At -F $'\t' -c "
+word_table "
   SELECT rank, item, to_char(100 * frequency, 'FM990.000'), to_char(100 * ci_lower, 'FM990.000'),
          to_char(100 * ci_upper, 'FM990.000'), coalesce(true_rank::text, '-'),
          to_char(100 * true_frequency, 'FM990.000'),
          CASE WHEN true_frequency BETWEEN ci_lower AND ci_upper THEN 'yes' ELSE 'no' END
-  FROM demo_heavy_hitters ORDER BY rank")
+  FROM demo_heavy_hitters ORDER BY rank"
 IFS=$'\t' read -r returned true_heavy found missed < <(psql -At -F $'\t' -c "
   SELECT (SELECT count(*) FROM demo_heavy_hitters),
          count(*), count(h.item),

@@ -242,7 +242,6 @@ HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSin
   std::unique_ptr<RandomSource> enc_rng = make_random(spec.seed, 1);
   RandomSource& prng = *pop_rng;
   RandomSource& erng = *enc_rng;
-  const double top = cdf.back();
   std::string buf;
   buf.reserve(chunk_bytes + 128);
   int64_t done = 0;
@@ -253,8 +252,7 @@ HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSin
   };
   try {
     for (int64_t u = 0; u < spec.users; ++u) {
-      auto i = static_cast<size_t>(std::upper_bound(cdf.begin(), cdf.end(), prng.uniform() * top) - cdf.begin());
-      if (i >= cdf.size()) i = cdf.size() - 1;
+      const size_t i = draw_cdf_index(cdf, prng);
       ++truth[i];
       const HeavyReport r =
           spec.integers() ? treehist_encode_int(p, ids[i], erng) : treehist_encode(p, result.items[i], erng);

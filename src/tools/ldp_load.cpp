@@ -259,12 +259,6 @@ uint64_t parse_seed(const char* text) {
   return static_cast<uint64_t>(v);
 }
 
-std::string num(double v) {
-  std::string s;
-  append_double(s, v);
-  return s;
-}
-
 void print_tally_lines(const std::string& prefix, const Tally& t, ldp::tools::Mechanism m) {
   std::printf("%sreports=%" PRId64 "\n", prefix.c_str(), t.reports);
   if (m == Mechanism::RR)

@@ -14,6 +14,13 @@
 
 namespace ldp::tools {
 
+// A number as the key=value lines print it (append_double: shortest round trip).
+inline std::string num(double v) {
+  std::string s;
+  append_double(s, v);
+  return s;
+}
+
 // The loader's options around a population's spec (frequency oracle or sketch).
 template <class Spec>
 struct LoadCli {

@@ -17,12 +17,6 @@ namespace ldp::tools {
 
 namespace {
 
-std::string num(double v) {
-  std::string s;
-  append_double(s, v);
-  return s;
-}
-
 void print_protocol(const HeavyCli& cli, const HeavyLoadResult& r) {
   const HeavyLoadSpec& s = cli.spec;
   const HeavyProtocol& p = r.protocol;
