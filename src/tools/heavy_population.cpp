@@ -52,7 +52,7 @@ HeavyProtocol validate_heavy_spec(const HeavyLoadSpec& s) {
     if (!(s.zipf_s > 0) || !std::isfinite(s.zipf_s))
       throw UsageError("treehist draws words (--words FILE) or Zipf integer ids (--distribution zipf:S with --k K, "
                        "S > 0)");
-    if (s.k < 1 || s.k > (int64_t{1} << 26)) throw UsageError("--k (the Zipf ranks) must be in [1, 67108864]");
+    if (s.k < 1 || s.k > (int64_t{1} << 22)) throw UsageError("--k (the Zipf ranks) must be in [1, 4194304]");
     if (!s.alphabet.empty() || s.bytes_domain || s.max_length != 0 || s.chars_per_level != 0 || s.lowercase)
       throw UsageError("--alphabet, --bytes, --max-length, --chars-per-level and --lowercase apply to words, not to "
                        "integer ids (8 bytes, one per level)");
