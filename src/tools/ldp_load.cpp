@@ -215,6 +215,9 @@ Examples:
            --distribution words:test/data/subtlex_top1000.tsv --table words_grr
   ldp_load --mechanism hcms --epsilon 4 --hashes 64 --width 1024 --users 1000000 \
            --words test/data/subtlex_top1000.tsv --table words_hcms --truncate
+  ldp_load --mechanism treehist --epsilon 2 --users 1000000 --lowercase \
+           --words test/data/subtlex_top1000.tsv --table words_treehist --truncate \
+           --truth /tmp/words_truth.tsv
 )";
 
 [[noreturn]] void usage_error(const std::string& msg) {
