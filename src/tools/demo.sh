@@ -355,8 +355,9 @@ $true_heavy words are truly held by at least tau = 15 sqrt(n) = $tau devices; $f
 the list (missed: $missed), and $false_pos of the $returned returned are below tau: a word near tau
 is found or missed by chance, as each estimate has a standard error of $h_se points (each
 report spends eps/2 = 1 on the word and eps/2 on one prefix of it; the sketch above had
-eps = 4 for the word alone). $covered of the $returned intervals contain the true frequency (they leave out
-the bias of hash collisions). The truth is demo_heavy_truth (the loader's --truth
+eps = 4 for the word alone). $covered of the $returned intervals contain the true frequency: a word
+near tau is returned because its estimate came out high, so its interval tends to sit
+high, and the intervals leave out the bias of hash collisions. The truth is demo_heavy_truth (the loader's --truth
 file); the heavy hitters, in demo_heavy_hitters, come from
   $H_QUERY;
 EOF
