@@ -7,7 +7,9 @@
 # the true values; then 1,000,000 devices report one word each (SUBTLEX-US: the file
 # LDP_DEMO_WORDS names, else ../shared/data/subtlex_us_words.tsv beside the checkout,
 # else the bundled top 1000) with a sketch, and the top 20 of a dictionary is estimated
-# next to the truth. The cluster keeps running afterwards.
+# next to the truth; then 1,000,000 devices report one word each with TreeHist and the
+# heavy hitters are found without any dictionary, next to the truth. The cluster keeps
+# running afterwards.
 #
 #   src/tools/demo.sh          run the demo
 #   src/tools/demo.sh stop     stop the demo cluster; remove what it put under /tmp
@@ -24,7 +26,7 @@ PG_CONFIG=$LDP_PG_BIN/pg_config
 USERS=${LDP_DEMO_USERS:-1000000}
 
 usage() {
-  sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 case ${1:-} in
@@ -246,19 +248,25 @@ psql -c 'SET client_min_messages = warning' -c 'DROP TABLE IF EXISTS demo_words_
       LEFT JOIN (SELECT word, true_count, rank() OVER (ORDER BY true_count DESC) AS true_rank
                  FROM demo_words_truth) t ON t.word = e.item"
 wline() { printf '%4s  %-8s  %8s  %-16s  %9s  %6s  %s\n' "$@"; }
+# word_table QUERY: a table of words, QUERY's rows being (rank, word, estimate, interval's
+# lower and upper bounds, true rank, true %, whether the interval covers the truth)
+word_table() {
+  local rank word est lo hi trank tpct covers
+  wline rank word estimate "95% interval" "true rank" "true %" "covers truth"
+  wline ---- -------- -------- ---------------- --------- ------ ------------
+  while IFS=$'\t' read -r rank word est lo hi trank tpct covers; do
+    wline "$rank" "$word" "$est" "[$lo, $hi]" "$trank" "$tpct" "$covers"
+  done < <(psql -At -F $'\t' -c "$1")
+}
 echo
 echo "the 20 dictionary words with the highest estimates, next to the truth (percent of devices):"
-wline rank word estimate "95% interval" "true rank" "true %" "covers truth"
-wline ---- -------- -------- ---------------- --------- ------ ------------
-while IFS=$'\t' read -r rank word est lo hi trank tpct covers; do
-  wline "$rank" "$word" "$est" "[$lo, $hi]" "$trank" "$tpct" "$covers"
-done < <(psql -At -F $'\t' -c "
+word_table "
   SELECT rank, item, to_char(100 * frequency, 'FM990.000'), to_char(100 * ci_lower, 'FM990.000'),
          to_char(100 * ci_upper, 'FM990.000'), coalesce(true_rank::text, '>3000'),
          coalesce(to_char(100 * true_frequency, 'FM990.000'), '?'),
          CASE WHEN true_frequency BETWEEN ci_lower AND ci_upper THEN 'yes'
               WHEN true_frequency IS NULL THEN '?' ELSE 'no' END
-  FROM demo_words_estimates ORDER BY rank LIMIT 20")
+  FROM demo_words_estimates ORDER BY rank LIMIT 20"
 IFS=$'\t' read -r top20 n_absent absent_words max_absent absent_cover n_dict covered < <(
   psql -At -F $'\t' -c "
   SELECT count(*) FILTER (WHERE rank <= 20 AND true_rank <= 20), count(*) FILTER (WHERE absent),
@@ -280,6 +288,78 @@ Over the whole dictionary, $covered of $n_dict intervals contain the true freque
 are the rows of demo_words (hash_index, coefficient, report); the estimates, in
 demo_words_estimates, come from
   $W_QUERY;
+EOF
+
+# ---------------------------------------------------------------------------
+# Heavy hitters: the same kind of word population, but nobody gives a dictionary. Every
+# device reports its word once with TreeHist (ALGORITHMS.md §6.1) under a protocol
+# fixed in advance, ldp.treehist_protocol(2, 1M): words of 1 to 6 letters a-z, cut into
+# 3 levels of 2 letters, each level's oracle a count sketch of 128 rows x 1024 columns.
+# The server walks the prefix tree and returns the words whose estimated count is above
+# tau = 15 sqrt(n) (1.5% of the devices at n = 1M) with their 95% intervals. The loader
+# lower-cases the words ("I" -> "i"), skips those the protocol cannot encode (longer
+# than 6 letters, apostrophes, ...; it says how many) and writes the true counts to a
+# file, so that the output can be set beside the truth.
+
+H_EPS=2
+H_PROTOCOL="ldp.treehist_protocol($H_EPS, $USERS)"
+H_AGG="ldp.treehist_agg(level, hash_index, coefficient, prefix_report, item_report, $H_PROTOCOL)"
+step "heavy hitters: $USERS devices each report one word with TreeHist (eps=$H_EPS), no candidate list"
+echo "word counts: $words_note"
+"$LOADER" --mechanism treehist --epsilon "$H_EPS" --words "$WORDS" --lowercase --users "$USERS" \
+  --seed 8 --table demo_heavy --truncate --truth "$LOGS/heavy-truth.tsv" \
+  >"$LOGS/heavy-load.txt" 2>"$LOGS/heavy-load.err" ||
+  { cat "$LOGS/heavy-load.err" >&2; exit 1; }
+hkey() { awk -F= -v k="$1" '$1 == k { print substr($0, length(k) + 2) }' "$LOGS/heavy-load.txt"; }
+awk -v s="$(hkey skipped_share)" -v k="$(hkey words_skipped)" -v u="$(hkey words_used)" 'BEGIN {
+  printf "the protocol encodes %d of the (lower-cased) words; %d that it cannot encode (more than 6\n", u, k
+  printf "letters, or a character outside a-z) are skipped: they hold %.1f%% of the file'"'"'s counts\n", 100 * s }'
+psql -c 'SET client_min_messages = warning' -c 'DROP TABLE IF EXISTS demo_heavy_truth, demo_heavy_hitters' \
+  -c 'CREATE TABLE demo_heavy_truth (item text PRIMARY KEY, true_count bigint NOT NULL)'
+tail -n +2 "$LOGS/heavy-truth.tsv" | awk '{ gsub(/\\/, "\\\\"); print }' |
+  psql -c '\copy demo_heavy_truth FROM STDIN'
+H_QUERY="SELECT h.* FROM ldp.heavy_hitters((SELECT $H_AGG FROM demo_heavy)) h"
+h_start=$(date +%s.%N)
+psql -c 'SET client_min_messages = warning' \
+  -c "CREATE TABLE demo_heavy_hitters AS
+      SELECT row_number() OVER (ORDER BY h.count DESC, h.item) AS rank, h.*,
+             coalesce(t.true_count, 0)::float8 / $USERS AS true_frequency, t.true_rank
+      FROM ($H_QUERY) h
+      LEFT JOIN (SELECT item, true_count, rank() OVER (ORDER BY true_count DESC) AS true_rank
+                 FROM demo_heavy_truth) t USING (item)"
+h_seconds=$(awk -v a="$h_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+tau=$(psql -At -c "SELECT round(ldp.heavy_threshold((SELECT $H_AGG FROM demo_heavy)))")
+echo
+echo "the words TreeHist returns (percent of devices), beside the truth:"
+word_table "
+  SELECT rank, item, to_char(100 * frequency, 'FM990.000'), to_char(100 * ci_lower, 'FM990.000'),
+         to_char(100 * ci_upper, 'FM990.000'), coalesce(true_rank::text, '-'),
+         to_char(100 * true_frequency, 'FM990.000'),
+         CASE WHEN true_frequency BETWEEN ci_lower AND ci_upper THEN 'yes' ELSE 'no' END
+  FROM demo_heavy_hitters ORDER BY rank"
+IFS=$'\t' read -r returned true_heavy found missed < <(psql -At -F $'\t' -c "
+  SELECT (SELECT count(*) FROM demo_heavy_hitters),
+         count(*), count(h.item),
+         coalesce(string_agg(t.item || ' (' || to_char(100.0 * t.true_count / $USERS, 'FM990.00') || '%)', ', '
+                             ORDER BY t.true_count DESC) FILTER (WHERE h.item IS NULL), 'none')
+  FROM demo_heavy_truth t LEFT JOIN demo_heavy_hitters h USING (item)
+  WHERE t.true_count >= $tau")
+IFS=$'\t' read -r false_pos h_se covered < <(psql -At -F $'\t' -c "
+  SELECT count(*) FILTER (WHERE true_frequency * $USERS < $tau), to_char(100 * max(std_error), 'FM990.00'),
+         count(*) FILTER (WHERE true_frequency BETWEEN ci_lower AND ci_upper)
+  FROM demo_heavy_hitters")
+cat <<EOF
+
+TreeHist found these $returned words from the reports alone, in $h_seconds s (aggregate and decode).
+$true_heavy words are truly held by at least tau = 15 sqrt(n) = $tau devices; $found of them are in
+the list (missed: $missed), and $false_pos of the $returned returned are below tau: a word near tau
+is found or missed by chance, as each estimate has a standard error of $h_se points (each
+report spends eps/2 = 1 on the word and eps/2 on one prefix of it; the sketch above had
+eps = 4 for the word alone). $covered of the $returned intervals contain the true frequency: a word
+near tau is returned because its estimate came out high, so its interval tends to sit
+high, and the intervals leave out the bias of hash collisions. The truth is demo_heavy_truth (the loader's --truth
+file); the heavy hitters, in demo_heavy_hitters, come from
+  $H_QUERY;
 EOF
 
 # ---------------------------------------------------------------------------
@@ -341,9 +421,12 @@ and try:
   SELECT * FROM collection_estimates('demo_daily');   -- closed daily by pg_cron at 00:05 UTC
   SELECT * FROM frequencies((SELECT hcms_agg(hash_index, coefficient, report, 4, 256, 1024)
                              FROM demo_words), ARRAY['love', 'hate', 'postgres']);
+  SELECT * FROM heavy_hitters((SELECT treehist_agg(level, hash_index, coefficient, prefix_report,
+                                                   item_report, treehist_protocol(2, $USERS))
+                               FROM demo_heavy));
 Stop it with:
   $ROOT/src/tools/demo.sh stop
 EOF
 else
-  echo "The demo tables demo_rr, demo_onebit, demo_laplace, demo_piecewise, demo_daily and demo_words* are in your database (PGHOST=${PGHOST:-} PGPORT=${PGPORT:-} PGDATABASE=${PGDATABASE:-})."
+  echo "The demo tables demo_rr, demo_onebit, demo_laplace, demo_piecewise, demo_daily, demo_words* and demo_heavy* are in your database (PGHOST=${PGHOST:-} PGPORT=${PGPORT:-} PGDATABASE=${PGDATABASE:-})."
 fi

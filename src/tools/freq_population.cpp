@@ -204,10 +204,7 @@ ItemPopulation::ItemPopulation(const ItemDistribution& d, int64_t k) : d_(d), k_
 }
 
 int64_t ItemPopulation::draw_cdf(RandomSource& rng) const {
-  double u = rng.uniform() * cdf_.back();
-  size_t i = static_cast<size_t>(std::upper_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin());
-  if (i >= cdf_.size()) i = cdf_.size() - 1;
-  return static_cast<int64_t>(i);
+  return static_cast<int64_t>(draw_cdf_index(cdf_, rng));
 }
 
 // ---------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 // returns for the loaded table. Nothing here talks to PostgreSQL (pg_load.hpp does).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -48,6 +49,14 @@ struct WordCount {
 // (ties keep the file's order: a file already sorted keeps its order). Throws
 // UsageError naming the line of a malformed entry.
 std::vector<WordCount> read_word_counts(const std::string& path);
+
+// The index i of a draw from cumulative weights cdf (non-decreasing, cdf.back() > 0):
+// P(i) = (cdf[i] - cdf[i-1]) / cdf.back().
+inline size_t draw_cdf_index(const std::vector<double>& cdf, RandomSource& rng) {
+  const double u = rng.uniform() * cdf.back();
+  const auto i = static_cast<size_t>(std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
+  return i < cdf.size() ? i : cdf.size() - 1;
+}
 
 // Draws users' items in [0, k).
 //   uniform      every item with probability 1/k

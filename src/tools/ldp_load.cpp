@@ -3,7 +3,7 @@
 // into a PostgreSQL table with COPY. Prints the truth (the population's mean or
 // proportion, or its item or word frequencies) so that the ldp aggregates' estimates
 // can be checked against it. The frequency oracles and the sketches run in
-// ldp_load_freq.cpp.
+// ldp_load_freq.cpp, TreeHist (heavy hitters) in ldp_load_heavy.cpp.
 #include <getopt.h>
 
 #include <cerrno>
@@ -28,6 +28,7 @@ namespace {
 const char* kUsage = R"(Usage: ldp_load --mechanism MECH --epsilon E --distribution DIST --table NAME [options]
        ldp_load --mechanism FREQ --epsilon E --k K --distribution ITEMS --table NAME [options]
        ldp_load --mechanism SKETCH --epsilon E --hashes H --width W --words FILE --table NAME [options]
+       ldp_load --mechanism treehist --epsilon E (--words FILE | --distribution zipf:S --k K) --table NAME [options]
 
 Simulates USERS devices, each holding a true value drawn from DIST (a number, an
 item of [0, K) or a word of FILE), encodes every value with the ldp core library
@@ -45,6 +46,8 @@ Mechanism:
                        frequency oracles over items [0, K): see "Frequency oracles"
   --mechanism cms|hcms|hashtogram
                        sketch frequency oracles over words: see "Sketches"
+  --mechanism treehist heavy hitters (TreeHist) of words or integer ids, found
+                       without candidates: see "Heavy hitters"
   --epsilon E          privacy parameter of one report, in (0, 700]
   --max-value M        values lie in [0, M] (required, except for rr)
   --gamma G            onebit: output perturbation, flip probability in [0, 0.5)
@@ -116,6 +119,46 @@ Sketches (each user holds one word, any string, and sends one report):
   ldp.hashtogram_agg(hash_index, coefficient, report, E, H, W); estimates of
   candidate words: ldp.frequencies(<aggregate>, ARRAY['you', 'the', ...]).
 
+Heavy hitters (--mechanism treehist; each user holds one word or one 64-bit id and
+sends one report under a protocol built as ldp.treehist_protocol builds it):
+  --words FILE         words (--distribution words:FILE is the same): a word-count
+                       file as above. Users hold the words the protocol can encode,
+                       each with probability count / (the total count of those
+                       words), so that --users users hold them; the words it cannot
+                       encode (a character outside the alphabet, too long) are
+                       skipped: counted on stdout (words_skipped=, skipped_share=
+                       of the file's counts) and said on stderr
+  --lowercase          words: fold A-Z to a-z first, adding up the counts of words
+                       that become equal ("I" -> "i")
+  --distribution zipf:S --k K
+                       integer ids under ldp.treehist_int8_protocol: ranks 0..K-1
+                       with P(rank i) ~ (i+1)^-S
+  --ids scrambled|ranks
+                       the id of rank i: a fixed scrambling of i spread over the
+                       64-bit range (default; distinct ranks, distinct ids), or i+1
+  --expected-users N0  the protocol's users (default: --users), what its defaults
+                       are chosen for
+  --alphabet A         words: the alphabet (default abcdefghijklmnopqrstuvwxyz)
+  --bytes              words: any UTF-8 text, one byte per level (alphabet => NULL)
+  --max-length L, --chars-per-level S, --hashes H, --width W
+                       the protocol's parameters (default: ldp.treehist_protocol's;
+                       integer ids take --hashes and --width only)
+  --truth FILE         write the true counts to FILE (item<TAB>count, header line,
+                       most frequent first, every item someone holds; integer ids
+                       in decimal), e.g. for \copy into a table
+  --top T, --print-summary, --no-decode
+                       as above; the local decoder also runs heavy_hitters
+  Table: (user_id bigint, round integer, level integer, hash_index integer,
+  coefficient integer, prefix_report boolean, item_report boolean); round is 1.
+  Aggregate: ldp.treehist_agg(level, hash_index, coefficient, prefix_report,
+  item_report, '<protocol=>'::ldp.heavy_protocol); then ldp.heavy_hitters(summary).
+  Output: protocol= (the text form: cast it to ldp.heavy_protocol), threshold=
+  (the default tau of ldp.heavy_hitters at n = reports), true_heavy= (items whose
+  true count is at least tau), local_heavy_hitters=, local_recall=,
+  local_precision= (against the true set), local_decode_seconds=, the top items
+  (item.I.word= or item.I.id=, .true_count=, .local_frequency=, ...) and the first
+  heavy hitters (hitter.R.item=, .frequency=, .std_error=).
+
 Population:
   --users N            number of users (default 1000000)
   --distribution DIST  the users' true values:
@@ -172,6 +215,9 @@ Examples:
            --distribution words:test/data/subtlex_top1000.tsv --table words_grr
   ldp_load --mechanism hcms --epsilon 4 --hashes 64 --width 1024 --users 1000000 \
            --words test/data/subtlex_top1000.tsv --table words_hcms --truncate
+  ldp_load --mechanism treehist --epsilon 2 --users 1000000 --lowercase \
+           --words test/data/subtlex_top1000.tsv --table words_treehist --truncate \
+           --truth /tmp/words_truth.tsv
 )";
 
 [[noreturn]] void usage_error(const std::string& msg) {
@@ -216,12 +262,6 @@ uint64_t parse_seed(const char* text) {
   return static_cast<uint64_t>(v);
 }
 
-std::string num(double v) {
-  std::string s;
-  append_double(s, v);
-  return s;
-}
-
 void print_tally_lines(const std::string& prefix, const Tally& t, ldp::tools::Mechanism m) {
   std::printf("%sreports=%" PRId64 "\n", prefix.c_str(), t.reports);
   if (m == Mechanism::RR)
@@ -241,7 +281,8 @@ int main(int argc, char** argv) {
   enum {
     kMechanism = 1000, kEpsilon, kMaxValue, kGamma, kGranularity, kRounds, kConstantUsers,
     kDrift, kUsers, kDistribution, kTable, kTruncate, kSeed, kDsn, kFirstUserId, kNoAnalyze,
-    kHelp, kK, kD, kMemoize, kRedraw, kTop, kPrintSummary, kNoDecode, kHashes, kWidth, kWords
+    kHelp, kK, kD, kMemoize, kRedraw, kTop, kPrintSummary, kNoDecode, kHashes, kWidth, kWords,
+    kExpectedUsers, kAlphabet, kBytes, kMaxLength, kCharsPerLevel, kLowercase, kTruth, kIds
   };
   static const option kOptions[] = {
       {"mechanism", required_argument, nullptr, kMechanism},
@@ -271,6 +312,14 @@ int main(int argc, char** argv) {
       {"hashes", required_argument, nullptr, kHashes},
       {"width", required_argument, nullptr, kWidth},
       {"words", required_argument, nullptr, kWords},
+      {"expected-users", required_argument, nullptr, kExpectedUsers},
+      {"alphabet", required_argument, nullptr, kAlphabet},
+      {"bytes", no_argument, nullptr, kBytes},
+      {"max-length", required_argument, nullptr, kMaxLength},
+      {"chars-per-level", required_argument, nullptr, kCharsPerLevel},
+      {"lowercase", no_argument, nullptr, kLowercase},
+      {"truth", required_argument, nullptr, kTruth},
+      {"ids", required_argument, nullptr, kIds},
       {nullptr, 0, nullptr, 0},
   };
 
@@ -281,12 +330,15 @@ int main(int argc, char** argv) {
   std::optional<ldp::SketchMechanism> sketch_mechanism;
   FreqCli freq;  // the frequency-oracle options
   SketchCli sketch;  // the sketch options
+  HeavyCli heavy;    // the treehist options
+  bool treehist = false;
+  std::vector<std::string> heavy_only;  // treehist options given, for the error
   std::vector<std::string> freq_only;  // frequency-oracle options given, for the error
   std::vector<std::string> k_only;     // of those, the ones sketches do not take
   std::vector<std::string> sketch_only;
   std::string words_file;
   bool have_epsilon = false, have_max = false, have_gamma = false, have_gran = false;
-  bool have_rounds = false, have_drift = false, have_users = false;
+  bool have_rounds = false, have_drift = false, have_users = false, have_k = false;
   std::string distribution, table, dsn;
   bool truncate = false, analyze = true;
 
@@ -295,13 +347,14 @@ int main(int argc, char** argv) {
   while ((c = getopt_long(argc, argv, ":", kOptions, nullptr)) != -1) {
     switch (c) {
       case kMechanism:
+        treehist = std::string(optarg) == "treehist";
         mechanism = parse_mechanism(optarg);
         freq_mechanism = parse_freq_mechanism(optarg);
         sketch_mechanism = parse_sketch_mechanism(optarg);
-        if (!mechanism && !freq_mechanism && !sketch_mechanism)
+        if (!mechanism && !freq_mechanism && !sketch_mechanism && !treehist)
           usage_error(std::string("--mechanism must be rr, onebit, laplace, piecewise, grr, sue, "
-                                  "oue, dbitflip, olh, hadamard, cms, hcms or hashtogram, got '") +
-                      optarg + "'");
+                                  "oue, dbitflip, olh, hadamard, cms, hcms, hashtogram or treehist, "
+                                  "got '") + optarg + "'");
         break;
       case kEpsilon: spec.epsilon = parse_number("epsilon", optarg); have_epsilon = true; break;
       case kMaxValue: spec.max_value = parse_number("max-value", optarg); have_max = true; break;
@@ -333,6 +386,7 @@ int main(int argc, char** argv) {
         int64_t k = parse_count("k", optarg);
         if (k > INT32_MAX) usage_error("--k is too large");
         freq.spec.k = k;
+        have_k = true;
         freq_only.push_back("--k");
         k_only.push_back("--k");
         break;
@@ -370,6 +424,38 @@ int main(int argc, char** argv) {
         freq_only.push_back("--words");
         break;
       case kTop: freq.top = parse_count("top", optarg); freq_only.push_back("--top"); break;
+      case kExpectedUsers:
+        heavy.spec.expected_users = parse_count("expected-users", optarg);
+        if (heavy.spec.expected_users < 1) usage_error("--expected-users must be at least 1");
+        heavy_only.push_back("--expected-users");
+        break;
+      case kAlphabet:
+        if (*optarg == '\0') usage_error("--alphabet must not be empty (--bytes takes any UTF-8 text)");
+        heavy.spec.alphabet = optarg;
+        heavy_only.push_back("--alphabet");
+        break;
+      case kBytes: heavy.spec.bytes_domain = true; heavy_only.push_back("--bytes"); break;
+      case kMaxLength:
+      case kCharsPerLevel: {
+        const char* name = c == kMaxLength ? "max-length" : "chars-per-level";
+        int64_t v = parse_count(name, optarg);
+        if (v < 1 || v > INT32_MAX) usage_error(std::string("--") + name + " must be a positive integer");
+        (c == kMaxLength ? heavy.spec.max_length : heavy.spec.chars_per_level) = v;
+        heavy_only.push_back(std::string("--") + name);
+        break;
+      }
+      case kLowercase: heavy.spec.lowercase = true; heavy_only.push_back("--lowercase"); break;
+      case kTruth:
+        if (*optarg == '\0') usage_error("--truth needs a file name");
+        heavy.truth_path = optarg;
+        heavy_only.push_back("--truth");
+        break;
+      case kIds:
+        if (std::string(optarg) != "scrambled" && std::string(optarg) != "ranks")
+          usage_error(std::string("--ids must be scrambled or ranks, got '") + optarg + "'");
+        heavy.spec.scrambled_ids = std::string(optarg) == "scrambled";
+        heavy_only.push_back("--ids");
+        break;
       case kPrintSummary: freq.print_summary = true; freq_only.push_back("--print-summary"); break;
       case kNoDecode: freq.spec.local_decode = false; freq_only.push_back("--no-decode"); break;
       case ':':
@@ -379,9 +465,9 @@ int main(int argc, char** argv) {
     }
   }
   if (optind < argc) usage_error(std::string("unexpected argument '") + argv[optind] + "'");
-  if (!mechanism && !freq_mechanism && !sketch_mechanism)
+  if (!mechanism && !freq_mechanism && !sketch_mechanism && !treehist)
     usage_error("--mechanism is required (rr, onebit, laplace, piecewise, grr, sue, oue, "
-                "dbitflip, olh, hadamard, cms, hcms or hashtogram)");
+                "dbitflip, olh, hadamard, cms, hcms, hashtogram or treehist)");
   if (!words_file.empty() && !distribution.empty())
     usage_error("give the words either as --words FILE or as --distribution words:FILE");
   // the table and the connection, the same for both kinds of load
@@ -391,6 +477,56 @@ int main(int argc, char** argv) {
     cli.truncate = truncate;
     cli.analyze = analyze;
   };
+  if (treehist) {
+    if (have_max || have_gamma || have_gran || spec.constant_users || have_drift)
+      usage_error("--max-value, --gamma, --granularity, --constant-users and --drift apply to the "
+                  "mean mechanisms, not treehist");
+    for (const std::string& o : k_only)
+      if (o != "--k") usage_error(o + " applies to the frequency oracles over [0, K), not treehist");
+    if (have_rounds) usage_error("--rounds does not apply to treehist (one report per device)");
+    if (!have_epsilon) usage_error("--epsilon is required");
+    if (table.empty()) usage_error("--table is required");
+    HeavyLoadSpec& h = heavy.spec;
+    if (distribution.rfind("words:", 0) == 0) {
+      words_file = distribution.substr(6);
+    } else if (distribution.rfind("zipf:", 0) == 0) {
+      if (!have_k) usage_error("--distribution " + distribution + " needs --k K (the ranks of the ids)");
+      try {
+        h.zipf_s = parse_item_distribution(distribution).s;
+      } catch (const UsageError& e) {
+        usage_error(e.what());
+      }
+      h.k = freq.spec.k;
+    } else if (!distribution.empty()) {
+      usage_error("--distribution " + distribution + ": treehist takes words:FILE (or --words FILE) "
+                  "or zipf:S with --k K");
+    }
+    if (words_file.empty() && h.zipf_s == 0)
+      usage_error("treehist needs --words FILE (word<TAB>count lines, e.g. "
+                  "test/data/subtlex_top1000.tsv) or --distribution zipf:S --k K (integer ids)");
+    if (!words_file.empty() && have_k) usage_error("--k applies to Zipf integer ids, not to words");
+    h.words_path = words_file;
+    h.epsilon = spec.epsilon;
+    h.users = spec.users;
+    h.seed = spec.seed;
+    h.first_user_id = spec.first_user_id;
+    h.hashes = sketch.spec.hashes;
+    h.width = sketch.spec.width;
+    h.local_decode = freq.spec.local_decode;
+    heavy.top = freq.top;
+    heavy.print_summary = freq.print_summary;
+    set_connection(heavy);
+    try {
+      return run_heavy_load(heavy);
+    } catch (const UsageError& e) {
+      usage_error(e.what());
+    }
+  }
+  if (!heavy_only.empty())
+    usage_error(heavy_only.front() + " applies to treehist, not " +
+                (sketch_mechanism   ? sketch_mechanism_name(*sketch_mechanism)
+                 : freq_mechanism ? freq_mechanism_name(*freq_mechanism)
+                                  : mechanism_name(*mechanism)));
   if (sketch_mechanism) {
     const char* sname = sketch_mechanism_name(*sketch_mechanism);
     if (have_max || have_gamma || have_gran || spec.constant_users || have_drift)
@@ -463,7 +599,7 @@ int main(int argc, char** argv) {
   if (!freq_only.empty())
     usage_error(freq_only.front() + " applies to the frequency oracles (grr, sue, oue, dbitflip, "
                 "olh, hadamard; --words, --top, --print-summary and --no-decode also to cms, "
-                "hcms and hashtogram), not " + mechanism_name(*mechanism));
+                "hcms, hashtogram and treehist), not " + mechanism_name(*mechanism));
   spec.mechanism = *mechanism;
   if (!have_epsilon) usage_error("--epsilon is required");
   if (distribution.empty()) usage_error("--distribution is required");

@@ -14,12 +14,6 @@ namespace ldp::tools {
 
 namespace {
 
-std::string num(double v) {
-  std::string s;
-  append_double(s, v);
-  return s;
-}
-
 // max over items of |local frequency - true frequency|
 double max_abs_error(const FreqTally& t, const std::vector<ItemEstimate>& est) {
   double worst = 0;

@@ -1,16 +1,25 @@
 // ldp_load's frequency-oracle modes: the oracles over items [0, k) (grr, sue, oue,
-// dbitflip, olh, hadamard) and the sketches over words (cms, hcms, hashtogram). The
-// options main() parsed, and the runs (load, then the truth and the local decoding on
-// stdout). Split from ldp_load.cpp to keep each file readable.
+// dbitflip, olh, hadamard), the sketches over words (cms, hcms, hashtogram) and the
+// heavy hitters (treehist, run in ldp_load_heavy.cpp). The options main() parsed, and
+// the runs (load, then the truth and the local decoding on stdout). Split from
+// ldp_load.cpp to keep each file readable.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "freq_population.hpp"
+#include "heavy_population.hpp"
 #include "sketch_population.hpp"
 
 namespace ldp::tools {
+
+// A number as the key=value lines print it (append_double: shortest round trip).
+inline std::string num(double v) {
+  std::string s;
+  append_double(s, v);
+  return s;
+}
 
 // The loader's options around a population's spec (frequency oracle or sketch).
 template <class Spec>
@@ -24,6 +33,9 @@ struct LoadCli {
 };
 using FreqCli = LoadCli<FreqLoadSpec>;
 using SketchCli = LoadCli<SketchLoadSpec>;
+struct HeavyCli : LoadCli<HeavyLoadSpec> {
+  std::string truth_path;  // --truth FILE: the true counts as a word-count file
+};
 
 // Validates the options (UsageError), loads the reports, prints the key=value lines
 // on stdout and the one-line summary on stderr. Returns the exit status (0, or 1 on a
@@ -32,5 +44,8 @@ int run_freq_load(const FreqCli& cli);
 
 // The same for a sketch (cms, hcms, hashtogram).
 int run_sketch_load(const SketchCli& cli);
+
+// The same for TreeHist (words or Zipf integer ids), and --truth.
+int run_heavy_load(const HeavyCli& cli);
 
 }  // namespace ldp::tools

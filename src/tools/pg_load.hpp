@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "freq_population.hpp"
+#include "heavy_population.hpp"
 #include "population.hpp"
 #include "progress.hpp"
 #include "sketch_population.hpp"
@@ -187,6 +188,25 @@ inline SketchLoadResult load_sketch_reports(pqxx::connection_base& conn,
                                report_columns);
       },
       [&](auto emit) { return generate_sketch_reports(spec, emit, progress); });
+}
+
+// The TreeHist counterpart (heavy_population.hpp): the same transaction, one COPY of
+// the reports (level, hash_index, coefficient, prefix_report, item_report), the
+// protocol, the truth and the local decoding back.
+inline HeavyLoadResult load_heavy_reports(pqxx::connection_base& conn, const HeavyLoadSpec& spec,
+                                          const std::string& table, bool truncate,
+                                          const ProgressFn& progress = {}, bool analyze = true) {
+  validate_heavy_spec(spec);
+  const std::vector<FreqColumn> report_columns = heavy_report_columns();
+  return copy_into_table<HeavyLoadResult>(
+      conn, table, truncate, analyze, report_copy_columns(report_columns),
+      [&](pqxx::work& txn, const std::string& qt, bool exists) {
+        if (!exists)
+          txn.exec0(report_create_table_sql(qt, report_columns));
+        else
+          check_report_columns(txn, qt, table, "treehist", report_columns);
+      },
+      [&](auto emit) { return generate_heavy_reports(spec, emit, progress); });
 }
 
 // Creates the table if it is missing (optionally empties it), then streams every

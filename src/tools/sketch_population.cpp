@@ -40,12 +40,7 @@ WordPopulation::WordPopulation(const std::string& path) {
   if (c <= 0) throw UsageError(path + ": every word has count 0");
 }
 
-int64_t WordPopulation::next(RandomSource& rng) const {
-  double u = rng.uniform() * cdf_.back();
-  size_t i = static_cast<size_t>(std::upper_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin());
-  if (i >= cdf_.size()) i = cdf_.size() - 1;
-  return static_cast<int64_t>(i);
-}
+int64_t WordPopulation::next(RandomSource& rng) const { return static_cast<int64_t>(draw_cdf_index(cdf_, rng)); }
 
 void validate_sketch_spec(const SketchLoadSpec& s) {
   const char* name = sketch_mechanism_name(s.mechanism);

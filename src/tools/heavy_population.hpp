@@ -1,0 +1,130 @@
+// Populations of simulated users holding words or 64-bit integer ids, and the reports
+// their devices send with TreeHist (heavy hitters, ALGORITHMS.md §6.1) through the core
+// library's device SDK (treehist_encode, treehist_encode_int).
+//
+// generate_heavy_reports() builds the protocol from the options (heavy_protocol_build,
+// what ldp.treehist_protocol and ldp.treehist_int8_protocol call), draws every user's
+// item, encodes it, formats the report as PostgreSQL COPY text and tallies the truth
+// (how many users hold each item) and a local decoder state (a HeavySummary fed with
+// the same reports): its heavy hitters are exactly what ldp.heavy_hitters(<aggregate>)
+// returns for the loaded table. Nothing here talks to PostgreSQL (pg_load.hpp does).
+//
+// Items:
+//   words   a word-count file (word<TAB>count, as read_word_counts): a user holds each
+//           word the protocol can encode with probability count / (the total count of
+//           those words). Words it cannot encode (a character outside the alphabet, too
+//           long, ...) are skipped and counted (HeavyWords::skipped). With lowercase,
+//           ASCII letters are folded to lower case first and the counts of words that
+//           become equal are added.
+//   zipf    ids of ranks 0..k-1 with P(rank i) ~ (i+1)^-s, an int64 protocol. The id of
+//           rank i is i + 1 (ids "ranks") or a fixed scrambling of i that spreads the
+//           ids over the 64-bit range (ids "scrambled", the default: ldp's splitmix64
+//           finalizer, a bijection, so distinct ranks have distinct ids).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/random.hpp"
+#include "freq_population.hpp"  // FreqColumn, read_word_counts
+#include "heavy/heavy_summary.hpp"
+#include "population.hpp"  // UsageError, ChunkSink, ProgressFn
+
+namespace ldp::tools {
+
+struct HeavyLoadSpec {
+  // The protocol, as the SQL builders take it: 0 (or an empty alphabet) leaves a
+  // parameter to the defaults. bytes_domain: ldp.treehist_protocol(..., alphabet => NULL).
+  double epsilon = 0;
+  int64_t expected_users = 0;  // 0: users
+  std::string alphabet;        // empty: "abc...z"
+  bool bytes_domain = false;
+  int64_t max_length = 0, chars_per_level = 0, hashes = 0, width = 0;
+
+  int64_t users = 0;
+  std::string words_path;    // words: the word-count file; empty: zipf integers
+  bool lowercase = false;    // words: fold ASCII A-Z to a-z, adding up counts
+  double zipf_s = 0;         // zipf: the exponent, > 0
+  int64_t k = 0;             // zipf: ranks 0..k-1
+  bool scrambled_ids = true; // zipf: ids spread over int64 (else rank + 1)
+  std::optional<uint64_t> seed;  // none: SecureRandom for everything
+  int64_t first_user_id = 1;
+  bool local_decode = true;  // feed a local HeavySummary
+  bool integers() const { return words_path.empty(); }
+};
+
+// The protocol of the spec (UsageError naming the options when the core refuses it).
+HeavyProtocol heavy_load_protocol(const HeavyLoadSpec& spec);
+// Checks the options (UsageError naming the option); returns the protocol.
+HeavyProtocol validate_heavy_spec(const HeavyLoadSpec& spec);
+
+// The word file under a protocol: the words it can encode, most frequent first, and
+// what was skipped.
+struct HeavyWords {
+  std::vector<std::string> words;  // encodable, by count descending (ties: file order)
+  std::vector<int64_t> counts;
+  int64_t in_file = 0;             // words in the file
+  int64_t folded = 0;              // lowercase: words merged into another
+  int64_t skipped = 0;             // words the protocol cannot encode
+  double skipped_share = 0;        // their share of the file's total count
+  std::vector<std::string> skipped_examples;  // the first few, most frequent first, with why
+};
+HeavyWords read_heavy_words(const HeavyLoadSpec& spec, const HeavyProtocol& p);
+
+// The id of rank i (zipf).
+int64_t heavy_zipf_id(const HeavyLoadSpec& spec, int64_t rank);
+
+// A HeavySummary in owned, 8-byte aligned memory.
+class LocalHeavy {
+ public:
+  explicit LocalHeavy(const HeavyProtocol& p);
+  HeavySummary* get() { return reinterpret_cast<HeavySummary*>(mem_.data()); }
+  const HeavySummary& operator*() const { return *reinterpret_cast<const HeavySummary*>(mem_.data()); }
+  const HeavySummary* operator->() const { return &**this; }
+  std::string text() const;  // as ldp.heavy_summary prints
+  // heavy_hitters(summary) at the default threshold (q.threshold < 0) or at q's.
+  HeavyHitters hitters(const HeavyHittersQuery& q = {}) const;
+  // The final oracle's estimates of these items (strings; integers as decimal text).
+  std::vector<HeavyEstimate> frequencies(const std::vector<std::string>& items) const;
+
+ private:
+  std::vector<int64_t> mem_;
+};
+
+struct HeavyLoadResult {
+  HeavyProtocol protocol{};
+  FreqTally truth;                 // item i = items[i]; truth.local stays empty
+  std::vector<std::string> items;  // words, or ids as decimal text
+  HeavyWords words;                // words: the file under the protocol (items = words.words)
+  std::optional<LocalHeavy> local; // absent without local_decode
+  double seconds = 0;              // wall time of the load (set by load_heavy_reports)
+};
+
+// Recall and precision of returned items against the true set {v: true count >= τ}.
+struct HeavyQuality {
+  int64_t true_heavy = 0, returned = 0, hits = 0;
+  double recall = 1, precision = 1;
+};
+HeavyQuality heavy_quality(const HeavyLoadResult& r, const HeavyHitters& h);
+
+// COPY text row "user_id\t1\tlevel\thash_index\tcoefficient\tprefix\titem\n", appended.
+void append_treehist_row(std::string& out, int64_t user_id, const HeavyReport& r);
+
+// Draws the population, encodes every report with the core library and hands the COPY
+// text to sink in chunks of about chunk_bytes. With a seed the output is reproducible:
+// the population uses one stream and the encoder another (as the other loaders).
+HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSink& sink,
+                                       const ProgressFn& progress = {}, size_t chunk_bytes = size_t{1} << 20);
+
+// The report columns (after user_id bigint and round integer): level, hash_index,
+// coefficient integer, prefix_report, item_report boolean: ldp.treehist_agg's arguments.
+std::vector<FreqColumn> heavy_report_columns();
+
+// Writes the truth as a word-count file: a header "item<TAB>count", then every item at
+// least one user holds, most frequent first. UsageError when the file cannot be written.
+void write_heavy_truth(const std::string& path, const HeavyLoadResult& r);
+
+}  // namespace ldp::tools
