@@ -1,9 +1,10 @@
 -- 0.7.0 -> 0.8.0: heavy hitters without a candidate list (issue 20): the types
 -- ldp.heavy_protocol and ldp.heavy_summary (stored-form family 4, compact counters),
--- TreeHist's protocol builders, aggregate, encoders and accessors, the summary kind
+-- the protocol builders, aggregates and encoders of TreeHist, PEM and SFP, the accessors, the summary kind
 -- 'heavy' and ldp.collection_heavy_hitters. Nothing that exists changes.
 -- (The statements of extension/sql/65_heavy.sql as 0.8.0 has them.)
 \echo Use "ALTER EXTENSION ldp UPDATE TO '0.8.0'" to load this file. \quit
+
 
 -- The protocol: a public value, fixed before anyone reports.
 
@@ -47,6 +48,31 @@ CREATE FUNCTION @extschema@.treehist_int8_protocol(epsilon float8, users bigint,
   AS 'MODULE_PATHNAME', 'ldp_treehist_int8_protocol' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.treehist_int8_protocol(float8, bigint, int, int) IS 'A TreeHist protocol for 64-bit integer ids (8 big-endian bytes, one per level) for about `users` devices; hashes and width as ldp.treehist_protocol.';
 
+CREATE FUNCTION @extschema@.pem_protocol(epsilon float8, users bigint,
+                                        alphabet text DEFAULT 'abcdefghijklmnopqrstuvwxyz',
+                                        max_length int DEFAULT NULL, start_length int DEFAULT NULL,
+                                        chars_per_level int DEFAULT NULL, hashes int DEFAULT NULL, width int DEFAULT NULL)
+  RETURNS @extschema@.heavy_protocol
+  AS 'MODULE_PATHNAME', 'ldp_pem_protocol' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.pem_protocol(float8, bigint, text, int, int, int, int, int) IS 'A PEM protocol (prefix extending, ALGORITHMS.md §7, HCMS oracles) for about `users` devices: groups of devices report prefixes of start_length + (group + 1) chars_per_level characters; defaults: 6 characters, start_length 0, 3 per group (2 groups), 64 x 4096 sketches. alphabet => NULL: any UTF-8 text as bytes, one byte per group.';
+CREATE FUNCTION @extschema@.sfp_protocol(epsilon float8, users bigint,
+                                        alphabet text DEFAULT 'abcdefghijklmnopqrstuvwxyz',
+                                        max_length int DEFAULT NULL, chars_per_level int DEFAULT NULL,
+                                        hashes int DEFAULT NULL, width int DEFAULT NULL)
+  RETURNS @extschema@.heavy_protocol
+  AS 'MODULE_PATHNAME', 'ldp_sfp_protocol' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.sfp_protocol(float8, bigint, text, int, int, int, int) IS 'An Apple SFP protocol (sequence fragment puzzle, ALGORITHMS.md §7, HCMS oracles) for about `users` devices: a fragment of chars_per_level characters at a random position, keyed by an 8-bit hash of the word, and the word itself; defaults: 6 characters, fragments of 2, 64 x 4096 sketches. alphabet => NULL: any UTF-8 text as bytes, one-byte fragments.';
+CREATE FUNCTION @extschema@.pem_int8_protocol(epsilon float8, users bigint, hashes int DEFAULT NULL,
+                                             width int DEFAULT NULL)
+  RETURNS @extschema@.heavy_protocol
+  AS 'MODULE_PATHNAME', 'ldp_pem_int8_protocol' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.pem_int8_protocol(float8, bigint, int, int) IS 'A PEM protocol for 64-bit integer ids (8 big-endian bytes, one per group).';
+CREATE FUNCTION @extschema@.sfp_int8_protocol(epsilon float8, users bigint, hashes int DEFAULT NULL,
+                                             width int DEFAULT NULL)
+  RETURNS @extschema@.heavy_protocol
+  AS 'MODULE_PATHNAME', 'ldp_sfp_int8_protocol' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.sfp_int8_protocol(float8, bigint, int, int) IS 'An SFP protocol for 64-bit integer ids (8 big-endian bytes, one-byte fragments).';
+
 -- The summary
 
 CREATE TYPE @extschema@.heavy_summary;
@@ -74,7 +100,7 @@ CREATE TYPE @extschema@.heavy_summary (
   STORAGE = extended
 );
 COMMENT ON TYPE @extschema@.heavy_summary IS
-  'Decoder state of a heavy-hitters protocol (treehist): the protocol, the report count and (levels + 1) x hashes x width integer counters, stored at the narrowest width that holds them. Text form v1:<mechanism>{...}; merge with ldp.rollup.';
+  'Decoder state of a heavy-hitters protocol (treehist, pem, sfp): the protocol, the report count and its sketches'' integer counters (hashes x width each), stored at the narrowest width that holds them. Text form v1:<mechanism>{...}; merge with ldp.rollup.';
 
 -- ldp.summary casts and the summary kind
 
@@ -91,7 +117,7 @@ COMMENT ON FUNCTION @extschema@.heavy_summary(@extschema@.summary) IS 'An ldp.su
 
 INSERT INTO @extschema@.summary_kinds VALUES
   ('heavy', '@extschema@.heavy_summary', '@extschema@.collection_heavy_hitters(text, float8)',
-   'Heavy hitters without a candidate list: TreeHist.');
+   'Heavy hitters without a candidate list: TreeHist, PEM, SFP.');
 
 -- Transition and combine functions (state = the summary itself, updated in place)
 
@@ -100,6 +126,15 @@ CREATE FUNCTION @extschema@.treehist_trans(@extschema@.heavy_summary, int, int, 
   RETURNS @extschema@.heavy_summary
   AS 'MODULE_PATHNAME', 'ldp_treehist_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.treehist_trans(@extschema@.heavy_summary, int, int, int, boolean, boolean, @extschema@.heavy_protocol) IS 'Transition function of ldp.treehist_agg (aggregate context only).';
+CREATE FUNCTION @extschema@.pem_trans(@extschema@.heavy_summary, int, int, int, boolean, @extschema@.heavy_protocol)
+  RETURNS @extschema@.heavy_summary
+  AS 'MODULE_PATHNAME', 'ldp_pem_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.pem_trans(@extschema@.heavy_summary, int, int, int, boolean, @extschema@.heavy_protocol) IS 'Transition function of ldp.pem_agg (aggregate context only).';
+CREATE FUNCTION @extschema@.sfp_trans(@extschema@.heavy_summary, int, int, int, boolean, int, int, boolean,
+                                     @extschema@.heavy_protocol)
+  RETURNS @extschema@.heavy_summary
+  AS 'MODULE_PATHNAME', 'ldp_sfp_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.sfp_trans(@extschema@.heavy_summary, int, int, int, boolean, int, int, boolean, @extschema@.heavy_protocol) IS 'Transition function of ldp.sfp_agg (aggregate context only).';
 CREATE FUNCTION @extschema@.heavy_combine(@extschema@.heavy_summary, @extschema@.heavy_summary)
   RETURNS @extschema@.heavy_summary
   AS 'MODULE_PATHNAME', 'ldp_heavy_combine' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -112,6 +147,17 @@ CREATE AGGREGATE @extschema@.treehist_agg(level int, hash_index int, coefficient
   SFUNC = @extschema@.treehist_trans, STYPE = @extschema@.heavy_summary,
   COMBINEFUNC = @extschema@.heavy_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE @extschema@.treehist_agg(int, int, int, boolean, boolean, @extschema@.heavy_protocol) IS 'TreeHist: (level, hash_index, coefficient, prefix_report, item_report) reports of ldp.treehist_encode under one protocol; heavy-hitters summary.';
+CREATE AGGREGATE @extschema@.pem_agg(group_index int, hash_index int, coefficient int, report boolean,
+                                     protocol @extschema@.heavy_protocol) (
+  SFUNC = @extschema@.pem_trans, STYPE = @extschema@.heavy_summary,
+  COMBINEFUNC = @extschema@.heavy_combine, PARALLEL = SAFE);
+COMMENT ON AGGREGATE @extschema@.pem_agg(int, int, int, boolean, @extschema@.heavy_protocol) IS 'PEM: (group_index, hash_index, coefficient, report) reports of ldp.pem_encode under one protocol; heavy-hitters summary.';
+CREATE AGGREGATE @extschema@.sfp_agg(fragment_start int, hash_index int, coefficient int, fragment_report boolean,
+                                     word_hash_index int, word_coefficient int, word_report boolean,
+                                     protocol @extschema@.heavy_protocol) (
+  SFUNC = @extschema@.sfp_trans, STYPE = @extschema@.heavy_summary,
+  COMBINEFUNC = @extschema@.heavy_combine, PARALLEL = SAFE);
+COMMENT ON AGGREGATE @extschema@.sfp_agg(int, int, int, boolean, int, int, boolean, @extschema@.heavy_protocol) IS 'Apple SFP: (fragment_start, hash_index, coefficient, fragment_report, word_hash_index, word_coefficient, word_report) reports of ldp.sfp_encode under one protocol; heavy-hitters summary.';
 CREATE AGGREGATE @extschema@.rollup(@extschema@.heavy_summary) (
   SFUNC = @extschema@.heavy_combine, STYPE = @extschema@.heavy_summary,
   COMBINEFUNC = @extschema@.heavy_combine, PARALLEL = SAFE);
@@ -125,7 +171,7 @@ CREATE FUNCTION @extschema@.heavy_hitters(summary @extschema@.heavy_summary, thr
 COMMENT ON FUNCTION @extschema@.heavy_hitters(@extschema@.heavy_summary, float8) IS 'The items whose estimated count is at least threshold (in reports; NULL: ldp.heavy_threshold(summary)), found without a candidate list, by count descending, each once: frequency (fraction of reports), count, standard error and 95% interval in frequency units. Integer ids come back as decimal text. A NULL summary has no rows.';
 CREATE FUNCTION @extschema@.heavy_threshold(@extschema@.heavy_summary) RETURNS float8
   AS 'MODULE_PATHNAME', 'ldp_heavy_threshold' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.heavy_threshold(@extschema@.heavy_summary) IS 'The default threshold of ldp.heavy_hitters, in reports, for the summary''s own n: 15 sqrt(n) with an alphabet, 30 sqrt(n) for bytes and 64-bit integers.';
+COMMENT ON FUNCTION @extschema@.heavy_threshold(@extschema@.heavy_summary) IS 'The default threshold of ldp.heavy_hitters, in reports, for the summary''s own n: 15 sqrt(n) with an alphabet, 30 sqrt(n) for bytes and 64-bit integers (every mechanism).';
 CREATE FUNCTION @extschema@.frequencies(@extschema@.heavy_summary, items text[])
   RETURNS TABLE(item text, frequency float8, count float8, std_error float8, ci_lower float8, ci_upper float8)
   AS 'MODULE_PATHNAME', 'ldp_heavy_frequencies' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1000;
@@ -144,7 +190,7 @@ CREATE FUNCTION @extschema@.epsilon(@extschema@.heavy_summary) RETURNS float8
 COMMENT ON FUNCTION @extschema@.epsilon(@extschema@.heavy_summary) IS 'The epsilon of one device (both of its reports together).';
 CREATE FUNCTION @extschema@.mechanism(@extschema@.heavy_summary) RETURNS text
   AS 'MODULE_PATHNAME', 'ldp_heavy_mechanism' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.mechanism(@extschema@.heavy_summary) IS 'The heavy-hitters protocol: treehist.';
+COMMENT ON FUNCTION @extschema@.mechanism(@extschema@.heavy_summary) IS 'The heavy-hitters protocol: treehist, pem or sfp.';
 CREATE FUNCTION @extschema@.protocol(@extschema@.heavy_summary) RETURNS @extschema@.heavy_protocol
   AS 'MODULE_PATHNAME', 'ldp_heavy_protocol_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.protocol(@extschema@.heavy_summary) IS 'The protocol the summary''s reports were made under.';
@@ -161,6 +207,25 @@ CREATE FUNCTION @extschema@.treehist_encode(item bigint, protocol @extschema@.he
                                            OUT prefix_report boolean, OUT item_report boolean)
   AS 'MODULE_PATHNAME', 'ldp_treehist_encode_int8' LANGUAGE C VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.treehist_encode(bigint, @extschema@.heavy_protocol, bigint) IS 'Simulation: a TreeHist report of a 64-bit integer id under an int64 protocol (ldp.treehist_int8_protocol). Seed as in ldp.rr_encode.';
+
+CREATE FUNCTION @extschema@.pem_encode(item text, protocol @extschema@.heavy_protocol, seed bigint DEFAULT NULL,
+                                      OUT group_index int, OUT hash_index int, OUT coefficient int, OUT report boolean)
+  AS 'MODULE_PATHNAME', 'ldp_pem_encode' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.pem_encode(text, @extschema@.heavy_protocol, bigint) IS 'Simulation: a PEM report of the string item (group_index in [0, groups), hash_index, coefficient, report). An item the protocol cannot encode raises 22003. Seed as in ldp.rr_encode.';
+CREATE FUNCTION @extschema@.pem_encode(item bigint, protocol @extschema@.heavy_protocol, seed bigint DEFAULT NULL,
+                                      OUT group_index int, OUT hash_index int, OUT coefficient int, OUT report boolean)
+  AS 'MODULE_PATHNAME', 'ldp_pem_encode_int8' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.pem_encode(bigint, @extschema@.heavy_protocol, bigint) IS 'Simulation: a PEM report of a 64-bit integer id under an int64 protocol (ldp.pem_int8_protocol). Seed as in ldp.rr_encode.';
+CREATE FUNCTION @extschema@.sfp_encode(item text, protocol @extschema@.heavy_protocol, seed bigint DEFAULT NULL,
+                                      OUT fragment_start int, OUT hash_index int, OUT coefficient int, OUT fragment_report boolean,
+                                      OUT word_hash_index int, OUT word_coefficient int, OUT word_report boolean)
+  AS 'MODULE_PATHNAME', 'ldp_sfp_encode' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.sfp_encode(text, @extschema@.heavy_protocol, bigint) IS 'Simulation: an SFP report of the string item (fragment_start: the first character of the fragment, a multiple of chars_per_level; the fragment oracle''s hash_index, coefficient and report, the word oracle''s). An item the protocol cannot encode raises 22003. Seed as in ldp.rr_encode.';
+CREATE FUNCTION @extschema@.sfp_encode(item bigint, protocol @extschema@.heavy_protocol, seed bigint DEFAULT NULL,
+                                      OUT fragment_start int, OUT hash_index int, OUT coefficient int, OUT fragment_report boolean,
+                                      OUT word_hash_index int, OUT word_coefficient int, OUT word_report boolean)
+  AS 'MODULE_PATHNAME', 'ldp_sfp_encode_int8' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.sfp_encode(bigint, @extschema@.heavy_protocol, bigint) IS 'Simulation: an SFP report of a 64-bit integer id under an int64 protocol (ldp.sfp_int8_protocol). Seed as in ldp.rr_encode.';
 
 -- Collections of heavy-hitters summaries: the heavy hitters of each closed epoch.
 

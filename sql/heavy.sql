@@ -1,5 +1,5 @@
 -- Heavy hitters without a candidate list: ldp.heavy_protocol (builders, text I/O),
--- treehist_encode (text and int8), treehist_agg, heavy_hitters, heavy_threshold,
+-- treehist_encode (text and int8), treehist_agg, PEM and SFP (pem_/sfp_ protocol, encode, agg), heavy_hitters, heavy_threshold,
 -- frequency / frequencies, the accessors, rollup (halves = whole), forced parallel =
 -- serial, ldp.summary, a collection of daily epochs with the week's heavy hitters from
 -- the rollup, and every error.
@@ -145,4 +145,53 @@ SELECT try_sql($$SELECT frequency(s, 'ABC') FROM hs$$);
 SELECT try_sql($$SELECT frequency(s, 5::bigint) FROM hs$$);
 SELECT try_sql($$SELECT * FROM frequencies((SELECT treehist_agg(level, hash_index, coefficient, prefix_report, item_report, treehist_int8_protocol(2, 20000)) FROM hi), ARRAY['12x'])$$);
 SELECT try_sql($$SELECT treehist_trans(NULL, 1, 0, 0, true, true, treehist_protocol(2, 1000))$$);
-DROP TABLE hw, hr, hs, hi;
+-- PEM and SFP: the same population, HCMS oracles, the same accessors.
+SELECT pem_protocol(2, 1000000) AS pem_default, sfp_protocol(2, 1000000) AS sfp_default;
+SELECT pem_protocol(2, 1000000, 'abc', 7, 1, 2) AS pem_given, pem_int8_protocol(2, 1000000) AS pem_ids,
+       sfp_protocol(2, 1000000, NULL, 8) AS sfp_bytes, sfp_int8_protocol(2, 1000000) AS sfp_ids;
+SELECT pem_encode('hello', pem_protocol(2, 1000), 7) = pem_encode('hello', pem_protocol(2, 1000), 7) AS pem_reproducible,
+       sfp_encode('hello', sfp_protocol(2, 1000), 7) = sfp_encode('hello', sfp_protocol(2, 1000), 7) AS sfp_reproducible;
+SELECT array_agg(DISTINCT group_index) AS pem_groups FROM generate_series(1, 200) s, pem_encode('abcdef', pem_protocol(2, 40000), s);
+SELECT array_agg(DISTINCT fragment_start) AS sfp_starts FROM generate_series(1, 200) s, sfp_encode('abcdef', sfp_protocol(2, 40000), s);
+CREATE TABLE hp AS SELECT i, r.* FROM hw, LATERAL pem_encode(word, pem_protocol(2, 40000), i) r;
+CREATE TABLE hf AS SELECT i, r.* FROM hw, LATERAL sfp_encode(word, sfp_protocol(2, 40000), i) r;
+CREATE TABLE hps AS
+SELECT 'pem' AS m, pem_agg(group_index, hash_index, coefficient, report, pem_protocol(2, 40000)) AS s FROM hp
+UNION ALL
+SELECT 'sfp', sfp_agg(fragment_start, hash_index, coefficient, fragment_report, word_hash_index, word_coefficient,
+                      word_report, sfp_protocol(2, 40000)) FROM hf;
+SELECT m, mechanism(s), report_count(s), round(heavy_threshold(s)) AS tau, summary_kind(s::summary) FROM hps ORDER BY m;
+SELECT m, h.item, t.n AS truth, abs(h.count - t.n) < 4 * h.std_error * 40000 AS within_4_se
+FROM hps, heavy_hitters(s) h LEFT JOIN (SELECT word, count(*) AS n FROM hw GROUP BY word) t ON t.word = h.item
+ORDER BY m, h.count DESC;
+SELECT m, f.item, abs(f.count - coalesce(t.n, 0)) < 4 * f.std_error * 40000 AS within_4_se
+FROM hps, frequencies(s, ARRAY['the', 'zzzz']) WITH ORDINALITY f
+LEFT JOIN (SELECT word, count(*) AS n FROM hw GROUP BY word) t ON t.word = f.item ORDER BY m, f.ordinality;
+SELECT m, s::text::heavy_summary::text = s::text AS text_round_trip,
+       (s::summary)::heavy_summary::text = s::text AS cast_round_trip FROM hps ORDER BY m;
+SELECT (SELECT rollup(x)::text FROM (
+          SELECT pem_agg(group_index, hash_index, coefficient, report, pem_protocol(2, 40000)) x FROM hp WHERE i % 2 = 0
+          UNION ALL SELECT pem_agg(group_index, hash_index, coefficient, report, pem_protocol(2, 40000)) FROM hp WHERE i % 2 = 1) h)
+       = (SELECT s::text FROM hps WHERE m = 'pem') AS pem_halves_equal_whole;
+SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2; SET force_parallel_mode = on; SET parallel_leader_participation = off;
+SELECT md5(pem_agg(group_index, hash_index, coefficient, report, pem_protocol(2, 40000))::text)
+       = (SELECT md5(s::text) FROM hps WHERE m = 'pem') AS pem_parallel_equals_serial FROM hp;
+SELECT md5(sfp_agg(fragment_start, hash_index, coefficient, fragment_report, word_hash_index, word_coefficient,
+                   word_report, sfp_protocol(2, 40000))::text)
+       = (SELECT md5(s::text) FROM hps WHERE m = 'sfp') AS sfp_parallel_equals_serial FROM hf;
+RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather; RESET force_parallel_mode; RESET parallel_leader_participation;
+SELECT try_sql($$SELECT pem_agg(2, 0, 0, true, pem_protocol(2, 1000))$$);
+SELECT try_sql($$SELECT pem_agg(0, 64, 0, true, pem_protocol(2, 1000))$$);
+SELECT try_sql($$SELECT sfp_agg(1, 0, 0, true, 0, 0, true, sfp_protocol(2, 1000))$$);
+SELECT try_sql($$SELECT sfp_agg(0, 0, 0, true, 0, 4096, true, sfp_protocol(2, 1000))$$);
+SELECT try_sql($$SELECT sfp_agg(0, 0, NULL, true, 0, 0, true, sfp_protocol(2, 1000))$$);
+SELECT try_sql($$SELECT pem_agg(0, 0, 0, true, treehist_protocol(2, 1000))$$);
+SELECT try_sql($$SELECT treehist_agg(1, 0, 0, true, true, sfp_protocol(2, 1000))$$);
+SELECT try_sql($$SELECT * FROM pem_encode('a', sfp_protocol(2, 1000), 1)$$);
+SELECT try_sql($$SELECT * FROM sfp_encode('abcdefg', sfp_protocol(2, 1000), 1)$$);
+SELECT try_sql($$SELECT pem_protocol(2, 1000, start_length => -1)$$);
+SELECT try_sql($$SELECT pem_protocol(2, 1000, max_length => 6, start_length => 6)$$);
+SELECT try_sql($$SELECT rollup(s) FROM hps$$);
+DROP TABLE hw, hr, hs, hi, hp, hf, hps;

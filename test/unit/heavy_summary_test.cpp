@@ -856,7 +856,7 @@ TEST(HeavySummary, PendingAreaEqualsDirectAdds) {
     const int64_t r = skewed ? 3 : static_cast<int64_t>(rng.below(4));
     const bool yp = skewed || rng.bernoulli(0.5), yf = skewed || rng.bernoulli(0.3);
     ldp::heavy_add_report(direct.get(), {level, j, r, yp, yf});
-    ldp::treehist_add_pending(pending.get(), level, j * p.width + r, yp, yf);
+    ldp::heavy_add_pending2(pending.get(), level - 1, j * p.width + r, yp, p.levels, j * p.width + r, yf);
   }
   ldp::heavy_flush_pending(pending.get());
   EXPECT_EQ(pending->n, direct->n);
@@ -866,7 +866,33 @@ TEST(HeavySummary, PendingAreaEqualsDirectAdds) {
   // flushing again changes nothing; the area stays usable
   ldp::heavy_flush_pending(pending.get());
   EXPECT_EQ(pending->counters()[3], skewed_cell);
-  ldp::treehist_add_pending(pending.get(), 1, 3, true, true);
+  ldp::heavy_add_pending2(pending.get(), 0, 3, true, p.levels, 3, true);
   ldp::heavy_flush_pending(pending.get());
   EXPECT_EQ(pending->counters()[3], skewed_cell + 1);
+}
+
+// PEM's one increment per report through the pending area equals pem_add_report.
+TEST(HeavySummary, PemPendingEqualsDirectAdds) {
+  ldp::HeavyProtocolSpec spec;
+  spec.mechanism = ldp::HeavyMechanism::PEM;
+  spec.epsilon = 2;
+  spec.expected_users = 1000;
+  spec.hashes = 2;
+  spec.width = 8;
+  const ldp::HeavyProtocol p = ldp::heavy_protocol_build(spec);
+  Heavy direct(p);
+  Heavy pending(ldp::heavy_summary_size(p) + ldp::heavy_pending_bytes(p));
+  ldp::heavy_summary_init(pending.get(), p);
+  ldp::heavy_summary_add_pending_area(pending.get());
+  ldp::SeededRandom rng(5);
+  for (int64_t i = 0; i < 120001; ++i) {
+    const ldp::PemReport r{static_cast<int64_t>(rng.below(static_cast<uint64_t>(p.levels))),
+                           static_cast<int64_t>(rng.below(2)), i % 5 == 0 ? 7 : static_cast<int64_t>(rng.below(8)),
+                           i % 5 == 0 || rng.bernoulli(0.5)};
+    ldp::pem_add_report(direct.get(), r);
+    ldp::heavy_add_pending(pending.get(), r.group, r.hash_index * p.width + r.coefficient, r.report);
+  }
+  ldp::heavy_flush_pending(pending.get());
+  EXPECT_EQ(pending->n, direct->n);
+  for (int64_t i = 0; i < p.cells(); ++i) ASSERT_EQ(pending->counters()[i], direct->counters()[i]) << "cell " << i;
 }

@@ -147,7 +147,7 @@ void heavy_flush_pending(HeavySummary* s) {
 void pem_add_report(HeavySummary* s, const PemReport& r) {
   check_mechanism(*s, HeavyMechanism::PEM);
   const HeavyProtocol& p = s->protocol;
-  if (r.group < 0 || r.group >= p.levels) impossible("pem", "group", 0, p.levels, r.group);
+  if (r.group < 0 || r.group >= p.levels) impossible("pem", "group_index", 0, p.levels, r.group);
   const int64_t c = cell(p, "pem", "hash_index", r.hash_index, "coefficient", r.coefficient);
   s->sketch(r.group)[c] += r.report ? 1 : -1;
   s->n += 1;
@@ -158,7 +158,7 @@ void sfp_add_report(HeavySummary* s, const SfpReport& r) {
   const HeavyProtocol& p = s->protocol;
   if (r.position < 0 || r.position >= p.max_length || r.position % p.chars_per_level != 0)
     throw_error(ErrorKind::ImpossibleReport,
-                "sfp position must be a multiple of chars_per_level = %" PRId64 " in [0, max_length = %" PRId64
+                "sfp fragment_start must be a multiple of chars_per_level = %" PRId64 " in [0, max_length = %" PRId64
                 "), got %" PRId64,
                 p.chars_per_level, p.max_length, r.position);
   const int64_t c = cell(p, "sfp", "hash_index", r.hash_index, "coefficient", r.coefficient);

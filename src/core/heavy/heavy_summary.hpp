@@ -123,19 +123,27 @@ void heavy_summary_add_pending_area(HeavySummary* s);
 void heavy_apply_buffer(HeavySummary* s);
 void heavy_flush_pending(HeavySummary* s);
 inline uint32_t* heavy_pending_buffer(HeavySummary* s) { return reinterpret_cast<uint32_t*>(s->counters() + s->cells()); }
-// TreeHist's report into a state with its pending area, checked by the caller (the
-// aggregate's hot path): level in 1..levels, cell = hash_index·width + coefficient.
-inline void treehist_add_pending(HeavySummary* s, int64_t level, int64_t cell, bool prefix_report, bool item_report) {
-  const int64_t block = s->block;
+// A report into a state with its pending area, checked by the caller (the aggregates'
+// hot paths): one ±1 into sketch a (0-based) at cell = hash_index·width + coefficient
+// (PEM: the group's sketch), or two (TreeHist: level - 1's sketch and the final one at the
+// same cell; SFP: the position's fragment sketch and the word sketch at its own cell).
+inline void heavy_add_pending(HeavySummary* s, int64_t a, int64_t cell, bool plus_one) {
   uint32_t* b = heavy_pending_buffer(s) + s->buffered;
-  b[0] = static_cast<uint32_t>((level - 1) * block + cell) << 1 | static_cast<uint32_t>(prefix_report);
-  b[1] = static_cast<uint32_t>(s->protocol.levels * block + cell) << 1 | static_cast<uint32_t>(item_report);
+  b[0] = static_cast<uint32_t>(a * s->block + cell) << 1 | static_cast<uint32_t>(plus_one);
   s->n += 1;
-  if ((s->buffered += 2) == kHeavyBuffer) heavy_apply_buffer(s);
+  if (++s->buffered >= kHeavyBuffer - 1) heavy_apply_buffer(s);
+}
+inline void heavy_add_pending2(HeavySummary* s, int64_t a, int64_t cell_a, bool plus_a, int64_t b_sketch,
+                               int64_t cell_b, bool plus_b) {
+  uint32_t* b = heavy_pending_buffer(s) + s->buffered;
+  b[0] = static_cast<uint32_t>(a * s->block + cell_a) << 1 | static_cast<uint32_t>(plus_a);
+  b[1] = static_cast<uint32_t>(b_sketch * s->block + cell_b) << 1 | static_cast<uint32_t>(plus_b);
+  s->n += 1;
+  if ((s->buffered += 2) >= kHeavyBuffer - 1) heavy_apply_buffer(s);
 }
 
-// A PEM report row (SQL columns in this order): group in [0, g) (0-based, as
-// pure-LDP's), the HCMS row hash_index in [0, hashes) and coefficient in [0, width), and
+// A PEM report row (SQL columns in this order; SQL names group group_index): group in
+// [0, g) (0-based, as pure-LDP's), the HCMS row hash_index in [0, hashes) and coefficient in [0, width), and
 // report = y, +1 as true, on the item's prefix of s0 + (group+1)·s characters.
 struct PemReport {
   int64_t group;
@@ -145,9 +153,9 @@ struct PemReport {
 };
 void pem_add_report(HeavySummary* s, const PemReport& r);
 
-// An SFP report row (SQL columns in this order): position = the fragment's first
-// character (byte), a multiple of s in [0, max_length) (pure-LDP's l); the fragment
-// oracle's HCMS row, coefficient and y (+1 as true) on (8-bit hash, fragment); the word
+// An SFP report row (SQL columns in this order; SQL names position fragment_start): the
+// fragment's first character (byte), a multiple of s in [0, max_length) (pure-LDP's l); the
+// fragment oracle's HCMS row, coefficient and y (+1 as true) on (8-bit hash, fragment); the word
 // oracle's HCMS row, coefficient and y on the whole item.
 struct SfpReport {
   int64_t position;

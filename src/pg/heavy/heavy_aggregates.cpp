@@ -63,39 +63,89 @@ Datum unchanged(FunctionCallInfo fcinfo) {
   PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 }
 
-// treehist_agg(level, hash_index, coefficient, prefix_report, item_report, protocol): the
-// general path (the first row, a protocol per row, every error).
-__attribute__((noinline)) Datum treehist_trans_general(FunctionCallInfo fcinfo) {
-  if (ldp_report_is_null(fcinfo, 1, 5)) return unchanged(fcinfo);
+// The general path of a transition function (the first row, a protocol per row, every
+// error): add(st) adds the row's report with the core's checks.
+template <class Add>
+__attribute__((noinline)) Datum trans_general(FunctionCallInfo fcinfo, ldp::HeavyMechanism m, const char* fn,
+                                              int protocol_arg, Add add) {
+  if (ldp_report_is_null(fcinfo, 1, protocol_arg - 1)) return unchanged(fcinfo);
   Datum state;
-  ldp::HeavySummary* st = heavy_state(fcinfo, ldp::HeavyMechanism::TreeHist, "treehist_trans", 6, &state);
-  const ldp::HeavyReport r{PG_GETARG_INT32(1), PG_GETARG_INT32(2), PG_GETARG_INT32(3), PG_GETARG_BOOL(4),
-                           PG_GETARG_BOOL(5)};
-  LDP_CORE(ldp::heavy_add_report(st, r));
+  ldp::HeavySummary* st = heavy_state(fcinfo, m, fn, protocol_arg, &state);
+  LDP_CORE(add(st));
   PG_RETURN_DATUM(state);
+}
+
+// The fast path's state: the aggregate's own live state with its pending area, of
+// mechanism m, when the protocol is a constant of the query (checked on the first row)
+// and no report column is NULL; else nullptr (the general path).
+__attribute__((always_inline)) inline ldp::HeavySummary* fast_state(FunctionCallInfo fcinfo, ldp::HeavyMechanism m,
+                                                                    int protocol_arg) {
+  for (int a = 1; a < protocol_arg; ++a)
+    if (unlikely(fcinfo->args[a].isnull)) return nullptr;
+  ldp_pg::LiveSummary* live = ldp_pg::live_fast_state(fcinfo, &kHeavyCodec);
+  if (unlikely(live == nullptr)) return nullptr;
+  ldp::HeavySummary* st = heavy_core(live);
+  return likely(st->protocol.mechanism == static_cast<uint8_t>(m) && st->pending != 0) ? st : nullptr;
+}
+
+// hash_index·width + coefficient of arguments (j, r) when both are in range, else -1.
+__attribute__((always_inline)) inline int64 cell_of(FunctionCallInfo fcinfo, const ldp::HeavyProtocol& p, int j_arg) {
+  const int64 j = PG_GETARG_INT32(j_arg), r = PG_GETARG_INT32(j_arg + 1);
+  if (likely(static_cast<uint64>(j) < static_cast<uint64>(p.hashes) && static_cast<uint64>(r) < static_cast<uint64>(p.width)))
+    return j * p.width + r;
+  return -1;
 }
 
 }  // namespace
 
-// The fast path: the aggregate's own live state, a protocol that is a constant of the
-// query (checked on the first row), and a report in range: two counters and n.
+// treehist_agg(level, hash_index, coefficient, prefix_report, item_report, protocol):
+// two ±1 at one cell, of level - 1's sketch and the final one.
 LDP_FUNCTION(ldp_treehist_trans) {
-  if (likely(!(fcinfo->args[1].isnull | fcinfo->args[2].isnull | fcinfo->args[3].isnull |
-               fcinfo->args[4].isnull | fcinfo->args[5].isnull))) {
-    if (ldp_pg::LiveSummary* live = ldp_pg::live_fast_state(fcinfo, &kHeavyCodec)) {
-      ldp::HeavySummary* st = heavy_core(live);
-      const int64 level = PG_GETARG_INT32(1), j = PG_GETARG_INT32(2), r = PG_GETARG_INT32(3);
-      const ldp::HeavyProtocol& p = st->protocol;
-      if (likely(p.mechanism == static_cast<uint8_t>(ldp::HeavyMechanism::TreeHist) && st->pending != 0 &&
-                 static_cast<uint64>(level - 1) < static_cast<uint64>(p.levels) &&
-                 static_cast<uint64>(j) < static_cast<uint64>(p.hashes) &&
-                 static_cast<uint64>(r) < static_cast<uint64>(p.width))) {
-        ldp::treehist_add_pending(st, level, j * p.width + r, PG_GETARG_BOOL(4), PG_GETARG_BOOL(5));
-        PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-      }
+  if (ldp::HeavySummary* st = fast_state(fcinfo, ldp::HeavyMechanism::TreeHist, 6)) {
+    const int64 level = PG_GETARG_INT32(1), cell = cell_of(fcinfo, st->protocol, 2);
+    if (likely(static_cast<uint64>(level - 1) < static_cast<uint64>(st->protocol.levels) && cell >= 0)) {
+      ldp::heavy_add_pending2(st, level - 1, cell, PG_GETARG_BOOL(4), st->protocol.levels, cell, PG_GETARG_BOOL(5));
+      PG_RETURN_DATUM(PG_GETARG_DATUM(0));
     }
   }
-  return treehist_trans_general(fcinfo);
+  return trans_general(fcinfo, ldp::HeavyMechanism::TreeHist, "treehist_trans", 6, [&](ldp::HeavySummary* st) {
+    ldp::heavy_add_report(st, {PG_GETARG_INT32(1), PG_GETARG_INT32(2), PG_GETARG_INT32(3), PG_GETARG_BOOL(4),
+                               PG_GETARG_BOOL(5)});
+  });
+}
+
+// pem_agg(group_index, hash_index, coefficient, report, protocol): one ±1 in the group's sketch.
+LDP_FUNCTION(ldp_pem_trans) {
+  if (ldp::HeavySummary* st = fast_state(fcinfo, ldp::HeavyMechanism::PEM, 5)) {
+    const int64 group = PG_GETARG_INT32(1), cell = cell_of(fcinfo, st->protocol, 2);
+    if (likely(static_cast<uint64>(group) < static_cast<uint64>(st->protocol.levels) && cell >= 0)) {
+      ldp::heavy_add_pending(st, group, cell, PG_GETARG_BOOL(4));
+      PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+    }
+  }
+  return trans_general(fcinfo, ldp::HeavyMechanism::PEM, "pem_trans", 5, [&](ldp::HeavySummary* st) {
+    ldp::pem_add_report(st, {PG_GETARG_INT32(1), PG_GETARG_INT32(2), PG_GETARG_INT32(3), PG_GETARG_BOOL(4)});
+  });
+}
+
+// sfp_agg(position, hash_index, coefficient, fragment_report, word_hash_index,
+// word_coefficient, word_report, protocol): one ±1 in the position's fragment sketch, one
+// in the word sketch.
+LDP_FUNCTION(ldp_sfp_trans) {
+  if (ldp::HeavySummary* st = fast_state(fcinfo, ldp::HeavyMechanism::SFP, 8)) {
+    const ldp::HeavyProtocol& p = st->protocol;
+    const int64 position = PG_GETARG_INT32(1), cell = cell_of(fcinfo, p, 2), word = cell_of(fcinfo, p, 5);
+    if (likely(static_cast<uint64>(position) < static_cast<uint64>(p.max_length) &&
+               position % p.chars_per_level == 0 && cell >= 0 && word >= 0)) {
+      ldp::heavy_add_pending2(st, position / p.chars_per_level, cell, PG_GETARG_BOOL(4), p.levels, word,
+                              PG_GETARG_BOOL(7));
+      PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+    }
+  }
+  return trans_general(fcinfo, ldp::HeavyMechanism::SFP, "sfp_trans", 8, [&](ldp::HeavySummary* st) {
+    ldp::sfp_add_report(st, {PG_GETARG_INT32(1), PG_GETARG_INT32(2), PG_GETARG_INT32(3), PG_GETARG_BOOL(4),
+                             PG_GETARG_INT32(5), PG_GETARG_INT32(6), PG_GETARG_BOOL(7)});
+  });
 }
 
 // Strict combine function (also rollup's transition).

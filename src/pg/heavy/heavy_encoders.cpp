@@ -1,6 +1,7 @@
 // SQL encoders of the heavy-hitters family, for simulation and tests (devices encode
 // with the core SDK, heavy/heavy_summary.hpp); see common/encoders.hpp.
-// treehist_encode(item text | bigint, protocol, seed).
+// <mechanism>_encode(item text | bigint, protocol, seed): one report row of the columns
+// the mechanism's aggregate reads, in its order.
 #include "common/glue.hpp"  // postgres.h first
 
 #include <string_view>
@@ -8,47 +9,75 @@
 #include "common/encoders.hpp"
 #include "heavy/heavy_glue.hpp"
 
+using ldp::HeavyMechanism;
 using ldp_pg::with_rng;
 
 namespace {
 
-// (level, hash_index, coefficient, prefix_report, item_report)
-Datum treehist_result(FunctionCallInfo fcinfo, const ldp::HeavyReport& r) {
-  Datum values[5] = {Int32GetDatum(static_cast<int32>(r.level)), Int32GetDatum(static_cast<int32>(r.hash_index)),
-                     Int32GetDatum(static_cast<int32>(r.coefficient)), BoolGetDatum(r.prefix_report),
-                     BoolGetDatum(r.item_report)};
-  bool nulls[5] = {false, false, false, false, false};
-  return ldp_pg::composite_result(fcinfo, values, nulls, 5);
+Datum row(FunctionCallInfo fcinfo, const ldp::HeavyReport& r) {  // treehist
+  Datum v[5] = {Int32GetDatum(static_cast<int32>(r.level)), Int32GetDatum(static_cast<int32>(r.hash_index)),
+                Int32GetDatum(static_cast<int32>(r.coefficient)), BoolGetDatum(r.prefix_report),
+                BoolGetDatum(r.item_report)};
+  bool nulls[5] = {};
+  return ldp_pg::composite_result(fcinfo, v, nulls, 5);
 }
 
-ldp::HeavyProtocol treehist_protocol_arg(FunctionCallInfo fcinfo) {
+Datum row(FunctionCallInfo fcinfo, const ldp::PemReport& r) {
+  Datum v[4] = {Int32GetDatum(static_cast<int32>(r.group)), Int32GetDatum(static_cast<int32>(r.hash_index)),
+                Int32GetDatum(static_cast<int32>(r.coefficient)), BoolGetDatum(r.report)};
+  bool nulls[4] = {};
+  return ldp_pg::composite_result(fcinfo, v, nulls, 4);
+}
+
+Datum row(FunctionCallInfo fcinfo, const ldp::SfpReport& r) {
+  Datum v[7] = {Int32GetDatum(static_cast<int32>(r.position)),    Int32GetDatum(static_cast<int32>(r.hash_index)),
+                Int32GetDatum(static_cast<int32>(r.coefficient)), BoolGetDatum(r.fragment_report),
+                Int32GetDatum(static_cast<int32>(r.word_hash_index)),
+                Int32GetDatum(static_cast<int32>(r.word_coefficient)), BoolGetDatum(r.word_report)};
+  bool nulls[7] = {};
+  return ldp_pg::composite_result(fcinfo, v, nulls, 7);
+}
+
+// The protocol argument, which must be of mechanism m (22023 otherwise).
+ldp::HeavyProtocol protocol_of(FunctionCallInfo fcinfo, HeavyMechanism m, const char* fn) {
   ldp::HeavyProtocol p = heavy_protocol_arg(fcinfo, 1);
-  if (p.mech() != ldp::HeavyMechanism::TreeHist)
+  if (p.mech() != m)
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                    errmsg("treehist_encode takes a treehist protocol, got a %s one",
+                    errmsg("%s takes a %s protocol, got a %s one", fn, ldp::heavy_mechanism_name(m),
                            ldp::heavy_mechanism_name(p.mech()))));
   return p;
+}
+
+template <class Report, class Encode>
+Datum encode_text(FunctionCallInfo fcinfo, HeavyMechanism m, const char* fn, Encode encode) {
+  if (PG_ARGISNULL(0) || PG_ARGISNULL(1)) PG_RETURN_NULL();
+  const ldp::HeavyProtocol p = protocol_of(fcinfo, m, fn);
+  const text* t = PG_GETARG_TEXT_PP(0);
+  const std::string_view item(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+  return row(fcinfo, with_rng<Report>(fcinfo, 2, [&](ldp::RandomSource& rng) { return encode(p, item, rng); }));
+}
+
+template <class Report, class Encode>
+Datum encode_int8(FunctionCallInfo fcinfo, HeavyMechanism m, const char* fn, Encode encode) {
+  if (PG_ARGISNULL(0) || PG_ARGISNULL(1)) PG_RETURN_NULL();
+  const ldp::HeavyProtocol p = protocol_of(fcinfo, m, fn);
+  const int64 item = PG_GETARG_INT64(0);
+  return row(fcinfo, with_rng<Report>(fcinfo, 2, [&](ldp::RandomSource& rng) { return encode(p, item, rng); }));
 }
 
 }  // namespace
 
 LDP_FUNCTION(ldp_treehist_encode) {
-  if (PG_ARGISNULL(0) || PG_ARGISNULL(1)) PG_RETURN_NULL();
-  const ldp::HeavyProtocol p = treehist_protocol_arg(fcinfo);
-  const text* t = PG_GETARG_TEXT_PP(0);
-  const std::string_view item(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
-  auto r = with_rng<ldp::HeavyReport>(fcinfo, 2, [&](ldp::RandomSource& rng) {
-    return ldp::treehist_encode(p, item, rng);
-  });
-  return treehist_result(fcinfo, r);
+  return encode_text<ldp::HeavyReport>(fcinfo, HeavyMechanism::TreeHist, "treehist_encode", ldp::treehist_encode);
 }
-
 LDP_FUNCTION(ldp_treehist_encode_int8) {
-  if (PG_ARGISNULL(0) || PG_ARGISNULL(1)) PG_RETURN_NULL();
-  const ldp::HeavyProtocol p = treehist_protocol_arg(fcinfo);
-  const int64 item = PG_GETARG_INT64(0);
-  auto r = with_rng<ldp::HeavyReport>(fcinfo, 2, [&](ldp::RandomSource& rng) {
-    return ldp::treehist_encode_int(p, item, rng);
-  });
-  return treehist_result(fcinfo, r);
+  return encode_int8<ldp::HeavyReport>(fcinfo, HeavyMechanism::TreeHist, "treehist_encode", ldp::treehist_encode_int);
+}
+LDP_FUNCTION(ldp_pem_encode) { return encode_text<ldp::PemReport>(fcinfo, HeavyMechanism::PEM, "pem_encode", ldp::pem_encode); }
+LDP_FUNCTION(ldp_pem_encode_int8) {
+  return encode_int8<ldp::PemReport>(fcinfo, HeavyMechanism::PEM, "pem_encode", ldp::pem_encode_int);
+}
+LDP_FUNCTION(ldp_sfp_encode) { return encode_text<ldp::SfpReport>(fcinfo, HeavyMechanism::SFP, "sfp_encode", ldp::sfp_encode); }
+LDP_FUNCTION(ldp_sfp_encode_int8) {
+  return encode_int8<ldp::SfpReport>(fcinfo, HeavyMechanism::SFP, "sfp_encode", ldp::sfp_encode_int);
 }

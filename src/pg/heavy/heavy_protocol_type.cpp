@@ -87,11 +87,14 @@ LDP_FUNCTION(ldp_heavy_protocol_send) {
   PG_RETURN_BYTEA_P(out);
 }
 
-// treehist_protocol(epsilon, users, alphabet DEFAULT 'a..z', max_length, chars_per_level,
-// hashes, width): alphabet NULL means any UTF-8 text as bytes, one byte per level.
-LDP_FUNCTION(ldp_treehist_protocol) {
+namespace {
+
+// <mechanism>_protocol(epsilon, users, alphabet DEFAULT 'a..z', max_length, [start_length
+// (PEM),] chars_per_level, hashes, width): alphabet NULL means any UTF-8 text as bytes, one
+// byte per level (group, fragment).
+Datum text_protocol(FunctionCallInfo fcinfo, ldp::HeavyMechanism m) {
   ldp::HeavyProtocolSpec spec;
-  spec.mechanism = ldp::HeavyMechanism::TreeHist;
+  spec.mechanism = m;
   if (PG_ARGISNULL(2)) {
     spec.domain = ldp::HeavyDomain::Bytes;
   } else {
@@ -101,24 +104,32 @@ LDP_FUNCTION(ldp_treehist_protocol) {
       ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("the alphabet must not be empty"),
                       errhint("alphabet => NULL takes any UTF-8 text, one byte per level.")));
   }
-  const char* names[] = {"max_length", "chars_per_level", "hashes", "width"};
-  for (int i = 0; i < 4; ++i) check_given(fcinfo, 3 + i, names[i]);
-  if (spec.domain == ldp::HeavyDomain::Bytes && !PG_ARGISNULL(4) && PG_GETARG_INT32(4) != 1)
+  const bool pem = m == ldp::HeavyMechanism::PEM;
+  const int s_arg = pem ? 5 : 4;  // chars_per_level; then hashes, width
+  check_given(fcinfo, 3, "max_length");
+  for (int a = s_arg; a < s_arg + 3; ++a) check_given(fcinfo, a, a == s_arg ? "chars_per_level" : a == s_arg + 1 ? "hashes" : "width");
+  if (spec.domain == ldp::HeavyDomain::Bytes && !PG_ARGISNULL(s_arg) && PG_GETARG_INT32(s_arg) != 1)
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                     errmsg("without an alphabet a level is one byte: chars_per_level must be 1 or NULL, got %d",
-                           PG_GETARG_INT32(4))));
+                           PG_GETARG_INT32(s_arg))));
   spec.max_length = optional_int4(fcinfo, 3);
-  spec.chars_per_level = optional_int4(fcinfo, 4);
-  spec.hashes = optional_int4(fcinfo, 5);
-  spec.width = optional_int4(fcinfo, 6);
+  if (pem && !PG_ARGISNULL(4)) {
+    if (PG_GETARG_INT32(4) < 0)
+      ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                      errmsg("start_length must be >= 0, got %d", PG_GETARG_INT32(4))));
+    spec.start_length = PG_GETARG_INT32(4);
+  }
+  spec.chars_per_level = optional_int4(fcinfo, s_arg);
+  spec.hashes = optional_int4(fcinfo, s_arg + 1);
+  spec.width = optional_int4(fcinfo, s_arg + 2);
   return build(fcinfo, spec);
 }
 
-// treehist_int8_protocol(epsilon, users, hashes, width): 64-bit integer ids, one
-// big-endian byte per level.
-LDP_FUNCTION(ldp_treehist_int8_protocol) {
+// <mechanism>_int8_protocol(epsilon, users, hashes, width): 64-bit integer ids, one
+// big-endian byte per level (group, fragment).
+Datum int8_protocol(FunctionCallInfo fcinfo, ldp::HeavyMechanism m) {
   ldp::HeavyProtocolSpec spec;
-  spec.mechanism = ldp::HeavyMechanism::TreeHist;
+  spec.mechanism = m;
   spec.domain = ldp::HeavyDomain::Int64;
   check_given(fcinfo, 2, "hashes");
   check_given(fcinfo, 3, "width");
@@ -126,3 +137,12 @@ LDP_FUNCTION(ldp_treehist_int8_protocol) {
   spec.width = optional_int4(fcinfo, 3);
   return build(fcinfo, spec);
 }
+
+}  // namespace
+
+LDP_FUNCTION(ldp_treehist_protocol) { return text_protocol(fcinfo, ldp::HeavyMechanism::TreeHist); }
+LDP_FUNCTION(ldp_pem_protocol) { return text_protocol(fcinfo, ldp::HeavyMechanism::PEM); }
+LDP_FUNCTION(ldp_sfp_protocol) { return text_protocol(fcinfo, ldp::HeavyMechanism::SFP); }
+LDP_FUNCTION(ldp_treehist_int8_protocol) { return int8_protocol(fcinfo, ldp::HeavyMechanism::TreeHist); }
+LDP_FUNCTION(ldp_pem_int8_protocol) { return int8_protocol(fcinfo, ldp::HeavyMechanism::PEM); }
+LDP_FUNCTION(ldp_sfp_int8_protocol) { return int8_protocol(fcinfo, ldp::HeavyMechanism::SFP); }

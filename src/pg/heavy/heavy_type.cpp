@@ -108,9 +108,9 @@ LDP_FUNCTION(ldp_heavy_protocol_of) { PG_RETURN_DATUM(heavy_protocol_datum(heavy
 // heavy_threshold(s): the default τ in reports for the summary's own n.
 LDP_FUNCTION(ldp_heavy_threshold) {
   const HeavySummary& s = heavy_arg(fcinfo, 0);
-  double scale = 0;
-  LDP_CORE(scale = ldp::heavy_default_threshold_scale(s.protocol));
-  PG_RETURN_FLOAT8(scale * std::sqrt(static_cast<double>(s.n)));
+  double tau = 0;
+  LDP_CORE(tau = ldp::heavy_threshold(s));
+  PG_RETURN_FLOAT8(tau);
 }
 
 // Prepare, then answer (ldp_pg::prepared_summary): every row of the summary
