@@ -1,0 +1,274 @@
+// RAPPOR decoding (rappor_summary.hpp): google/rappor analysis/R/decode.R's Decode, made
+// deterministic (ALGORITHMS.md §8), and ComputePrivacyGuarantees.
+//
+// 1. EstimateBloomCounts, per cohort with reports and bit b (N = N_c, C = C[c][b]):
+//      p11 = q(1 - f/2) + p·f/2, p01 = p(1 - f/2) + q·f/2, p2 = p11 - p01 = (1 - f)(q - p);
+//      Y = (C - p01·N)/(p2·N);  sd = sqrt(N·r(1 - r))/(p2·N), r = p̂·p11 + (1 - p̂)·p01,
+//      p̂ = Y clamped to [0, 1].
+// 2. The design matrix X[c·k + b, s] = 1 iff b ∈ bloom(s, c) (bin/hash_candidates.py),
+//    rows of the cohorts with reports only (Decode's filter_cohorts).
+// 3. Candidates with identical columns (colliding candidates) are fitted as one column
+//    and share its estimate equally (ours: decode.R's lsei would put the mass anywhere on
+//    the tie); `collision` says how many share it.
+// 4. FitDistribution: LASSO screening (glmnet, rappor_lasso_support) when S > 0.8·rows,
+//    pmax = min(500, ⌊0.8·rows⌋); then ConstrainedLinModel on the support: minimize
+//    ‖diag(w)(Xβ - Y)‖², β >= 0, Σβ <= 1, Xβ <= clamp(Y + 3·sd, 0.01, 1), with w = 1/sd
+//    capped at twice its median (of the finite ones) and rescaled to mean 1 (MakeLseiModel).
+// 5. Standard errors (§8 "Extension", ours): instead of Decode's sd over 5 fits of resampled
+//    Y (rnorm), the covariance of the weighted least squares on the active set A (β > 0):
+//      Cov = B⁻¹·X_Aᵀ W² Σ W² X_A·B⁻¹,  B = X_Aᵀ W² X_A,  Σ = diag(sd²)
+//    (the sandwich: w is capped, so W² is not Σ⁻¹ everywhere; it is (X_AᵀΣ⁻¹X_A)⁻¹ where
+//    it is). A column outside A gets the variance it would have if added to A:
+//      1/(z_jᵀz_j - z_jᵀZ_A(Z_AᵀZ_A)⁻¹Z_Aᵀz_j),  Z = diag(1/sd)·X.
+//    Estimates are N·β, SEs N·SE(β) (Decode's coefs_ave and coefs_ssd, not floored).
+// 6. Detection, Decode's rule: N·β > 1e-6 + 2·N·SE(β). Proportions β with β ∓ 1.96·SE,
+//    clamped to [0, 1].
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <numeric>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "common/error.hpp"
+#include "common/stats.hpp"
+#include "rappor/rappor_internal.hpp"
+#include "rappor/rappor_summary.hpp"
+
+namespace ldp {
+
+namespace {
+
+double median(std::vector<double> v) {  // R's median: the mean of the middle two for even sizes
+  const size_t n = v.size();
+  std::sort(v.begin(), v.end());
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+void rappor_bit_estimates(const RapporSummary& s, std::vector<double>* estimates, std::vector<double>* stds) {
+  const RapporParams& P = s.params;
+  const double p11 = P.q * (1 - P.f / 2) + P.p * P.f / 2;  // a true 1 reported as 1
+  const double p01 = P.p * (1 - P.f / 2) + P.q * P.f / 2;  // a true 0 reported as 1
+  const double p2 = p11 - p01;
+  const int64_t k = P.bits;
+  estimates->assign(static_cast<size_t>(s.rows * k), 0.0);
+  stds->assign(static_cast<size_t>(s.rows * k), 0.0);
+  for (int64_t i = 0; i < s.rows; ++i) {
+    const auto N = static_cast<double>(s.row(i)[1]);
+    for (int64_t b = 0; b < k; ++b) {
+      const auto v = static_cast<double>(s.row(i)[2 + b]);
+      double e = (v - p01 * N) / p2 / N;
+      if (std::isinf(e)) e = 0;  // ests[abs(ests) == Inf] <- 0
+      const double ph = std::min(1.0, std::max(0.0, (v - p01 * N) / (N * p2)));
+      const double r = ph * p11 + (1 - ph) * p01;
+      (*estimates)[static_cast<size_t>(i * k + b)] = e;
+      (*stds)[static_cast<size_t>(i * k + b)] = std::sqrt(N * r * (1 - r) / (p2 * p2)) / N;
+    }
+  }
+}
+
+RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string_view>& candidates,
+                           const RapporDecodeOptions& o) {
+  const RapporParams& P = s.params;
+  const int64_t k = P.bits, S = static_cast<int64_t>(candidates.size());
+  if (S == 0) throw_error(ErrorKind::InvalidParameter, "RAPPOR decoding needs at least one candidate");
+  if (k == 1)
+    throw_error(ErrorKind::InvalidParameter,
+                "RAPPOR decoding needs bits >= 2 (a 1-bit RAPPOR is a proportion: decode.R's .DecodeBoolean)");
+  {
+    std::unordered_set<std::string_view> seen;
+    seen.reserve(candidates.size());
+    for (std::string_view c : candidates)
+      if (!seen.insert(c).second)
+        throw_error(ErrorKind::InvalidParameter, "RAPPOR candidate \"%.*s\" appears twice",
+                    static_cast<int>(std::min<size_t>(c.size(), 200)), c.data());
+  }
+  RapporDecode out;
+  out.n = s.n;
+  out.rows = s.rows * k;
+  out.items.assign(static_cast<size_t>(S), RapporCandidateEstimate{0, 0, 0, 0, 0, false, 1});
+  if (s.n == 0) return out;
+  const auto N = static_cast<double>(s.n);
+  const int64_t rows = s.rows * k;
+
+  // 1. bit estimates, weights, upper bounds
+  std::vector<double> Y, sd;
+  rappor_bit_estimates(s, &Y, &sd);
+  std::vector<double> w(static_cast<size_t>(rows)), finite;
+  for (size_t i = 0; i < w.size(); ++i) {
+    w[i] = 1 / sd[i];
+    if (std::isfinite(w[i])) finite.push_back(w[i]);
+  }
+  const double wmed = finite.empty() ? 1 : median(finite);
+  double wsum = 0;
+  for (double& x : w) {
+    if (x > 2 * wmed) x = 2 * wmed;
+    wsum += x;
+  }
+  for (double& x : w) x /= wsum / static_cast<double>(rows);
+  std::vector<double> upper(static_cast<size_t>(rows)), sdc(static_cast<size_t>(rows));
+  for (size_t i = 0; i < upper.size(); ++i) {
+    upper[i] = std::min(1.0, std::max(0.01, Y[i] + 3 * sd[i]));
+    sdc[i] = std::max(sd[i], 1 / (2 * wmed));  // the SEs' Σ: sd, at least where w was capped
+  }
+
+  // 2. the design matrix, by candidate
+  std::vector<std::vector<int32_t>> cols(static_cast<size_t>(S));
+  int64_t pos[kRapporMaxHashes];
+  for (int64_t j = 0; j < S; ++j) {
+    std::vector<int32_t>& c = cols[static_cast<size_t>(j)];
+    c.reserve(static_cast<size_t>(s.rows * P.hashes));
+    for (int64_t i = 0; i < s.rows; ++i) {
+      rappor_bloom_positions(candidates[static_cast<size_t>(j)], static_cast<uint32_t>(s.row(i)[0]), k, P.hashes, pos);
+      std::sort(pos, pos + P.hashes);
+      for (int64_t h = 0; h < P.hashes; ++h)
+        if (h == 0 || pos[h] != pos[h - 1]) c.push_back(static_cast<int32_t>(i * k + pos[h]));
+    }
+  }
+  // 3. identical columns: one group each
+  std::vector<int64_t> order(static_cast<size_t>(S)), group(static_cast<size_t>(S));
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    return cols[static_cast<size_t>(a)] != cols[static_cast<size_t>(b)] ? cols[static_cast<size_t>(a)] < cols[static_cast<size_t>(b)] : a < b;
+  });
+  std::vector<int64_t> group_size, group_first;
+  for (size_t t = 0; t < order.size(); ++t) {
+    if (t == 0 || cols[static_cast<size_t>(order[t])] != cols[static_cast<size_t>(order[t - 1])]) {
+      group_size.push_back(0);
+      group_first.push_back(order[t]);
+    }
+    group[static_cast<size_t>(order[t])] = static_cast<int64_t>(group_size.size()) - 1;
+    group_size.back() += 1;
+  }
+  const auto G = static_cast<int64_t>(group_size.size());
+  auto columns_of = [&](const std::vector<int64_t>& groups) {
+    SparseColumns X;
+    X.nrows = rows;
+    for (int64_t g : groups) {
+      const std::vector<int32_t>& c = cols[static_cast<size_t>(group_first[static_cast<size_t>(g)])];
+      X.rows.insert(X.rows.end(), c.begin(), c.end());
+      X.start.push_back(static_cast<int64_t>(X.rows.size()));
+    }
+    return X;
+  };
+  std::vector<int64_t> all(static_cast<size_t>(G));
+  std::iota(all.begin(), all.end(), 0);
+
+  // 4. screening, then the constrained fit
+  std::vector<int64_t> support = all;
+  if (o.screen && static_cast<double>(S) > 0.8 * static_cast<double>(rows)) {
+    out.lasso = true;
+    const auto pmax = static_cast<int64_t>(std::min(500.0, std::floor(0.8 * static_cast<double>(rows))));
+    std::vector<int64_t> picked = rappor_lasso_support(columns_of(all), Y, pmax);
+    support = picked;
+  }
+  out.screened = static_cast<int64_t>(support.size());
+  std::vector<double> beta(static_cast<size_t>(G), 0.0);
+  if (!support.empty()) {
+    const ConstrainedFit fit = rappor_constrained_fit(columns_of(support), Y, w, upper);
+    out.fit_iterations = fit.iterations;
+    for (size_t t = 0; t < support.size(); ++t) beta[static_cast<size_t>(support[t])] = fit.beta[t];
+  }
+
+  // 5. standard errors
+  std::vector<int64_t> active;
+  for (int64_t g = 0; g < G; ++g)
+    if (beta[static_cast<size_t>(g)] > 0) active.push_back(g);
+  const auto na = static_cast<Eigen::Index>(active.size());
+  std::vector<double> var(static_cast<size_t>(G), 0.0);
+  Eigen::MatrixXd Z = Eigen::MatrixXd::Zero(rows, na), WX = Eigen::MatrixXd::Zero(rows, na);
+  for (Eigen::Index a = 0; a < na; ++a)
+    for (int32_t i : cols[static_cast<size_t>(group_first[static_cast<size_t>(active[static_cast<size_t>(a)])])]) {
+      Z(i, a) = 1 / sdc[static_cast<size_t>(i)];
+      WX(i, a) = w[static_cast<size_t>(i)] * w[static_cast<size_t>(i)];
+    }
+  Eigen::MatrixXd info = Z.transpose() * Z;
+  const double ridge = 1e-10 * (na > 0 ? info.diagonal().maxCoeff() : 1.0);
+  info.diagonal().array() += ridge;
+  Eigen::LLT<Eigen::MatrixXd> info_llt(info);
+  if (na > 0) {
+    Eigen::MatrixXd B = Eigen::MatrixXd::Zero(na, na);  // X_AᵀW²X_A
+    Eigen::MatrixXd Mid = Eigen::MatrixXd::Zero(na, na);
+    Eigen::VectorXd sd2(rows);
+    for (Eigen::Index i = 0; i < rows; ++i) sd2(i) = sdc[static_cast<size_t>(i)] * sdc[static_cast<size_t>(i)];
+    Eigen::MatrixXd XA = (WX.array() != 0).cast<double>();
+    B = XA.transpose() * WX;
+    Mid = WX.transpose() * sd2.asDiagonal() * WX;
+    B.diagonal().array() += 1e-10 * B.diagonal().maxCoeff();
+    Eigen::LLT<Eigen::MatrixXd> bl(B);
+    const Eigen::MatrixXd Binv = bl.solve(Eigen::MatrixXd::Identity(na, na));
+    const Eigen::MatrixXd cov = Binv * Mid * Binv;
+    for (Eigen::Index a = 0; a < na; ++a) var[static_cast<size_t>(active[static_cast<size_t>(a)])] = cov(a, a);
+  }
+  {
+    Eigen::VectorXd c(na);
+    for (int64_t g = 0; g < G; ++g) {
+      if (beta[static_cast<size_t>(g)] > 0) continue;
+      c.setZero();
+      double zz = 0;
+      for (int32_t i : cols[static_cast<size_t>(group_first[static_cast<size_t>(g)])]) {
+        const double z = 1 / sdc[static_cast<size_t>(i)];
+        zz += z * z;
+        if (na > 0) c += z * Z.row(i).transpose();
+      }
+      double schur = zz;
+      if (na > 0) schur -= c.dot(info_llt.solve(c));
+      var[static_cast<size_t>(g)] = 1 / std::max(schur, 1e-10 * zz);
+    }
+  }
+
+  // 6. estimates, detection, intervals
+  for (int64_t j = 0; j < S; ++j) {
+    const auto g = static_cast<size_t>(group[static_cast<size_t>(j)]);
+    const auto share = static_cast<double>(group_size[g]);
+    const double b = beta[g] / share, se = std::sqrt(var[g]) / share;
+    RapporCandidateEstimate& e = out.items[static_cast<size_t>(j)];
+    e.proportion = b;
+    e.count = N * b;
+    e.std_error = N * se;
+    e.detected = e.count > 1e-6 + 2 * e.std_error;
+    e.ci_lower = std::max(0.0, b - 1.96 * se);
+    e.ci_upper = std::min(1.0, b + 1.96 * se);
+    e.collision = group_size[g];
+  }
+  (void)o.alpha;
+  return out;
+}
+
+RapporPrivacy rappor_privacy(int64_t hashes, double f, double p, double q, int64_t reports, double alpha) {
+  if (hashes < 1 || hashes > kRapporMaxHashes)
+    throw_error(ErrorKind::InvalidParameter, "RAPPOR hashes must be in [1, %" PRId64 "], got %" PRId64,
+                kRapporMaxHashes, hashes);
+  const char* names[3] = {"f", "p", "q"};
+  const double v[3] = {f, p, q};
+  for (int i = 0; i < 3; ++i)
+    if (!(v[i] >= 0 && v[i] <= 1))
+      throw_error(ErrorKind::InvalidParameter, "RAPPOR %s must be in [0, 1], got %g", names[i], v[i]);
+  if (!(alpha > 0 && alpha < 1)) throw_error(ErrorKind::InvalidParameter, "alpha must be in (0, 1), got %g", alpha);
+  // ComputePrivacyGuarantees, in R's order of operations
+  RapporPrivacy r{};
+  const auto h = static_cast<double>(hashes);
+  r.q_star = .5 * f * (p + q) + (1 - f) * q;
+  r.p_star = .5 * f * (p + q) + (1 - f) * p;
+  double exp_e_one = std::pow((r.q_star * (1 - r.p_star)) / (r.p_star * (1 - r.q_star)), h);
+  if (exp_e_one < 1) exp_e_one = 1 / exp_e_one;
+  r.epsilon_one = std::log(exp_e_one);
+  r.epsilon_inf = std::log(std::pow((1 - .5 * f) / (.5 * f), 2 * h));
+  r.has_detection = reports > 0 && p < q;
+  if (r.has_detection) {
+    // qnorm(1 - alpha): the two-sided critical value of confidence 1 - 2α, signed
+    const double z = alpha < 0.5 ? normal_critical_value(1 - 2 * alpha)
+                     : alpha > 0.5 ? -normal_critical_value(2 * alpha - 1) : 0.0;
+    const auto n = static_cast<double>(reports);
+    const double std_dev_counts = std::sqrt(r.p_star * (1 - r.p_star) * n) / (r.q_star - r.p_star);
+    r.detection_frequency = z * std_dev_counts / n;
+  }
+  return r;
+}
+
+}  // namespace ldp
