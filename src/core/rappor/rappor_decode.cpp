@@ -48,6 +48,65 @@ double median(std::vector<double> v) {  // R's median: the mean of the middle tw
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+// The constrained fit on the groups `support` (columns X, in that order) and the standard
+// errors of step 5 for every group: into beta and var (variances of β), indexed by group.
+void fit_with_errors(const SparseColumns& X, const std::vector<int64_t>& support,
+                     const std::vector<std::vector<int32_t>>& cols, const std::vector<int64_t>& group_first,
+                     const std::vector<double>& Y, const std::vector<double>& w, const std::vector<double>& upper,
+                     const std::vector<double>& sdc, std::vector<double>* beta, std::vector<double>* var,
+                     RapporDecode* out) {
+  const auto G = static_cast<int64_t>(group_first.size());
+  const auto rows = static_cast<Eigen::Index>(Y.size());
+  std::fill(beta->begin(), beta->end(), 0.0);
+  if (!support.empty()) {
+    const ConstrainedFit fit = rappor_constrained_fit(X, Y, w, upper);
+    out->fit_iterations += fit.iterations;
+    for (size_t t = 0; t < support.size(); ++t) (*beta)[static_cast<size_t>(support[t])] = fit.beta[t];
+  }
+  auto col = [&](int64_t g) -> const std::vector<int32_t>& { return cols[static_cast<size_t>(group_first[static_cast<size_t>(g)])]; };
+  std::vector<int64_t> active;
+  for (int64_t g = 0; g < G; ++g)
+    if ((*beta)[static_cast<size_t>(g)] > 0) active.push_back(g);
+  const auto na = static_cast<Eigen::Index>(active.size());
+  // Z = diag(1/sd)·X_A and W²X_A, dense over the design's rows
+  Eigen::MatrixXd Z = Eigen::MatrixXd::Zero(rows, na), W2X = Eigen::MatrixXd::Zero(rows, na);
+  Eigen::MatrixXd XA = Eigen::MatrixXd::Zero(rows, na);
+  for (Eigen::Index a = 0; a < na; ++a)
+    for (int32_t i : col(active[static_cast<size_t>(a)])) {
+      Z(i, a) = 1 / sdc[static_cast<size_t>(i)];
+      W2X(i, a) = w[static_cast<size_t>(i)] * w[static_cast<size_t>(i)];
+      XA(i, a) = 1;
+    }
+  if (na > 0) {  // the sandwich on the active set
+    Eigen::MatrixXd B = XA.transpose() * W2X;  // X_AᵀW²X_A
+    Eigen::VectorXd sd2(rows);
+    for (Eigen::Index i = 0; i < rows; ++i) sd2(i) = sdc[static_cast<size_t>(i)] * sdc[static_cast<size_t>(i)];
+    const Eigen::MatrixXd mid = W2X.transpose() * sd2.asDiagonal() * W2X;
+    B.diagonal().array() += 1e-10 * B.diagonal().maxCoeff();
+    const Eigen::MatrixXd Binv = B.llt().solve(Eigen::MatrixXd::Identity(na, na));
+    const Eigen::MatrixXd cov = Binv * mid * Binv;
+    for (Eigen::Index a = 0; a < na; ++a) (*var)[static_cast<size_t>(active[static_cast<size_t>(a)])] = cov(a, a);
+  }
+  // the others: the variance each would have if added to A (Schur complement, GLS)
+  Eigen::MatrixXd info = Z.transpose() * Z;
+  if (na > 0) info.diagonal().array() += 1e-10 * info.diagonal().maxCoeff();
+  Eigen::LLT<Eigen::MatrixXd> info_llt(info);
+  Eigen::VectorXd c(na);
+  for (int64_t g = 0; g < G; ++g) {
+    if ((*beta)[static_cast<size_t>(g)] > 0) continue;
+    c.setZero();
+    double zz = 0;
+    for (int32_t i : col(g)) {
+      const double z = 1 / sdc[static_cast<size_t>(i)];
+      zz += z * z;
+      if (na > 0) c += z * Z.row(i).transpose();
+    }
+    double schur = zz;
+    if (na > 0) schur -= c.dot(info_llt.solve(c));
+    (*var)[static_cast<size_t>(g)] = 1 / std::max(schur, 1e-10 * zz);
+  }
+}
+
 }  // namespace
 
 void rappor_bit_estimates(const RapporSummary& s, std::vector<double>* estimates, std::vector<double>* stds) {
@@ -168,58 +227,25 @@ RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string
     support = picked;
   }
   out.screened = static_cast<int64_t>(support.size());
-  std::vector<double> beta(static_cast<size_t>(G), 0.0);
-  if (!support.empty()) {
-    const ConstrainedFit fit = rappor_constrained_fit(columns_of(support), Y, w, upper);
-    out.fit_iterations = fit.iterations;
-    for (size_t t = 0; t < support.size(); ++t) beta[static_cast<size_t>(support[t])] = fit.beta[t];
-  }
+  std::vector<double> beta(static_cast<size_t>(G), 0.0), var(static_cast<size_t>(G), 0.0);
+  std::vector<char> undetected(static_cast<size_t>(G), 0);
+  fit_with_errors(columns_of(support), support, cols, group_first, Y, w, upper, sdc, &beta, &var, &out);
 
-  // 5. standard errors
-  std::vector<int64_t> active;
-  for (int64_t g = 0; g < G; ++g)
-    if (beta[static_cast<size_t>(g)] > 0) active.push_back(g);
-  const auto na = static_cast<Eigen::Index>(active.size());
-  std::vector<double> var(static_cast<size_t>(G), 0.0);
-  Eigen::MatrixXd Z = Eigen::MatrixXd::Zero(rows, na), WX = Eigen::MatrixXd::Zero(rows, na);
-  for (Eigen::Index a = 0; a < na; ++a)
-    for (int32_t i : cols[static_cast<size_t>(group_first[static_cast<size_t>(active[static_cast<size_t>(a)])])]) {
-      Z(i, a) = 1 / sdc[static_cast<size_t>(i)];
-      WX(i, a) = w[static_cast<size_t>(i)] * w[static_cast<size_t>(i)];
+  // 5b. the refit on the detected (ours, RapporDecodeOptions::refit)
+  if (o.refit) {
+    std::vector<int64_t> detected;
+    for (int64_t g = 0; g < G; ++g)
+      if (beta[static_cast<size_t>(g)] > 1e-6 / N + 2 * std::sqrt(var[static_cast<size_t>(g)])) detected.push_back(g);
+    std::vector<double> beta2(static_cast<size_t>(G), 0.0), var2(static_cast<size_t>(G), 0.0);
+    RapporDecode scratch;
+    fit_with_errors(columns_of(detected), detected, cols, group_first, Y, w, upper, sdc, &beta2, &var2, &scratch);
+    out.fit_iterations += scratch.fit_iterations;
+    for (int64_t g : detected) {
+      beta[static_cast<size_t>(g)] = beta2[static_cast<size_t>(g)];
+      var[static_cast<size_t>(g)] = var2[static_cast<size_t>(g)];
     }
-  Eigen::MatrixXd info = Z.transpose() * Z;
-  const double ridge = 1e-10 * (na > 0 ? info.diagonal().maxCoeff() : 1.0);
-  info.diagonal().array() += ridge;
-  Eigen::LLT<Eigen::MatrixXd> info_llt(info);
-  if (na > 0) {
-    Eigen::MatrixXd B = Eigen::MatrixXd::Zero(na, na);  // X_AᵀW²X_A
-    Eigen::MatrixXd Mid = Eigen::MatrixXd::Zero(na, na);
-    Eigen::VectorXd sd2(rows);
-    for (Eigen::Index i = 0; i < rows; ++i) sd2(i) = sdc[static_cast<size_t>(i)] * sdc[static_cast<size_t>(i)];
-    Eigen::MatrixXd XA = (WX.array() != 0).cast<double>();
-    B = XA.transpose() * WX;
-    Mid = WX.transpose() * sd2.asDiagonal() * WX;
-    B.diagonal().array() += 1e-10 * B.diagonal().maxCoeff();
-    Eigen::LLT<Eigen::MatrixXd> bl(B);
-    const Eigen::MatrixXd Binv = bl.solve(Eigen::MatrixXd::Identity(na, na));
-    const Eigen::MatrixXd cov = Binv * Mid * Binv;
-    for (Eigen::Index a = 0; a < na; ++a) var[static_cast<size_t>(active[static_cast<size_t>(a)])] = cov(a, a);
-  }
-  {
-    Eigen::VectorXd c(na);
-    for (int64_t g = 0; g < G; ++g) {
-      if (beta[static_cast<size_t>(g)] > 0) continue;
-      c.setZero();
-      double zz = 0;
-      for (int32_t i : cols[static_cast<size_t>(group_first[static_cast<size_t>(g)])]) {
-        const double z = 1 / sdc[static_cast<size_t>(i)];
-        zz += z * z;
-        if (na > 0) c += z * Z.row(i).transpose();
-      }
-      double schur = zz;
-      if (na > 0) schur -= c.dot(info_llt.solve(c));
-      var[static_cast<size_t>(g)] = 1 / std::max(schur, 1e-10 * zz);
-    }
+    for (int64_t g = 0; g < G; ++g)  // undetected stay so
+      if (!std::binary_search(detected.begin(), detected.end(), g)) undetected[static_cast<size_t>(g)] = 1;
   }
 
   // 6. estimates, detection, intervals
@@ -231,7 +257,7 @@ RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string
     e.proportion = b;
     e.count = N * b;
     e.std_error = N * se;
-    e.detected = e.count > 1e-6 + 2 * e.std_error;
+    e.detected = !undetected[g] && e.count > 1e-6 + 2 * e.std_error;
     e.ci_lower = std::max(0.0, b - 1.96 * se);
     e.ci_upper = std::min(1.0, b + 1.96 * se);
     e.collision = group_size[g];

@@ -196,6 +196,8 @@ const int64_t* rappor_cohort_ones(const RapporSummary& s, int64_t cohort) {
 }
 
 RapporAccumulator::RapporAccumulator(const RapporParams& p, int64_t capacity) {
+  validate_rappor_params(p);
+  capacity = std::min(capacity, rappor_max_rows(p));
   buf_.assign(rappor_summary_size(p, capacity) / 8, 0);
   rappor_summary_init(&summary(), p, capacity);
 }
