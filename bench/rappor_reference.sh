@@ -16,10 +16,8 @@
 # everything else is the client's own code (rappor.Encoder, get_bloom_bits,
 # get_prr_masks, bit_string).
 #
-# decode.R needs limSolve, which Debian lacks: lsei (called by ConstrainedLinModel with
-# type = 2, no equalities, which limSolve solves with quadprog's solve.QP) is stood in by
-# solve.QP on Dmat = AᵀA (plus 1e-10·max diag, so that colliding columns leave it
-# positive definite), dvec = AᵀB, Amat = Gᵀ, bvec = H. Needs Debian's r-base-core,
+# decode.R needs limSolve, which Debian lacks: bench/rappor_decode_r.R stands quadprog's
+# solve.QP in for lsei (which is what lsei runs without equalities). Needs Debian's r-base-core,
 # r-cran-glmnet, r-cran-quadprog (installed with apt-get when missing) and a Python 2.7
 # (PYTHON2, default python2; the client is Python 2 code).
 #
@@ -42,19 +40,8 @@ mkdir -p "$out"
 work="$(mktemp -d "${TMPDIR:-/tmp}/rappor-ref.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
-for p in r-base-core r-cran-glmnet r-cran-quadprog; do
-  [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)" = installed ] ||
-    { sudo=(); [ "$(id -u)" = 0 ] || sudo=(sudo); "${sudo[@]}" apt-get install -y "$p"; }
-done
-
-# google/rappor's files, in the scratch directory only
-if [ -d "$src/.git" ] || [ -f "$src/client/python/rappor.py" ]; then
-  cp -r "$src/client" "$src/bin" "$src/analysis" "$work/"
-else
-  git --git-dir="$src" archive HEAD client bin analysis | tar -x -C "$work"
-fi
-sed -i 's/^library(limSolve)$/# library(limSolve): stood in by lsei below (bench\/rappor_reference.sh)/' \
-  "$work/analysis/R/alternative.R"
+. "$here/rappor_common.sh"
+rappor_copy "$src" "$work"
 
 printf 'k,h,m,p,q,f\n32,2,32,0.25,0.75,0.5\n' > "$out/params.csv"
 
@@ -112,38 +99,6 @@ head -n 401 "$work/reports.csv" > "$out/client_reports.csv"
 PYTHONPATH="$work/client/python" "$python2" "$work/bin/sum_bits.py" "$out/params.csv" < "$work/reports.csv" > "$out/counts.csv"
 PYTHONPATH="$work/client/python" "$python2" "$work/bin/hash_candidates.py" "$out/params.csv" < "$out/candidates.txt" > "$work/map.csv"
 
-cat > "$work/decode.R" <<'EOF'
-library(quadprog)
-args <- commandArgs(trailingOnly = TRUE)
-Sys.setenv(RAPPOR_REPO = paste0(args[1], "/"))
-out <- args[2]
-# limSolve::lsei(type = 2) without equalities is quadprog's solve.QP: min |A x - B|^2, G x >= H
-lsei <- function(A, B, G, H, type = 2) {
-  A <- as.matrix(A); G <- as.matrix(G)
-  D <- crossprod(A)
-  diag(D) <- diag(D) + 1e-10 * max(diag(D))
-  list(X = solve.QP(D, as.vector(crossprod(A, B)), t(G), H)$solution)
-}
-source(paste0(args[1], "/analysis/R/read_input.R"))
-source(paste0(args[1], "/analysis/R/decode.R"))
-params <- ReadParameterFile(paste0(out, "/params.csv"))
-counts <- ReadCountsFile(paste0(out, "/counts.csv"), params)
-map <- ReadMapFile(paste0(args[1], "/map.csv"), params)$map
-runs <- NULL
-elapsed <- 0
-for (seed in 1:30) {
-  set.seed(seed)
-  t0 <- proc.time()[["elapsed"]]
-  res <- Decode(counts, map, params, quiet = TRUE)
-  elapsed <- elapsed + proc.time()[["elapsed"]] - t0
-  fit <- res$fit
-  if (nrow(fit) > 0)
-    runs <- rbind(runs, data.frame(seed = seed, string = fit$string, estimate = fit$estimate,
-                                   std_error = fit$std_error))
-}
-write.csv(runs, paste0(out, "/decode_runs.csv"), row.names = FALSE, quote = FALSE)
-writeLines(sprintf("%.4f seconds per Decode() (mean of 30, inside R)", elapsed / 30),
-           paste0(out, "/decode_time.txt"))
-EOF
-Rscript "$work/decode.R" "$work" "$out"
+Rscript "$here/rappor_decode_r.R" "$work" "$out/params.csv" "$out/counts.csv" "$work/map.csv" 30 \
+  "$out/decode_runs.csv" "$out/decode_time.txt"
 echo "wrote $(ls "$out" | tr '\n' ' ')in $out"

@@ -68,43 +68,51 @@ void fit_with_errors(const SparseColumns& X, const std::vector<int64_t>& support
   for (int64_t g = 0; g < G; ++g)
     if ((*beta)[static_cast<size_t>(g)] > 0) active.push_back(g);
   const auto na = static_cast<Eigen::Index>(active.size());
-  // Z = diag(1/sd)·X_A and W²X_A, dense over the design's rows
-  Eigen::MatrixXd Z = Eigen::MatrixXd::Zero(rows, na), W2X = Eigen::MatrixXd::Zero(rows, na);
-  Eigen::MatrixXd XA = Eigen::MatrixXd::Zero(rows, na);
+  // The active columns meeting each row: every Gram matrix below is a sum over rows of
+  // the pairs that meet there (a 0/1 design: a few active columns per row).
+  std::vector<std::vector<int32_t>> meet(static_cast<size_t>(rows));
   for (Eigen::Index a = 0; a < na; ++a)
-    for (int32_t i : col(active[static_cast<size_t>(a)])) {
-      Z(i, a) = 1 / sdc[static_cast<size_t>(i)];
-      W2X(i, a) = w[static_cast<size_t>(i)] * w[static_cast<size_t>(i)];
-      XA(i, a) = 1;
-    }
+    for (int32_t i : col(active[static_cast<size_t>(a)])) meet[static_cast<size_t>(i)].push_back(static_cast<int32_t>(a));
+  Eigen::MatrixXd B = Eigen::MatrixXd::Zero(na, na), mid = B, info = B;
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    const auto u = static_cast<size_t>(i);
+    const double w2 = w[u] * w[u], s2 = sdc[u] * sdc[u];
+    for (int32_t a : meet[u])
+      for (int32_t b : meet[u]) {
+        B(a, b) += w2;              // X_AᵀW²X_A
+        mid(a, b) += w2 * w2 * s2;  // X_AᵀW²ΣW²X_A
+        info(a, b) += 1 / s2;       // X_AᵀΣ⁻¹X_A
+      }
+  }
   if (na > 0) {  // the sandwich on the active set
-    Eigen::MatrixXd B = XA.transpose() * W2X;  // X_AᵀW²X_A
-    Eigen::VectorXd sd2(rows);
-    for (Eigen::Index i = 0; i < rows; ++i) sd2(i) = sdc[static_cast<size_t>(i)] * sdc[static_cast<size_t>(i)];
-    const Eigen::MatrixXd mid = W2X.transpose() * sd2.asDiagonal() * W2X;
     B.diagonal().array() += 1e-10 * B.diagonal().maxCoeff();
     const Eigen::MatrixXd Binv = B.llt().solve(Eigen::MatrixXd::Identity(na, na));
     const Eigen::MatrixXd cov = Binv * mid * Binv;
     for (Eigen::Index a = 0; a < na; ++a) (*var)[static_cast<size_t>(active[static_cast<size_t>(a)])] = cov(a, a);
   }
-  // the others: the variance each would have if added to A (Schur complement, GLS)
-  Eigen::MatrixXd info = Z.transpose() * Z;
-  if (na > 0) info.diagonal().array() += 1e-10 * info.diagonal().maxCoeff();
-  Eigen::LLT<Eigen::MatrixXd> info_llt(info);
-  Eigen::VectorXd c(na);
-  for (int64_t g = 0; g < G; ++g) {
-    if ((*beta)[static_cast<size_t>(g)] > 0) continue;
-    c.setZero();
-    double zz = 0;
-    for (int32_t i : col(g)) {
-      const double z = 1 / sdc[static_cast<size_t>(i)];
-      zz += z * z;
-      if (na > 0) c += z * Z.row(i).transpose();
+  // the others: the variance each would have if added to A (Schur complement, GLS),
+  // 1/(z_jᵀz_j - c_jᵀ info⁻¹ c_j) with c_j = X_AᵀΣ⁻¹x_j, all c_j solved at once
+  std::vector<int64_t> rest;
+  for (int64_t g = 0; g < G; ++g)
+    if (!((*beta)[static_cast<size_t>(g)] > 0)) rest.push_back(g);
+  const auto nr = static_cast<Eigen::Index>(rest.size());
+  Eigen::MatrixXd C = Eigen::MatrixXd::Zero(na, nr);
+  Eigen::VectorXd zz = Eigen::VectorXd::Zero(nr);
+  for (Eigen::Index t = 0; t < nr; ++t)
+    for (int32_t i : col(rest[static_cast<size_t>(t)])) {
+      const double z2 = 1 / (sdc[static_cast<size_t>(i)] * sdc[static_cast<size_t>(i)]);
+      zz(t) += z2;
+      for (int32_t a : meet[static_cast<size_t>(i)]) C(a, t) += z2;
     }
-    double schur = zz;
-    if (na > 0) schur -= c.dot(info_llt.solve(c));
-    (*var)[static_cast<size_t>(g)] = 1 / std::max(schur, 1e-10 * zz);
+  Eigen::VectorXd quad = Eigen::VectorXd::Zero(nr);
+  if (na > 0 && nr > 0) {
+    info.diagonal().array() += 1e-10 * info.diagonal().maxCoeff();
+    const Eigen::LLT<Eigen::MatrixXd> llt(info);
+    const Eigen::MatrixXd half = llt.matrixL().solve(C);  // L⁻¹C: cᵀ info⁻¹ c = |L⁻¹c|²
+    quad = half.colwise().squaredNorm().transpose();
   }
+  for (Eigen::Index t = 0; t < nr; ++t)
+    (*var)[static_cast<size_t>(rest[static_cast<size_t>(t)])] = 1 / std::max(zz(t) - quad(t), 1e-10 * zz(t));
 }
 
 }  // namespace

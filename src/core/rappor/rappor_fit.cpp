@@ -104,6 +104,58 @@ std::vector<int64_t> rappor_lasso_support(const SparseColumns& X, const std::vec
   return support;
 }
 
+// The Cholesky factor L of H_FF in the order of F, kept up to date as columns enter
+// (a new row, O(|F|²)) and leave (the row and column removed, then the rank-one update
+// of the trailing block that restores it, O(|F|²); Golub and Van Loan §6.5.4), so that an
+// iteration costs O(|F|²), not a factorization.
+class CholeskyFactor {
+ public:
+  explicit CholeskyFactor(double floor) : floor_(floor) {}
+  void append(const Eigen::VectorXd& h, double diag) {
+    if (n_ == L_.rows()) {
+      Eigen::MatrixXd next = Eigen::MatrixXd::Zero(std::max<Eigen::Index>(16, 2 * n_), std::max<Eigen::Index>(16, 2 * n_));
+      next.topLeftCorner(n_, n_) = L_.topLeftCorner(n_, n_);
+      L_.swap(next);
+    }
+    double d2 = diag;
+    if (n_ > 0) {
+      const Eigen::VectorXd l = L_.topLeftCorner(n_, n_).triangularView<Eigen::Lower>().solve(h);
+      L_.row(n_).head(n_) = l.transpose();
+      d2 -= l.squaredNorm();
+    }
+    L_(n_, n_) = std::sqrt(std::max(d2, floor_));  // H has δ on its diagonal: d2 >= δ in exact arithmetic
+    ++n_;
+  }
+  void remove(Eigen::Index t) {
+    const Eigen::Index m = n_ - t - 1;
+    Eigen::VectorXd x = L_.block(t + 1, t, m, 1);
+    for (Eigen::Index i = t; i < n_ - 1; ++i) L_.row(i).head(n_) = L_.row(i + 1).head(n_);
+    for (Eigen::Index c = t; c < n_ - 1; ++c) L_.block(t, c, m, 1) = L_.block(t, c + 1, m, 1);
+    --n_;
+    for (Eigen::Index k = t; k < n_; ++k) {  // chol(L22 L22ᵀ + x xᵀ)
+      const double lkk = L_(k, k), xk = x(k - t);
+      const double r = std::hypot(lkk, xk), c = r / lkk, s = xk / lkk;
+      L_(k, k) = r;
+      for (Eigen::Index i = k + 1; i < n_; ++i) {
+        L_(i, k) = (L_(i, k) + s * x(i - t)) / c;
+        x(i - t) = c * x(i - t) - s * L_(i, k);
+      }
+    }
+  }
+  template <class M>
+  Eigen::MatrixXd solve(const M& b) const {
+    if (n_ == 0) return Eigen::MatrixXd(0, b.cols());
+    const auto T = L_.topLeftCorner(n_, n_);
+    const Eigen::MatrixXd y = T.triangularView<Eigen::Lower>().solve(b);
+    return T.transpose().triangularView<Eigen::Upper>().solve(y);
+  }
+
+ private:
+  double floor_;
+  Eigen::MatrixXd L_;
+  Eigen::Index n_ = 0;
+};
+
 // ---- the constrained fit (lsei's problem), primal active set ----
 //
 // minimize q(β) = ½βᵀHβ - gᵀβ, H = XᵀW²X + δI, g = XᵀW²y, subject to β >= 0 and the
@@ -177,19 +229,13 @@ ConstrainedFit rappor_constrained_fit(const SparseColumns& X, const std::vector<
   std::vector<double> target(static_cast<size_t>(S), 0.0), dir(static_cast<size_t>(S), 0.0);
   const int64_t max_iter = 10 * (S + N) + 100;
   Eigen::VectorXd lambda;
+  CholeskyFactor factor(delta);
   for (out.iterations = 0; out.iterations < max_iter; ++out.iterations) {
     // the equality-constrained problem on F
     const auto nf = static_cast<Eigen::Index>(F.size()), nk = static_cast<Eigen::Index>(K.size());
-    Eigen::MatrixXd H(nf, nf);
     Eigen::VectorXd gf(nf);
-    for (Eigen::Index a = 0; a < nf; ++a) {
-      gf(a) = g[static_cast<size_t>(F[static_cast<size_t>(a)])];
-      for (Eigen::Index b = 0; b < nf; ++b)
-        H(a, b) = gram(slot[static_cast<size_t>(F[static_cast<size_t>(a)])], slot[static_cast<size_t>(F[static_cast<size_t>(b)])]);
-      H(a, a) += delta;
-    }
-    Eigen::LLT<Eigen::MatrixXd> llt(H);
-    Eigen::VectorXd bf = nf > 0 ? Eigen::VectorXd(llt.solve(gf)) : Eigen::VectorXd(0);
+    for (Eigen::Index a = 0; a < nf; ++a) gf(a) = g[static_cast<size_t>(F[static_cast<size_t>(a)])];
+    Eigen::VectorXd bf = factor.solve(gf);
     lambda.setZero(nk);
     if (nk > 0 && nf > 0) {
       Eigen::MatrixXd A(nk, nf);
@@ -199,7 +245,7 @@ ConstrainedFit rappor_constrained_fit(const SparseColumns& X, const std::vector<
         bk(r) = k < 0 ? 1.0 : upper[static_cast<size_t>(k)];
         for (Eigen::Index a = 0; a < nf; ++a) A(r, a) = k < 0 ? 1.0 : x_entry(k, F[static_cast<size_t>(a)]);
       }
-      const Eigen::MatrixXd HiAt = llt.solve(A.transpose());
+      const Eigen::MatrixXd HiAt = factor.solve(A.transpose());
       const Eigen::MatrixXd M = A * HiAt;
       lambda = M.ldlt().solve(A * bf - bk);
       bf -= HiAt * lambda;
@@ -234,6 +280,11 @@ ConstrainedFit rappor_constrained_fit(const SparseColumns& X, const std::vector<
         if (lambda(r) < worst) worst = lambda(r), leave_k = r, leave_col = -1;
       if (leave_col >= 0) {
         enter(leave_col);
+        const auto nf0 = static_cast<Eigen::Index>(F.size());
+        Eigen::VectorXd h(nf0);
+        const int64_t sj = slot[static_cast<size_t>(leave_col)];
+        for (Eigen::Index a = 0; a < nf0; ++a) h(a) = gram(slot[static_cast<size_t>(F[static_cast<size_t>(a)])], sj);
+        factor.append(h, gram(sj, sj) + delta);
         F.push_back(leave_col);
         free_flag[static_cast<size_t>(leave_col)] = 1;
       } else if (leave_k >= 0) {
@@ -275,7 +326,9 @@ ConstrainedFit rappor_constrained_fit(const SparseColumns& X, const std::vector<
     if (block_col >= 0) {
       beta[static_cast<size_t>(block_col)] = 0;
       free_flag[static_cast<size_t>(block_col)] = 0;
-      F.erase(std::find(F.begin(), F.end(), block_col));
+      const auto at = std::find(F.begin(), F.end(), block_col);
+      factor.remove(static_cast<Eigen::Index>(at - F.begin()));
+      F.erase(at);
     } else if (block_k >= -1) {
       K.push_back(block_k);
       if (block_k < 0) sum_in_K = true;
