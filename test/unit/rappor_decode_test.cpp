@@ -74,10 +74,17 @@ TEST(RapporDecode, ConstrainedFitIsOptimal) {
     ldp::SparseColumns X;
     X.nrows = 60;
     const int64_t S = 25;
+    std::vector<int32_t> prev;
     for (int64_t j = 0; j < S; ++j) {
       std::vector<int32_t> c;
       for (int32_t i = 0; i < X.nrows; ++i)
         if (rng.uniform() < 0.15) c.push_back(i);
+      // linearly dependent columns from trial 10 on: a duplicate, and a = b + c (disjoint)
+      if (trial >= 10 && j == 4) c = prev;
+      if (trial >= 10 && j == 5) c = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+      if (trial >= 10 && j == 6) c = {10, 11, 12, 13, 14, 15};
+      if (trial >= 10 && j == 7) c = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+      prev = c;
       X.rows.insert(X.rows.end(), c.begin(), c.end());
       X.start.push_back(static_cast<int64_t>(X.rows.size()));
     }

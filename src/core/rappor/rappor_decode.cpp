@@ -270,7 +270,6 @@ RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string
     e.ci_upper = std::min(1.0, b + 1.96 * se);
     e.collision = group_size[g];
   }
-  (void)o.alpha;
   return out;
 }
 

@@ -98,7 +98,6 @@ class RapporAccumulator {
 
 // ---- decoding (decode.R's Decode, deterministic) ----
 struct RapporDecodeOptions {
-  double alpha = 0.05;  // only for the privacy figures' Bonferroni α/S (not used by the fit)
   bool screen = true;   // LASSO screening when S > 0.8·rows (decode.R's FitDistribution)
   // The refit (ours, off by default): fit again on the candidates the first fit detects
   // and take their estimates and SEs from it. Decode's single fit puts positive mass on
