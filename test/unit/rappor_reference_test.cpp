@@ -184,9 +184,11 @@ TEST(RapporReference, DecodeAgreesWithDecodeR) {
     for (size_t j = 0; j < cands.size(); ++j)
       if (d.items[j].detected) ours.insert(cands[j]), est[cands[j]] = d.items[j].count;
     const double jac = Jaccard(ours, all_runs_consensus), ours_l1 = l1(est);
-    std::printf("  refit=%d: detected %zu, consensus %zu, Jaccard %.3f (decode.R's worst run %.3f); "
+    size_t absent = 0;
+    for (const auto& s : ours) absent += truth.count(s) == 0;
+    std::printf("  refit=%d: detected %zu (%zu absent), consensus %zu, Jaccard %.3f (decode.R's worst run %.3f); "
                 "sum|est - truth| %.0f against decode.R's mean %.0f; all-30 strings %zu\n",
-                refit, ours.size(), all_runs_consensus.size(), jac, worst, ours_l1, theirs_l1, always.size());
+                refit, ours.size(), absent, all_runs_consensus.size(), jac, worst, ours_l1, theirs_l1, always.size());
     if (!refit) {  // the default: Decode's estimator (the refit is printed for comparison)
       for (const auto& s : always) EXPECT_TRUE(ours.count(s)) << s;
       EXPECT_GE(jac, std::min(0.9, worst));
