@@ -79,6 +79,10 @@ int main(int argc, char** argv) {
       best_cpu = std::min(best_cpu, static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC);
       best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
+    {
+      std::ofstream kept(dir + "/screened_" + std::to_string(S) + ".txt");
+      for (int64_t j : d.screened_candidates) kept << cands[static_cast<size_t>(j)] << '\n';
+    }
     int detected = 0, true_detected = 0;
     for (size_t j = 0; j < cands.size(); ++j) {
       detected += d.items[j].detected;

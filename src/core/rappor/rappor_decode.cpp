@@ -233,6 +233,7 @@ RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string
     const auto pmax = static_cast<int64_t>(std::min(500.0, std::floor(0.8 * static_cast<double>(rows))));
     std::vector<int64_t> picked = rappor_lasso_support(columns_of(all), Y, pmax);
     support = picked;
+    for (int64_t g : support) out.screened_candidates.push_back(group_first[static_cast<size_t>(g)]);
   }
   out.screened = static_cast<int64_t>(support.size());
   std::vector<double> beta(static_cast<size_t>(G), 0.0), var(static_cast<size_t>(G), 0.0);

@@ -123,6 +123,7 @@ struct RapporDecode {
   int64_t rows = 0;             // design-matrix rows: cohorts with reports × k
   bool lasso = false;           // screening ran
   int64_t screened = 0;         // candidates (distinct columns) the fit used
+  std::vector<int64_t> screened_candidates;  // with LASSO: one candidate of each column kept
   int64_t fit_iterations = 0;   // active-set iterations of the constrained fit
 };
 // Candidates: any bytes (UTF-8 text); duplicates are InvalidParameter, as is an empty
