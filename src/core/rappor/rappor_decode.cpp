@@ -18,8 +18,9 @@
 //    Y (rnorm), the covariance of the weighted least squares on the active set A (β > 0):
 //      Cov = B⁻¹·X_Aᵀ W² Σ W² X_A·B⁻¹,  B = X_Aᵀ W² X_A,  Σ = diag(sd²)
 //    (the sandwich: w is capped, so W² is not Σ⁻¹ everywhere; it is (X_AᵀΣ⁻¹X_A)⁻¹ where
-//    it is). A column outside A gets the variance it would have if added to A:
-//      1/(z_jᵀz_j - z_jᵀZ_A(Z_AᵀZ_A)⁻¹Z_Aᵀz_j),  Z = diag(1/sd)·X.
+//    it is). A fitted column outside A gets the variance it would have if added to A:
+//      1/(z_jᵀz_j - z_jᵀZ_A(Z_AᵀZ_A)⁻¹Z_Aᵀz_j),  Z = diag(1/sd)·X;
+//    one the LASSO screened out the variance it has alone, 1/z_jᵀz_j.
 //    Estimates are N·β, SEs N·SE(β) (Decode's coefs_ave and coefs_ssd, not floored).
 // 6. Detection, Decode's rule: N·β > 1e-6 + 2·N·SE(β). Proportions β with β ∓ 1.96·SE,
 //    clamped to [0, 1].
@@ -92,9 +93,21 @@ void fit_with_errors(const SparseColumns& X, const std::vector<int64_t>& support
   }
   // the others: the variance each would have if added to A (Schur complement, GLS),
   // 1/(z_jᵀz_j - c_jᵀ info⁻¹ c_j) with c_j = X_AᵀΣ⁻¹x_j, all c_j solved at once
+  // (only for the fitted columns: one screened out by the LASSO gets the variance it has
+  // alone, 1/z_jᵀz_j, without the solve; decode.R reports nothing for it)
   std::vector<int64_t> rest;
-  for (int64_t g = 0; g < G; ++g)
-    if (!((*beta)[static_cast<size_t>(g)] > 0)) rest.push_back(g);
+  std::vector<char> fitted(static_cast<size_t>(G), 0);
+  for (int64_t g : support) fitted[static_cast<size_t>(g)] = 1;
+  for (int64_t g = 0; g < G; ++g) {
+    if ((*beta)[static_cast<size_t>(g)] > 0) continue;
+    if (fitted[static_cast<size_t>(g)]) {
+      rest.push_back(g);
+      continue;
+    }
+    double zz = 0;
+    for (int32_t i : col(g)) zz += 1 / (sdc[static_cast<size_t>(i)] * sdc[static_cast<size_t>(i)]);
+    (*var)[static_cast<size_t>(g)] = 1 / zz;
+  }
   const auto nr = static_cast<Eigen::Index>(rest.size());
   Eigen::MatrixXd C = Eigen::MatrixXd::Zero(na, nr);
   Eigen::VectorXd zz = Eigen::VectorXd::Zero(nr);
