@@ -167,6 +167,24 @@ TEST(RapporDecode, CollidingCandidatesShareTheirColumn) {
   EXPECT_NEAR(group, 60000, 5 * d.items[0].std_error * static_cast<double>(sharing));
 }
 
+TEST(RapporDecode, SparseCohortsUpTo2To31) {
+  // cohorts = 2^31 - 1, reports in a few cohorts far apart: the rows are those cohorts'.
+  const RapporParams P = Params(16, 2, INT32_MAX, 0.25, 0.25, 0.75);
+  ldp::SeededRandom rng(9);
+  ldp::RapporAccumulator acc(P);
+  const int64_t cohorts[4] = {0, 7, 1000000, INT32_MAX - 1};
+  for (int i = 0; i < 40000; ++i) {
+    const int64_t c = cohorts[i % 4];
+    acc.add(c, ldp::rappor_encode(i % 3 == 0 ? "x" : "y", c, "d" + std::to_string(i), 16, 2, 0.25, 0.25, 0.75, rng));
+  }
+  EXPECT_EQ(acc.summary().rows, 4);
+  const ldp::RapporDecode d = ldp::rappor_decode(acc.summary(), {"x", "y", "z"});
+  EXPECT_EQ(d.rows, 64);
+  EXPECT_NEAR(d.items[0].count, 40000 / 3.0, 4 * d.items[0].std_error);
+  EXPECT_NEAR(d.items[1].count, 80000 / 3.0, 4 * d.items[1].std_error);
+  EXPECT_TRUE(d.items[0].detected && d.items[1].detected);
+}
+
 TEST(RapporDecode, Refusals) {
   const RapporParams P = Params(16, 2, 4, 0.5, 0.25, 0.75);
   ldp::RapporAccumulator acc(P);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/random.hpp"
+#include "heavy/heavy_summary.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -267,6 +268,13 @@ TEST(RapporSummary, BinaryRejections) {
   b[6 + 1 + 64 + 1] = 70;  // first cohort outside [0, 64)
   EXPECT_TRUE(bad(b));
   EXPECT_TRUE(bad({}));
+  // another family's reader names this one
+  try {
+    ldp::heavy_summary_binary_parse_size(good.data(), good.size());
+    ADD_FAILURE() << "the heavy-hitters reader took a RAPPOR summary";
+  } catch (const ldp::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("a RAPPOR summary"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
