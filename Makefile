@@ -20,7 +20,8 @@ CORE_SRCS = $(wildcard src/core/*/*.cpp)
 PG_SRCS = $(wildcard src/pg/*/*.cpp)
 OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 
-PG_CPPFLAGS = -Isrc/core -Isrc/pg
+# Eigen (Debian libeigen3-dev, headers only): the RAPPOR decoder
+PG_CPPFLAGS = -Isrc/core -Isrc/pg $(shell pkg-config --cflags eigen3)
 # -ffp-contract=off: the exact sums' fast path (ExactSum::add_hot) needs each
 # floating-point operation rounded on its own.
 PG_CXXFLAGS = -std=c++17 -O2 -fno-strict-aliasing -ffp-contract=off -Wno-register -Wno-missing-field-initializers
@@ -30,7 +31,8 @@ PG_CXXFLAGS = -std=c++17 -O2 -fno-strict-aliasing -ffp-contract=off -Wno-registe
 ifeq ($(shell uname -m),x86_64)
 PG_CXXFLAGS += -Wa,-mbranches-within-32B-boundaries
 endif
-SHLIB_LINK = -lxxhash -lstdc++ -lm
+# -lcrypto: OpenSSL's libcrypto (RAPPOR's MD5 and HMAC-SHA256); Eigen is headers only
+SHLIB_LINK = -lxxhash -lcrypto -lstdc++ -lm
 # Extra compiler and linker flags, e.g. the sanitizer build of test/fuzz.sh:
 #   make LDP_EXTRA_CXXFLAGS='-fsanitize=address,undefined ...' LDP_EXTRA_LDFLAGS='-fsanitize=address,undefined'
 PG_CXXFLAGS += $(LDP_EXTRA_CXXFLAGS)

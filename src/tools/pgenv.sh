@@ -78,7 +78,7 @@ ldp_root() {
 ldp_install_deps() {
   local pkgs=(build-essential cmake pkg-config postgresql-15 postgresql-server-dev-15
               postgresql-15-cron libpqxx-dev libxxhash-dev libboost-dev libgtest-dev
-              googletest libbenchmark-dev)
+              googletest libbenchmark-dev libssl-dev libeigen3-dev)
   local missing=() p status
   for p in "${pkgs[@]}"; do
     status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)

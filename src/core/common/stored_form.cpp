@@ -17,6 +17,8 @@ const char* family_name(uint8_t f) {
       return "a sketch summary";
     case static_cast<uint8_t>(Family::Heavy):
       return "a heavy-hitters summary";
+    case static_cast<uint8_t>(Family::Rappor):
+      return "a RAPPOR summary";
     default:
       return "an unknown family";
   }

@@ -1,0 +1,346 @@
+// The RAPPOR decoder (src/core/rappor/rappor_decode.cpp, rappor_fit.cpp; ALGORITHMS.md §8,
+// google/rappor analysis/R/decode.R): bit estimates, the constrained fit against a
+// brute-force check of its optimality conditions, colliding candidates, the LASSO path,
+// and the statistics over seeded populations (unbiasedness, coverage, false detections),
+// and ComputePrivacyGuarantees' figures.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/random.hpp"
+#include "rappor/rappor_internal.hpp"
+#include "rappor/rappor_summary.hpp"
+#include "rappor_test_support.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using ldp::ErrorKind;
+using ldp::RapporParams;
+using ldp_test::RapporPopulation;
+using ldp_test::ThrowsKind;
+
+RapporParams Params(int64_t bits, int64_t hashes, int64_t cohorts, double f, double p, double q) {
+  RapporParams r;
+  r.bits = bits;
+  r.hashes = hashes;
+  r.cohorts = cohorts;
+  r.f = f;
+  r.p = p;
+  r.q = q;
+  return r;
+}
+
+std::vector<std::string_view> views(const std::vector<std::string>& v) {
+  return std::vector<std::string_view>(v.begin(), v.end());
+}
+
+// A population of `strings` items with counts decaying geometrically from `top`.
+RapporPopulation Zipfish(int64_t strings, int64_t top, double ratio) {
+  RapporPopulation pop;
+  double c = static_cast<double>(top);
+  for (int64_t i = 0; i < strings; ++i, c *= ratio) pop.items.push_back({"s" + std::to_string(i), static_cast<int64_t>(c)});
+  return pop;
+}
+
+TEST(RapporDecode, BitEstimatesAreEstimateBloomCounts) {
+  const RapporParams P = Params(16, 2, 4, 0.5, 0.25, 0.75);
+  ldp::RapporAccumulator acc(P);
+  ldp::RapporSummary& s = acc.summary();
+  acc.add(1, ldp::RapporBits{});  // creates cohort 1's row
+  s.row(0)[1] = 1000;
+  s.n = 1000;
+  s.row(0)[2 + 3] = 700;
+  std::vector<double> e, sd;
+  ldp::rappor_bit_estimates(s, &e, &sd);
+  const double p11 = 0.75 * 0.75 + 0.25 * 0.25, p01 = 0.25 * 0.75 + 0.75 * 0.25, p2 = p11 - p01;
+  EXPECT_DOUBLE_EQ(e[3], (700 - p01 * 1000) / p2 / 1000);
+  const double ph = std::min(1.0, (700 - p01 * 1000) / (1000 * p2)), r = ph * p11 + (1 - ph) * p01;
+  EXPECT_DOUBLE_EQ(sd[3], std::sqrt(1000 * r * (1 - r) / (p2 * p2)) / 1000);
+  EXPECT_DOUBLE_EQ(e[0], (0 - p01 * 1000) / p2 / 1000);  // negative estimates stay
+}
+
+// The constrained fit satisfies the KKT conditions of lsei's problem: feasibility, and a
+// gradient that, with non-negative multipliers of the active general constraints, is zero
+// on the free columns and non-negative on the others.
+TEST(RapporDecode, ConstrainedFitIsOptimal) {
+  ldp::SeededRandom rng(5);
+  for (int trial = 0; trial < 20; ++trial) {
+    ldp::SparseColumns X;
+    X.nrows = 60;
+    const int64_t S = 25;
+    std::vector<int32_t> prev;
+    for (int64_t j = 0; j < S; ++j) {
+      std::vector<int32_t> c;
+      for (int32_t i = 0; i < X.nrows; ++i)
+        if (rng.uniform() < 0.15) c.push_back(i);
+      // linearly dependent columns from trial 10 on: a duplicate, and a = b + c (disjoint)
+      if (trial >= 10 && j == 4) c = prev;
+      if (trial >= 10 && j == 5) c = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+      if (trial >= 10 && j == 6) c = {10, 11, 12, 13, 14, 15};
+      if (trial >= 10 && j == 7) c = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+      prev = c;
+      X.rows.insert(X.rows.end(), c.begin(), c.end());
+      X.start.push_back(static_cast<int64_t>(X.rows.size()));
+    }
+    std::vector<double> y(60), w(60), upper(60);
+    for (int i = 0; i < 60; ++i) {
+      y[static_cast<size_t>(i)] = rng.uniform() * 0.3 - 0.05;
+      w[static_cast<size_t>(i)] = 0.5 + rng.uniform();
+      upper[static_cast<size_t>(i)] = trial % 2 ? 1.0 : std::max(0.01, y[static_cast<size_t>(i)] + 0.02);
+    }
+    const ldp::ConstrainedFit fit = ldp::rappor_constrained_fit(X, y, w, upper);
+    ASSERT_TRUE(fit.converged);
+    std::vector<double> xb(60, 0.0);
+    double sum = 0;
+    for (int64_t j = 0; j < S; ++j) {
+      EXPECT_GE(fit.beta[static_cast<size_t>(j)], 0);
+      sum += fit.beta[static_cast<size_t>(j)];
+      for (int64_t t = X.start[static_cast<size_t>(j)]; t < X.start[static_cast<size_t>(j) + 1]; ++t)
+        xb[static_cast<size_t>(X.rows[static_cast<size_t>(t)])] += fit.beta[static_cast<size_t>(j)];
+    }
+    EXPECT_LE(sum, 1 + 1e-9);
+    for (int i = 0; i < 60; ++i) EXPECT_LE(xb[static_cast<size_t>(i)], upper[static_cast<size_t>(i)] + 1e-9);
+    // no feasible direction improves: try moving each coordinate a little (projected)
+    auto objective = [&](const std::vector<double>& b) {
+      std::vector<double> r(60, 0.0);
+      for (int64_t j = 0; j < S; ++j)
+        for (int64_t t = X.start[static_cast<size_t>(j)]; t < X.start[static_cast<size_t>(j) + 1]; ++t)
+          r[static_cast<size_t>(X.rows[static_cast<size_t>(t)])] += b[static_cast<size_t>(j)];
+      double o = 0;
+      for (int i = 0; i < 60; ++i) {
+        const double d = w[static_cast<size_t>(i)] * (r[static_cast<size_t>(i)] - y[static_cast<size_t>(i)]);
+        o += d * d;
+      }
+      return o;
+    };
+    auto feasible = [&](const std::vector<double>& b) {
+      std::vector<double> r(60, 0.0);
+      double s2 = 0;
+      for (int64_t j = 0; j < S; ++j) {
+        if (b[static_cast<size_t>(j)] < 0) return false;
+        s2 += b[static_cast<size_t>(j)];
+        for (int64_t t = X.start[static_cast<size_t>(j)]; t < X.start[static_cast<size_t>(j) + 1]; ++t)
+          r[static_cast<size_t>(X.rows[static_cast<size_t>(t)])] += b[static_cast<size_t>(j)];
+      }
+      for (int i = 0; i < 60; ++i)
+        if (r[static_cast<size_t>(i)] > upper[static_cast<size_t>(i)]) return false;
+      return s2 <= 1;
+    };
+    const double best = objective(fit.beta);
+    for (int probe = 0; probe < 300; ++probe) {
+      std::vector<double> b = fit.beta;
+      for (double& v : b) v = std::max(0.0, v + (rng.uniform() - 0.5) * 1e-3);
+      if (feasible(b)) {
+        EXPECT_GE(objective(b), best - 1e-12 * (1 + best));
+      }
+    }
+  }
+}
+
+TEST(RapporDecode, CollidingCandidatesShareTheirColumn) {
+  // One cohort, 8 bits, 1 hash: 30 candidates must collide; the fit must not break.
+  const RapporParams P = Params(8, 1, 1, 0.5, 0.25, 0.75);
+  RapporPopulation pop;
+  pop.items = {{"a", 60000}};
+  ldp::RapporAccumulator acc = ldp_test::rappor_simulate(P, pop, 3);
+  std::vector<std::string> cands;
+  for (int i = 0; i < 6; ++i) cands.push_back(i == 0 ? "a" : "c" + std::to_string(i));
+  const ldp::RapporDecode d = ldp::rappor_decode(acc.summary(), views(cands));
+  const int64_t abit = ldp::rappor_bloom("a", 0, 8, 1).w[0];
+  int64_t sharing = 0;
+  for (size_t j = 0; j < cands.size(); ++j) {
+    const bool same = ldp::rappor_bloom(cands[j], 0, 8, 1).w[0] == static_cast<uint64_t>(abit);
+    sharing += same;
+    EXPECT_TRUE(std::isfinite(d.items[j].count));
+    EXPECT_TRUE(std::isfinite(d.items[j].std_error));
+  }
+  EXPECT_EQ(d.items[0].collision, sharing);
+  double group = 0;
+  for (size_t j = 0; j < cands.size(); ++j)
+    if (ldp::rappor_bloom(cands[j], 0, 8, 1).w[0] == static_cast<uint64_t>(abit)) group += d.items[j].count;
+  EXPECT_NEAR(group, 60000, 5 * d.items[0].std_error * static_cast<double>(sharing));
+}
+
+TEST(RapporDecode, SparseCohortsUpTo2To31) {
+  // cohorts = 2^31 - 1, reports in a few cohorts far apart: the rows are those cohorts'.
+  const RapporParams P = Params(16, 2, INT32_MAX, 0.25, 0.25, 0.75);
+  ldp::SeededRandom rng(9);
+  ldp::RapporAccumulator acc(P);
+  const int64_t cohorts[4] = {0, 7, 1000000, INT32_MAX - 1};
+  for (int i = 0; i < 40000; ++i) {
+    const int64_t c = cohorts[i % 4];
+    acc.add(c, ldp::rappor_encode(i % 3 == 0 ? "x" : "y", c, "d" + std::to_string(i), 16, 2, 0.25, 0.25, 0.75, rng));
+  }
+  EXPECT_EQ(acc.summary().rows, 4);
+  const ldp::RapporDecode d = ldp::rappor_decode(acc.summary(), {"x", "y", "z"});
+  EXPECT_EQ(d.rows, 64);
+  EXPECT_NEAR(d.items[0].count, 40000 / 3.0, 4 * d.items[0].std_error);
+  EXPECT_NEAR(d.items[1].count, 80000 / 3.0, 4 * d.items[1].std_error);
+  EXPECT_TRUE(d.items[0].detected && d.items[1].detected);
+}
+
+TEST(RapporDecode, Refusals) {
+  const RapporParams P = Params(16, 2, 4, 0.5, 0.25, 0.75);
+  ldp::RapporAccumulator acc(P);
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::rappor_decode(acc.summary(), {}); }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::rappor_decode(acc.summary(), {"a", "b", "a"}); }));
+  const ldp::RapporDecode empty = ldp::rappor_decode(acc.summary(), {"a", ""});
+  EXPECT_FALSE(empty.items[1].detected);
+  ldp::RapporAccumulator one(Params(1, 1, 4, 0.5, 0.25, 0.75));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::rappor_decode(one.summary(), {"a"}); }));
+}
+
+struct Stats {
+  double sum = 0, sum2 = 0, se = 0;
+  int covered = 0, detected = 0;
+};
+
+struct Outcome {
+  double max_bias_in_se = 0;       // max |mean - truth| / SE over strings with truth >= 5 SE
+  double max_bias_in_mean_se = 0;  // the same in standard errors of the mean, SE/√runs
+  double coverage = 0;             // of the 95% intervals, over those strings and runs
+  double absent_detected = 0;      // the rate at which absent candidates are detected
+  int checked = 0;
+};
+
+// decode.R's demo parameters scaled down (k = 32, h = 2, m = 16, f = 0.5, p = 0.25,
+// q = 0.75) so that 200 populations decode in a fraction of a second: 12 strings of
+// 40000 .. 1080 devices, 28 absent candidates, and `unknown` strings of 500 devices that
+// are not candidates.
+Outcome Populations(int unknown, bool refit) {
+  const RapporParams P = Params(32, 2, 16, 0.5, 0.25, 0.75);
+  RapporPopulation pop = Zipfish(12, 40000, 0.72);
+  std::vector<std::string> cands;
+  for (const auto& it : pop.items) cands.push_back(it.first);
+  for (int i = 0; i < 28; ++i) cands.push_back("absent" + std::to_string(i));
+  for (int i = 0; i < unknown; ++i) pop.items.push_back({"unknown" + std::to_string(i), 500});
+  ldp::RapporDecodeOptions opt;
+  opt.refit = refit;
+  const int runs = 200;
+  std::vector<Stats> st(cands.size());
+  for (int r = 0; r < runs; ++r) {
+    ldp::RapporAccumulator acc = ldp_test::rappor_simulate(P, pop, 1000 + static_cast<uint64_t>(r));
+    const ldp::RapporDecode d = ldp::rappor_decode(acc.summary(), views(cands), opt);
+    EXPECT_FALSE(d.lasso);
+    for (size_t j = 0; j < cands.size(); ++j) {
+      const ldp::RapporCandidateEstimate& e = d.items[j];
+      const double truth = j < 12 ? static_cast<double>(pop.items[j].second) : 0.0;
+      st[j].sum += e.count;
+      st[j].sum2 += e.count * e.count;
+      st[j].se += e.std_error;
+      const double n = static_cast<double>(d.n);
+      st[j].covered += e.ci_lower * n <= truth && truth <= e.ci_upper * n;
+      st[j].detected += e.detected;
+    }
+  }
+  Outcome out;
+  int covered = 0, tried = 0, false_hits = 0, absent_runs = 0;
+  std::printf("  unknown strings %d, refit %d:\n", unknown, refit);
+  for (size_t j = 0; j < cands.size(); ++j) {
+    const double mean = st[j].sum / runs, se = st[j].se / runs;
+    const double sd = std::sqrt(std::max(0.0, st[j].sum2 / runs - mean * mean));
+    if (j >= 12) {
+      false_hits += st[j].detected;
+      absent_runs += runs;
+      continue;
+    }
+    const double truth = static_cast<double>(pop.items[j].second);
+    std::printf("    %-4s truth %6.0f mean %8.1f (bias %+.2f SE) SE %5.1f sd %5.1f coverage %.3f detected %.3f\n",
+                cands[j].c_str(), truth, mean, (mean - truth) / se, se, sd, st[j].covered / double(runs),
+                st[j].detected / double(runs));
+    if (truth < 5 * se) continue;
+    ++out.checked;
+    out.max_bias_in_se = std::max(out.max_bias_in_se, std::fabs(mean - truth) / se);
+    out.max_bias_in_mean_se = std::max(out.max_bias_in_mean_se, std::fabs(mean - truth) / (se / std::sqrt(runs)));
+    covered += st[j].covered;
+    tried += runs;
+  }
+  out.coverage = static_cast<double>(covered) / tried;
+  out.absent_detected = static_cast<double>(false_hits) / absent_runs;
+  std::printf("    coverage %.4f over %d strings with truth >= 5 SE, max bias %.2f SE (%.1f SE of the mean), "
+              "absent detected %.4f\n",
+              out.coverage, out.checked, out.max_bias_in_se, out.max_bias_in_mean_se, out.absent_detected);
+  return out;
+}
+
+// Candidates covering the whole population: Decode's fit is biased by about -0.5 SE
+// (β >= 0 on the absent candidates, Σβ <= 1 binding), so its intervals cover 92%; the
+// refit (ours) removes the bias. Small strings stay biased by the detection rule and
+// β >= 0 (about -0.3 SE at 2 to 3 SE).
+TEST(RapporDecode, PopulationCoveredByCandidates) {
+  const Outcome decode_r = Populations(0, false);
+  EXPECT_GE(decode_r.checked, 8);
+  EXPECT_LE(decode_r.max_bias_in_se, 1.0);
+  EXPECT_GE(decode_r.coverage, 0.90);
+  EXPECT_LE(decode_r.absent_detected, 0.05);
+  const Outcome refit = Populations(0, true);
+  EXPECT_LE(refit.max_bias_in_mean_se, 3.0);  // the mean of 200 within 3 SE/√200 of the truth
+  EXPECT_GE(refit.coverage, 0.935);
+  EXPECT_LE(refit.coverage, 0.965);
+  EXPECT_LE(refit.absent_detected, 0.05);
+}
+
+// 20 strings of 500 devices that are not candidates (7% of the reports): Decode's fit.
+TEST(RapporDecode, PopulationWithUnknownStrings) {
+  const Outcome o = Populations(20, false);
+  EXPECT_LE(o.max_bias_in_se, 1.0);
+  EXPECT_GE(o.coverage, 0.935);
+  EXPECT_LE(o.coverage, 0.965);
+  EXPECT_LE(o.absent_detected, 0.05);
+}
+
+TEST(RapporDecode, LassoScreeningWithManyCandidates) {
+  // 0.8·cohorts·bits = 0.8·4·16 = 51.2 rows' worth: 120 candidates screen first.
+  const RapporParams P = Params(16, 2, 4, 0.25, 0.25, 0.75);
+  const RapporPopulation pop = Zipfish(5, 60000, 0.6);
+  std::vector<std::string> cands;
+  for (const auto& it : pop.items) cands.push_back(it.first);
+  for (int i = 0; i < 115; ++i) cands.push_back("absent" + std::to_string(i));
+  int found = 0, false_hits = 0;
+  const int runs = 20;
+  for (int r = 0; r < runs; ++r) {
+    ldp::RapporAccumulator acc = ldp_test::rappor_simulate(P, pop, 77 + static_cast<uint64_t>(r));
+    const ldp::RapporDecode d = ldp::rappor_decode(acc.summary(), views(cands));
+    ASSERT_TRUE(d.lasso);
+    EXPECT_LE(d.screened, 51);
+    for (size_t j = 0; j < cands.size(); ++j) (j < 5 ? found : false_hits) += d.items[j].detected;
+  }
+  std::printf("  LASSO: true strings detected %d of %d, absent detected %d of %d\n", found, 5 * runs, false_hits,
+              115 * runs);
+  EXPECT_GE(found, 3 * runs);  // the three largest (60000, 36000, 21600) at least
+  EXPECT_LE(false_hits, static_cast<int>(0.05 * 115 * runs));
+}
+
+TEST(RapporPrivacy, FiguresOfDecodeR) {
+  // ALGORITHMS.md §8: demo (1.022, 2.197), Python defaults (1.074, 4.394), eps_1_1 (0.973, 4.947)
+  ldp::RapporPrivacy demo = ldp::rappor_privacy(1, 0.5, 0.25, 0.75, 0);
+  EXPECT_NEAR(demo.epsilon_one, 1.022, 5e-4);
+  EXPECT_NEAR(demo.epsilon_inf, 2.197, 5e-4);
+  EXPECT_FALSE(demo.has_detection);
+  ldp::RapporPrivacy def = ldp::rappor_privacy(2, 0.5, 0.5, 0.75, 1000000);
+  EXPECT_NEAR(def.epsilon_one, 1.074, 5e-4);
+  EXPECT_NEAR(def.epsilon_inf, 4.394, 5e-4);
+  ldp::RapporPrivacy e11 = ldp::rappor_privacy(2, 0.45, 0.39, 0.61, 0);
+  EXPECT_NEAR(e11.epsilon_one, 0.973, 5e-4);
+  EXPECT_NEAR(e11.epsilon_inf, 4.947, 5e-4);
+  // detection frequency: qnorm(0.95)·sqrt(p*(1-p*)N)/((q*-p*)N)
+  ASSERT_TRUE(def.has_detection);
+  const double ps = 0.25 * 1.25 + 0.5 * 0.5, qs = 0.25 * 1.25 + 0.5 * 0.75;
+  EXPECT_NEAR(def.detection_frequency, 1.6448536269514722 * std::sqrt(ps * (1 - ps) * 1e6) / ((qs - ps) * 1e6), 1e-12);
+  // p > q: the reciprocal branch, no detection frequency; f = 0: ε_∞ = ∞
+  ldp::RapporPrivacy rev = ldp::rappor_privacy(2, 0.5, 0.75, 0.5, 1000);
+  EXPECT_NEAR(rev.epsilon_one, def.epsilon_one, 1e-12);
+  EXPECT_FALSE(rev.has_detection);
+  EXPECT_TRUE(std::isinf(ldp::rappor_privacy(2, 0.0, 0.25, 0.75, 0).epsilon_inf));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [] { ldp::rappor_privacy(0, 0.5, 0.25, 0.75, 0); }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [] { ldp::rappor_privacy(2, 1.5, 0.25, 0.75, 0); }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [] { ldp::rappor_privacy(2, 0.5, 0.25, 0.75, 0, 1.0); }));
+}
+
+}  // namespace
