@@ -29,13 +29,20 @@ const char* const kHeavySeeds[][2] = {
      "SELECT ldp.treehist_agg(e.level, e.hash_index, e.coefficient, e.prefix_report, e.item_report, "
      "ldp.treehist_protocol(4, 400, 'ab', 1, 1, 1, 2)) FROM generate_series(1, 400) i, "
      "ldp.treehist_encode('a', ldp.treehist_protocol(4, 400, 'ab', 1, 1, 1, 2), i) e"},
-    {"treehist bytes 2x4", "SELECT ldp.treehist_agg(e.level, e.hash_index, e.coefficient, e.prefix_report, e.item_report, "
-                           "ldp.treehist_protocol(2, 100, NULL, 3, NULL, 2, 4)) FROM generate_series(1, 24) i, "
-                           "ldp.treehist_encode((ARRAY['ok', 'é', ''])[1 + i % 3], "
-                           "ldp.treehist_protocol(2, 100, NULL, 3, NULL, 2, 4), i) e"},
-    {"treehist int64 1x4", "SELECT ldp.treehist_agg(e.level, e.hash_index, e.coefficient, e.prefix_report, e.item_report, "
-                           "ldp.treehist_int8_protocol(2, 100, 1, 4)) FROM generate_series(1, 20) i, "
-                           "ldp.treehist_encode((i % 3 - 1)::bigint, ldp.treehist_int8_protocol(2, 100, 1, 4), i) e"},
+    // enough reports of one item (ε = 8) that heavy_hitters finds it at the default
+    // threshold (15 or 30 sqrt(n)), so that the checks against frequency() see items
+    {"treehist abc 2x8 n=400 (a heavy hitter)",
+     "SELECT ldp.treehist_agg(e.level, e.hash_index, e.coefficient, e.prefix_report, e.item_report, "
+     "ldp.treehist_protocol(8, 400, 'abc', 4, 2, 2, 8)) FROM generate_series(1, 400) i, "
+     "ldp.treehist_encode(CASE WHEN i % 10 = 0 THEN 'c' ELSE 'abca' END, ldp.treehist_protocol(8, 400, 'abc', 4, 2, 2, 8), i) e"},
+    {"treehist bytes 2x16 n=1500", "SELECT ldp.treehist_agg(e.level, e.hash_index, e.coefficient, e.prefix_report, "
+                                   "e.item_report, ldp.treehist_protocol(8, 1500, NULL, 3, NULL, 2, 16)) "
+                                   "FROM generate_series(1, 1500) i, ldp.treehist_encode(CASE WHEN i % 10 = 0 THEN 'é' "
+                                   "ELSE 'ok' END, ldp.treehist_protocol(8, 1500, NULL, 3, NULL, 2, 16), i) e"},
+    {"treehist int64 2x16 n=1500", "SELECT ldp.treehist_agg(e.level, e.hash_index, e.coefficient, e.prefix_report, "
+                                   "e.item_report, ldp.treehist_int8_protocol(8, 1500, 2, 16)) FROM generate_series(1, 1500) i, "
+                                   "ldp.treehist_encode(CASE WHEN i % 10 = 0 THEN -1 ELSE 7 END::bigint, "
+                                   "ldp.treehist_int8_protocol(8, 1500, 2, 16), i) e"},
     {"treehist escaped alphabet n=0",
      "SELECT 'v1:treehist{epsilon=1,domain=alphabet,alphabet=\"x\\\"é\\\\\",max_length=2,chars_per_level=1,levels=2,"
      "hashes=1,width=4,expected_users=10,n=0,prune=[0,0,0,0,0,0,0,0],final=[0,0,0,0]}'::ldp.heavy_summary"},
@@ -96,6 +103,10 @@ std::vector<Query> heavy_queries(const std::string& s, const std::string& seed) 
        "WITH ORDINALITY f(item, frequency, count, std_error, lo, hi, o) ON f.o = h.o",
        {{kAccessorError, "heavy hitters whose frequency(s, item) differs from heavy_hitters(s)"},
         {kAccessorError, "heavy hitters whose frequencies(s, items) row differs from heavy_hitters(s)"}}},
+      // an int64 protocol's items as bigint: frequency(s, bigint) estimates as heavy_hitters
+      {"SELECT count(*) FILTER (WHERE ldp.frequency(q.s, h.item::bigint) IS DISTINCT FROM h.frequency)::float8 "
+       "FROM (SELECT " + s + " s) q, " + hitters("q.s") + " WHERE ldp.protocol(q.s)::text LIKE '%,domain=int64,%'",
+       {{kAccessorError, "heavy hitters of an int64 summary whose frequency(s, item::bigint) differs"}}},
       // frequencies: one row per element (none for n = 0), NULL estimates for NULL
       {"SELECT count(*)::float8 - CASE WHEN ldp.report_count(" + s + ") = 0 THEN 0 ELSE 2 END, "
        "count(*) FILTER (WHERE (f.item IS NULL) <> (f.frequency IS NULL))::float8, " + values("f.") +
