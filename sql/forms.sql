@@ -6,6 +6,8 @@
 --   forms_0.1.0_sql.txt real-valued summaries stored by the 0.4.0 library under the
 --                       0.1.0 SQL (no final function: the unpacked memory image)
 --   forms_legacy.txt    real-valued summaries in the memory layout of the 0.1.0 library
+--   forms_0.6.0_sketch.txt, forms_0.8.0_heavy.txt  sketch and heavy-hitters summaries
+--                       (sections 4 and 5)
 -- This file's expected output was recorded before the change: the estimates below are
 -- the bits the 0.4.0 build computed.
 SET search_path = public, ldp;
@@ -201,6 +203,66 @@ COPY bin_sketch_raw TO :'sketch_file' WITH (FORMAT binary);
 COPY bin_sketch FROM :'sketch_file' WITH (FORMAT binary);
 SELECT f.label, b.s::text = f.txt AS format3_loads FROM sketch_fixtures f JOIN bin_sketch b USING (label) ORDER BY 1;
 DROP TABLE sketch_fixtures, bin_sketch_raw, bin_sketch;
+
+-- 5. Heavy-hitters summaries as 0.8.0 (the first release with them) stores them, format 3
+-- with compact counters of 1, 2 and 4 bytes, of every domain (alphabet, bytes, int64),
+-- recorded by test/data/forms/make_heavy_forms_fixture.sql (forms_0.8.0_heavy.txt). They
+-- load from the bytes a table held, from their binary form and from their text, and
+-- every form answers the same; the fixtures' answers are this file's expected output.
+CREATE CAST (rawsum AS heavy_summary) WITHOUT FUNCTION;
+CREATE TABLE heavy_fixtures (label text PRIMARY KEY, txt text, img rawsum, bin bytea);
+INSERT INTO heavy_fixtures VALUES
+  ('alphabet_w1',
+   'v1:treehist{epsilon=2,domain=alphabet,alphabet="abc",max_length=4,chars_per_level=2,levels=2,hashes=2,width=16,expected_users=300,n=300,prune=[-2,3,1,1,0,-2,-2,-2,2,6,-3,2,1,3,-2,1,-1,-1,3,1,-1,4,3,-1,3,1,2,1,1,-5,-2,-5,-2,8,1,-2,2,3,2,1,2,3,-2,-4,0,1,-3,-3,2,0,1,1,-1,2,2,-2,-1,1,-2,-2,-2,-1,3,-4],final=[-4,7,-2,-1,-2,7,-2,3,-2,7,1,-4,-7,4,-5,0,-1,1,4,4,4,4,5,1,-2,-4,-2,5,7,-4,1,-1]}',
+   '\x4c44505303040101400000000000000000000000000000040000000000000002000000000000000200000000000000020000000000000010000000000000012c0003616263000000000000012c01fe03010100fefefe0206fd020103fe01ffff0301ff0403ff0301020101fbfefbfe0801fe020302010203fefc0001fdfd02000101ff0202feff01fefefeff03fcfc07fefffe07fe03fe0701fcf904fb00ff01040404040501fefcfe0507fc01ff',
+   '\x4c44505303040101400000000000000000000000000000040000000000000002000000000000000200000000000000020000000000000010000000000000012c0003616263000000000000012c01fe03010100fefefe0206fd020103fe01ffff0301ff0403ff0301020101fbfefbfe0801fe020302010203fefc0001fdfd02000101ff0202feff01fefefeff03fcfc07fefffe07fe03fe0701fcf904fb00ff01040404040501fefcfe0507fc01ff'),
+  ('alphabet_w4',
+   'v1:treehist{epsilon=8,domain=alphabet,alphabet="ab",max_length=1,chars_per_level=1,levels=1,hashes=1,width=2,expected_users=80000,n=80000,prune=[38404,-38606],final=[38466,-38742]}',
+   '\x4c4450530304010140200000000000000000000000000001000000000000000100000000000000010000000000000001000000000000000200000000000138800002616200000000000138800400009604ffff693200009642ffff68aa',
+   '\x4c4450530304010140200000000000000000000000000001000000000000000100000000000000010000000000000001000000000000000200000000000138800002616200000000000138800400009604ffff693200009642ffff68aa'),
+  ('bytes_w2',
+   'v1:treehist{epsilon=4,domain=bytes,max_length=2,chars_per_level=1,levels=2,hashes=4,width=16,expected_users=12000,n=12000,prune=[-67,-70,9,23,-24,-26,66,77,52,75,-13,-2,42,46,-66,-82,28,73,-81,-36,71,24,-20,-71,74,37,-33,-61,16,77,-63,-23,-23,-39,-81,-75,34,13,70,70,-36,-12,-78,-74,23,39,65,60,89,29,82,13,27,52,15,73,-73,-2,-91,-15,-13,-79,-17,-64,-70,23,-73,24,-76,10,-68,17,52,-32,77,-32,61,-28,68,-17,-34,-17,-81,-74,-38,-24,-66,-60,75,69,13,33,57,71,32,18,-71,-66,28,20,52,73,-22,-34,-10,-27,70,76,15,23,-75,-61,56,-36,-11,83,80,-36,-23,52,-26,62,57,-12,-17,76,72,-20],final=[-153,55,-156,49,-172,40,-130,28,128,-43,128,-50,155,-62,140,-63,-46,-58,-156,-158,-63,-38,-138,-131,125,160,28,48,147,146,41,55,-152,-135,55,75,138,152,-48,-48,-56,-23,142,140,70,66,-138,-125,173,-61,-37,138,135,-62,-52,117,-47,148,138,-41,-40,139,131,-38]}',
+   '\x4c445053030401024010000000000000000000000000000200000000000000010000000000000002000000000000000400000000000000100000000000002ee000000000000000002ee002ffbdffba00090017ffe8ffe60042004d0034004bfff3fffe002a002effbeffae001c0049ffafffdc00470018ffecffb9004a0025ffdfffc30010004dffc1ffe9ffe9ffd9ffafffb50022000d00460046ffdcfff4ffb2ffb6001700270041003c0059001d0052000d001b0034000f0049ffb7fffeffa5fff1fff3ffb1ffefffc0ffba0017ffb70018ffb4000affbc00110034ffe0004dffe0003dffe40044ffefffdeffefffafffb6ffdaffe8ffbeffc4004b0045000d00210039004700200012ffb9ffbe001c001400340049ffeaffdefff6ffe50046004c000f0017ffb5ffc30038ffdcfff500530050ffdcffe90034ffe6003e0039fff4ffef004c0048ffecff670037ff640031ff540028ff7e001c0080ffd50080ffce009bffc2008cffc1ffd2ffc6ff64ff62ffc1ffdaff76ff7d007d00a0001c00300093009200290037ff68ff790037004b008a0098ffd0ffd0ffc8ffe9008e008c00460042ff76ff8300adffc3ffdb008a0087ffc2ffcc0075ffd10094008affd7ffd8008b0083ffda',
+   '\x4c445053030401024010000000000000000000000000000200000000000000010000000000000002000000000000000400000000000000100000000000002ee000000000000000002ee002ffbdffba00090017ffe8ffe60042004d0034004bfff3fffe002a002effbeffae001c0049ffafffdc00470018ffecffb9004a0025ffdfffc30010004dffc1ffe9ffe9ffd9ffafffb50022000d00460046ffdcfff4ffb2ffb6001700270041003c0059001d0052000d001b0034000f0049ffb7fffeffa5fff1fff3ffb1ffefffc0ffba0017ffb70018ffb4000affbc00110034ffe0004dffe0003dffe40044ffefffdeffefffafffb6ffdaffe8ffbeffc4004b0045000d00210039004700200012ffb9ffbe001c001400340049ffeaffdefff6ffe50046004c000f0017ffb5ffc30038ffdcfff500530050ffdcffe90034ffe6003e0039fff4ffef004c0048ffecff670037ff640031ff540028ff7e001c0080ffd50080ffce009bffc2008cffc1ffd2ffc6ff64ff62ffc1ffdaff76ff7d007d00a0001c00300093009200290037ff68ff790037004b008a0098ffd0ffd0ffc8ffe9008e008c00460042ff76ff8300adffc3ffdb008a0087ffc2ffcc0075ffd10094008affd7ffd8008b0083ffda'),
+  ('int64_w1',
+   'v1:treehist{epsilon=2,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=4,width=16,expected_users=2000,n=2000,prune=[-3,0,-5,0,-4,-1,-1,-7,0,1,1,1,-1,2,-1,-2,1,-3,0,0,0,2,0,0,0,1,-3,0,5,-3,0,1,2,0,1,0,-3,0,-1,-4,0,2,-2,4,-4,0,2,-3,-4,-1,-1,-1,-1,-3,1,0,-2,0,1,0,1,2,1,3,-2,5,0,0,-2,-1,-1,0,4,-2,-2,0,-4,2,-2,0,-4,-1,-1,0,0,3,5,-1,-1,3,0,-2,0,-1,-3,0,-4,6,4,4,2,0,1,3,0,0,-2,0,-1,4,-2,-7,-1,-4,1,-3,-3,-1,-1,0,-4,-1,-1,-1,-1,-1,0,3,1,-1,-3,-3,0,5,2,1,0,1,0,1,-5,-2,1,-2,0,2,-4,-1,2,4,-3,1,0,2,0,0,2,2,3,3,6,-2,-2,5,1,-3,-1,2,-3,-3,0,0,-1,4,0,-2,-1,0,7,1,1,-1,1,2,3,3,0,4,3,-2,1,2,-2,3,-1,-5,-1,1,4,-3,-1,-1,4,-1,-7,2,1,-2,0,-1,-1,-2,-3,-4,-1,0,1,0,1,1,-1,1,5,3,0,-1,-2,3,2,3,0,-3,-2,-3,5,0,-1,3,4,-6,1,1,0,2,-1,-2,-3,-2,0,4,-1,1,0,0,-5,-1,1,1,0,0,2,2,1,5,-3,4,1,8,2,5,5,1,-3,-2,2,6,2,0,-3,-1,0,-1,1,1,4,-1,-2,4,2,-3,0,-4,-2,-1,-2,-1,-1,1,1,-1,-2,1,-1,0,2,0,4,-1,0,-4,-1,-2,3,-2,4,-7,-3,0,-1,4,3,1,0,2,5,1,-4,1,0,0,3,-1,2,4,-5,-1,0,5,-1,-4,0,1,5,3,-2,7,2,0,0,2,0,2,2,5,0,-2,-1,1,-1,-3,1,2,-3,3,-2,-2,-3,1,-1,0,1,1,-2,-4,-1,-2,2,0,0,3,-1,0,0,-2,-1,3,-5,-1,-4,0,2,-1,-6,-3,6,2,-5,-2,1,3,-4,-2,-2,0,3,7,1,1,5,-1,0,1,-1,0,1,3,5,1,-1,3,-2,2,2,-1,0,-4,3,3,-5,-1,1,-1,-1,2,3,3,-4,1,-4,2,3,-4,0,-1,1,2,0,2,-2,-1,2,-4,7,-1,-3,-2,3,3,-1,-4,-2,-8,-2,2,4,-1,0,1,-2,3,5,4,2,0,-2,1,0,1,-2,-4,0,2,1,-3,-3,-3,5,-2,1,-1,-2,0,2,0,-2,0,0,1,1,-4,0,-1,-3,-2,-2,-2,0,-2,2,0,-3,-1],final=[-17,-9,8,11,21,12,-24,0,7,17,-2,-14,-20,-17,8,9,18,-3,-11,8,-22,10,21,7,3,-19,-3,10,-7,11,12,2,-13,14,15,-20,-14,7,11,-13,4,-18,-8,5,8,-5,-13,18,-13,-3,-6,-8,-8,-13,-15,-12,-17,-10,-5,-11,-10,-15,-11,-14]}',
+   '\x4c4450530304010340000000000000000000000000000008000000000000000100000000000000080000000000000004000000000000001000000000000007d0000000000000000007d001fd00fb00fcfffff900010101ff02fffe01fd0000000200000001fd0005fd000102000100fd00fffc0002fe04fc0002fdfcfffffffffd0100fe00010001020103fe050000feffff0004fefe00fc02fe00fcffff00000305ffff0300fe00fffd00fc060404020001030000fe00ff04fef9fffc01fdfdffff00fcffffffffff000301fffdfd0005020100010001fbfe01fe0002fcff0204fd01000200000202030306fefe0501fdff02fdfd0000ff0400feff00070101ff01020303000403fe0102fe03fffbff0104fdffff04fff90201fe00fffffefdfcff0001000101ff01050300fffe03020300fdfefd0500ff0304fa01010002fffefdfe0004ff010000fbff0101000002020105fd04010802050501fdfe02060200fdff00ff010104fffe0402fd00fcfefffeffff0101fffe01ff00020004ff00fcfffe03fe04f9fd00ff04030100020501fc01000003ff0204fbff0005fffc00010503fe07020000020002020500feff01fffd0102fd03fefefd01ff000101fefcfffe02000003ff0000feff03fbfffc0002fffafd0602fbfe0103fcfefe000307010105ff0001ff0001030501ff03fe0202ff00fc0303fbff01ffff020303fc01fc0203fc00ff01020002feff02fc07fffdfe0303fffcfef8fe0204ff0001fe0305040200fe010001fefc000201fdfdfd05fe01fffe000200fe00000101fc00fffdfefefe00fe0200fdffeff7080b150ce8000711fef2ecef080912fdf508ea0a150703edfd0af90b0c02f30e0fecf2070bf304eef80508fbf312f3fdfaf8f8f3f1f4eff6fbf5f6f1f5f2',
+   '\x4c4450530304010340000000000000000000000000000008000000000000000100000000000000080000000000000004000000000000001000000000000007d0000000000000000007d001fd00fb00fcfffff900010101ff02fffe01fd0000000200000001fd0005fd000102000100fd00fffc0002fe04fc0002fdfcfffffffffd0100fe00010001020103fe050000feffff0004fefe00fc02fe00fcffff00000305ffff0300fe00fffd00fc060404020001030000fe00ff04fef9fffc01fdfdffff00fcffffffffff000301fffdfd0005020100010001fbfe01fe0002fcff0204fd01000200000202030306fefe0501fdff02fdfd0000ff0400feff00070101ff01020303000403fe0102fe03fffbff0104fdffff04fff90201fe00fffffefdfcff0001000101ff01050300fffe03020300fdfefd0500ff0304fa01010002fffefdfe0004ff010000fbff0101000002020105fd04010802050501fdfe02060200fdff00ff010104fffe0402fd00fcfefffeffff0101fffe01ff00020004ff00fcfffe03fe04f9fd00ff04030100020501fc01000003ff0204fbff0005fffc00010503fe07020000020002020500feff01fffd0102fd03fefefd01ff000101fefcfffe02000003ff0000feff03fbfffc0002fffafd0602fbfe0103fcfefe000307010105ff0001ff0001030501ff03fe0202ff00fc0303fbff01ffff020303fc01fc0203fc00ff01020002feff02fc07fffdfe0303fffcfef8fe0204ff0001fe0305040200fe010001fefc000201fdfdfd05fe01fffe000200fe00000101fc00fffdfefefe00fe0200fdffeff7080b150ce8000711fef2ecef080912fdf508ea0a150703edfd0af90b0c02f30e0fecf2070bf304eef80508fbf312f3fdfaf8f8f3f1f4eff6fbf5f6f1f5f2');
+CREATE TABLE bin_heavy_raw (label text, b bytea);
+INSERT INTO bin_heavy_raw SELECT label, bin FROM heavy_fixtures;
+SELECT regress_file('ldp_regress_forms_heavy.bin') AS heavy_file \gset
+COPY bin_heavy_raw TO :'heavy_file' WITH (FORMAT binary);
+CREATE TABLE bin_heavy (label text, s heavy_summary);
+COPY bin_heavy FROM :'heavy_file' WITH (FORMAT binary);
+SELECT f.label, f.img::heavy_summary::text = f.txt AS disk_loads, b.s::text = f.txt AS binary_loads,
+       heavy_summary_send(f.txt::heavy_summary) = f.bin AS written_the_same,
+       get_byte(f.bin, 4) AS format, get_byte(f.bin, 5) AS family,
+       get_byte(f.bin, 74 + get_byte(f.bin, 64) * 256 + get_byte(f.bin, 65)) AS counter_bytes,
+       (SELECT rollup(x)::text FROM (VALUES (f.img::heavy_summary), (b.s)) v(x))
+         = (SELECT rollup(x)::text FROM (VALUES (f.txt::heavy_summary), (f.txt::heavy_summary)) v(x)) AS rolls_up
+FROM heavy_fixtures f JOIN bin_heavy b USING (label) ORDER BY label;
+SELECT label, report_count(s), epsilon(s), mechanism(s), protocol(s), round(heavy_threshold(s)::numeric, 6) AS tau,
+       summary_kind(s::summary)
+FROM (SELECT label, img::heavy_summary s FROM heavy_fixtures) x ORDER BY label;
+-- the heavy hitters at a threshold that finds the words, and chosen items' frequencies
+CREATE TABLE heavy_items (label text, threshold float8, items text[]);
+INSERT INTO heavy_items VALUES ('alphabet_w1', 30, '{ab,abca,c,ba,b,NULL}'), ('alphabet_w4', 1000, '{a,b,""}'),
+  ('bytes_w2', 3500, '{ok,é,x,""}'), ('int64_w1', 1400, '{-5,1234567890123,9223372036854775807}');
+SELECT f.label, h.* FROM heavy_fixtures f JOIN heavy_items i USING (label), heavy_hitters(f.img::heavy_summary, i.threshold) h
+ORDER BY 1, h.count DESC, h.item;
+SELECT f.label, e.* FROM heavy_fixtures f JOIN heavy_items USING (label),
+  frequencies(f.img::heavy_summary, items) WITH ORDINALITY e ORDER BY 1, e.ordinality;
+SELECT f.label, frequency(f.img::heavy_summary, items[1]) AS first_item FROM heavy_fixtures f JOIN heavy_items USING (label) ORDER BY 1;
+SELECT frequency(img::heavy_summary, -5::bigint) AS int_id FROM heavy_fixtures WHERE label = 'int64_w1';
+SELECT f.label, count(*) AS answers_of_other_forms_that_differ
+FROM heavy_fixtures f JOIN bin_heavy b USING (label) JOIN heavy_items i USING (label),
+     LATERAL (VALUES (f.txt::heavy_summary), (b.s), (f.img::heavy_summary::summary::heavy_summary)) v(s)
+WHERE (SELECT array_agg(e ORDER BY e.item) FROM frequencies(v.s, i.items) e)
+      IS DISTINCT FROM (SELECT array_agg(e ORDER BY e.item) FROM frequencies(f.img::heavy_summary, i.items) e)
+   OR (SELECT array_agg(h ORDER BY h.item) FROM heavy_hitters(v.s, i.threshold) h)
+      IS DISTINCT FROM (SELECT array_agg(h ORDER BY h.item) FROM heavy_hitters(f.img::heavy_summary, i.threshold) h)
+GROUP BY f.label ORDER BY 1;
+DROP TABLE heavy_fixtures, bin_heavy_raw, bin_heavy, heavy_items;
 
 DROP TABLE fixtures, made, bin_raw, bin_mean, bin_freq, loaded_mean, loaded_freq;
 DROP TYPE rawsum CASCADE;

@@ -227,6 +227,30 @@ WHERE p.pronamespace = 'ldp'::regnamespace
 ORDER BY 1;
 -- no SECURITY DEFINER function at all: the privileged twins run through ldp_privileged
 SELECT count(*) AS security_definer FROM pg_proc WHERE pronamespace = 'ldp'::regnamespace AND prosecdef;
+-- every routine of the summary families (types' I/O and casts, aggregates and their
+-- transition functions, accessors, encoders, protocol builders, collection readers;
+-- the heavy hitters' too) is executable by PUBLIC: nothing of them needs a grant
+SELECT p.oid::regprocedure AS family_routine_not_public
+FROM pg_proc p
+WHERE p.pronamespace = 'ldp'::regnamespace
+  AND (p.oid::regprocedure::text ~ '(summary|heavy_protocol)' OR p.proname ~ '_(agg|trans|combine|encode|protocol)$'
+       OR p.proname IN ('heavy_hitters', 'collection_heavy_hitters', 'collection_frequencies', 'collection_estimates'))
+  AND NOT has_function_privilege('public', p.oid, 'EXECUTE')
+ORDER BY 1;
+SELECT count(*) FILTER (WHERE p.oid::regprocedure::text ~ 'heavy' OR p.proname ~ '^treehist_') >= 20 AS heavy_routines_checked
+FROM pg_proc p WHERE p.pronamespace = 'ldp'::regnamespace;
+-- the heavy-hitters family as an ordinary role, none of it granted: protocol, encoder,
+-- aggregate, accessors, rollup, the ldp.summary casts
+SET ROLE regress_ldp_mallory;
+SELECT ldp.report_count(s), ldp.mechanism(s), ldp.protocol(s)::text = ldp.treehist_protocol(2, 300, 'abc', 4, 2, 2, 16)::text AS protocol,
+       (SELECT array_agg(item ORDER BY count DESC) FROM ldp.heavy_hitters(s, 100)) AS heavy_at_100,
+       ldp.frequency(s, 'ab') > 0.3 AS ab_frequent, (SELECT count(*) FROM ldp.frequencies(s, ARRAY['ab', 'c', NULL])) AS rows,
+       round(ldp.heavy_threshold(s)::numeric, 3) AS tau, ldp.report_count(ldp.heavy_summary(ldp.summary(s))) AS via_summary,
+       (SELECT ldp.report_count(ldp.rollup(x)) FROM (VALUES (s), (s)) v(x)) AS rolled_up
+FROM (SELECT ldp.treehist_agg(e.level, e.hash_index, e.coefficient, e.prefix_report, e.item_report,
+                              ldp.treehist_protocol(2, 300, 'abc', 4, 2, 2, 16)) s
+      FROM generate_series(1, 300) i, ldp.treehist_encode((ARRAY['ab', 'c'])[1 + i % 2], ldp.treehist_protocol(2, 300, 'abc', 4, 2, 2, 16), i) e) x;
+RESET ROLE;
 SET ROLE regress_ldp_mallory;
 CREATE FUNCTION regress_mallory.cardinality(anyarray) RETURNS int LANGUAGE sql AS $f$ SELECT 1 $f$;
 CREATE FUNCTION regress_mallory.array_position(anyarray, anyelement) RETURNS int LANGUAGE sql AS $f$ SELECT NULL::int $f$;
@@ -370,10 +394,22 @@ SELECT try_sql($$SELECT pg_temp.rr_full(r, 1) FROM (VALUES (true), (false)) v(r)
 CREATE AGGREGATE pg_temp.olh_full(bigint, int, float8, int) (sfunc = ldp.olh_trans, stype = ldp.freq_summary,
   initcond = 'v1:olh{epsilon=1,k=3,n=9223372036854775807,counts=[2,4,1]}');
 SELECT try_sql($$SELECT pg_temp.olh_full(s, y, 1, 3) FROM (VALUES (7::bigint, 0), (8, 1)) v(s, y)$$);
+-- treehist_trans: a state of another protocol is refused (22023), one of the same
+-- protocol gives the rollup
+CREATE AGGREGATE pg_temp.treehist_from(int, int, int, boolean, boolean, ldp.heavy_protocol) (
+  sfunc = ldp.treehist_trans, stype = ldp.heavy_summary,
+  initcond = 'v1:treehist{epsilon=2,domain=alphabet,alphabet="ab",max_length=2,chars_per_level=1,levels=2,hashes=1,width=2,expected_users=10,n=1,prune=[1,0,0,0],final=[0,-1]}');
+SELECT try_sql($$SELECT pg_temp.treehist_from(1, 0, 0, true, true, ldp.treehist_protocol(2, 10, 'abc', 2, 1, 1, 2))$$);
+SELECT pg_temp.treehist_from(l, 0, r, y, true, ldp.treehist_protocol(2, 10, 'ab', 2, 1, 1, 2))::text AS from_initcond,
+       (SELECT ldp.rollup(x)::text FROM (VALUES (ldp.heavy_summary 'v1:treehist{epsilon=2,domain=alphabet,alphabet="ab",max_length=2,chars_per_level=1,levels=2,hashes=1,width=2,expected_users=10,n=1,prune=[1,0,0,0],final=[0,-1]}'),
+          ((SELECT ldp.treehist_agg(l, 0, r, y, true, ldp.treehist_protocol(2, 10, 'ab', 2, 1, 1, 2))
+            FROM (VALUES (1, 0, true), (2, 1, false)) v(l, r, y)))) w(x)) AS rollup
+FROM (VALUES (1, 0, true), (2, 1, false)) v(l, r, y);
 DROP AGGREGATE pg_temp.rr_on_piecewise(boolean, float8), pg_temp.lap_from(float8, float8, float8),
   pg_temp.onebit_on_rr(boolean, float8, float8), pg_temp.rr_from(boolean, float8), pg_temp.grr_eps(int, float8, int),
   pg_temp.sue_on_oue(varbit, float8), pg_temp.sue_on_grr(varbit, float8), pg_temp.sue_from(varbit, float8),
-  pg_temp.rr_full(boolean, float8), pg_temp.olh_full(bigint, int, float8, int);
+  pg_temp.rr_full(boolean, float8), pg_temp.olh_full(bigint, int, float8, int),
+  pg_temp.treehist_from(int, int, int, boolean, boolean, ldp.heavy_protocol);
 RESET ROLE;
 
 

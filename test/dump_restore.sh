@@ -6,7 +6,10 @@
 #      view, closed epochs, grants of read and close to a role and to public, a THRESH
 #      stream with a closed epoch and a submit grant; made on a fresh install of the
 #      current version, and again on an install of 0.6.0 (0.1.0 updated) whose objects
-#      were made before ALTER EXTENSION ldp UPDATE;
+#      were made before ALTER EXTENSION ldp UPDATE; then (after the update) a TreeHist
+#      collection whose summary names its protocol as a typed literal
+#      ('...'::ldp.heavy_protocol) and a table with heavy_summary and heavy_protocol
+#      columns (every domain, counters of 1, 2 and 4 bytes, a NULL);
 #   2. prints what a DBA and the readers see (owners, grants, \dp's privileges, closed
 #      epochs with their summaries, estimates, THRESH status and history);
 #   3. pg_dump -Fc, drops the database and the roles, creates the roles again in
@@ -66,6 +69,59 @@ SET ROLE ldp_dump_reader;
 SELECT 'seen by reader', name FROM ldp.collections ORDER BY name;
 SELECT 'reader estimate', epoch, reports FROM ldp.collection_estimates('alice_clicks');
 RESET ROLE;
+SELECT 'heavy stored', id, md5(s::text), md5(ldp.heavy_summary_send(s)), p, ldp.report_count(s),
+       ldp.protocol(s)::text = p::text FROM dump_bob.heavy_stored ORDER BY id;
+SELECT 'heavy hitters', epoch, item, round(count::numeric, 6) FROM ldp.collection_heavy_hitters('bob_heavy', 50);
+SELECT 'heavy frequency', id, ldp.frequency(s, CASE WHEN p::text LIKE '%int64%' THEN '-5' ELSE 'ab' END)
+FROM dump_bob.heavy_stored WHERE p::text NOT LIKE '%alphabet="ab",max_length=1%' ORDER BY id;
+SQL
+}
+
+# The heavy-hitters objects (0.8.0 on; made after the update in the updated case), as
+# ldp_dump_bob: a collection of TreeHist summaries over a table of reports, whose
+# summary has the protocol as a typed literal, and a table of stored summaries and
+# protocols.
+populate_heavy() {
+  q -d "$src" -v ON_ERROR_STOP=1 >/dev/null <<'SQL'
+SET client_min_messages = warning;
+SET ROLE ldp_dump_bob;
+CREATE TABLE dump_bob.heavy_words AS
+SELECT '2026-03-01 00:00+00'::timestamptz + (i % 3) * interval '1 day' AS at, r.*
+FROM generate_series(1, 3000) i,
+     ldp.treehist_encode((ARRAY['ab', 'abca', 'c', 'ab', 'ba'])[1 + i % 5], ldp.treehist_protocol(2, 1000, 'abc', 4, 2, 2, 16), i) r;
+SELECT ldp.create_collection('bob_heavy', 'dump_bob.heavy_words', 'at', '1 day',
+  format('ldp.treehist_agg(level, hash_index, coefficient, prefix_report, item_report, %L::ldp.heavy_protocol)',
+         ldp.treehist_protocol(2, 1000, 'abc', 4, 2, 2, 16)::text), '2026-03-01 00:00+00');
+CALL ldp.close_epoch('bob_heavy', 0);
+SELECT ldp.grant_collection('bob_heavy', 'read', 'ldp_dump_reader');
+CREATE TABLE dump_bob.heavy_stored (id int PRIMARY KEY, s ldp.heavy_summary, p ldp.heavy_protocol);
+INSERT INTO dump_bob.heavy_stored
+SELECT 1, ldp.treehist_agg(level, hash_index, coefficient, prefix_report, item_report,
+                           ldp.treehist_protocol(2, 1000, 'abc', 4, 2, 2, 16)), ldp.treehist_protocol(2, 1000, 'abc', 4, 2, 2, 16)
+FROM dump_bob.heavy_words
+UNION ALL
+SELECT 2, (SELECT ldp.treehist_agg(r.level, r.hash_index, r.coefficient, r.prefix_report, r.item_report,
+                                   ldp.treehist_protocol(4, 12000, NULL, 2, NULL, 4, 16))
+           FROM generate_series(1, 12000) i, ldp.treehist_encode(CASE WHEN i % 3 = 0 THEN 'é' ELSE 'ok' END,
+                                                                  ldp.treehist_protocol(4, 12000, NULL, 2, NULL, 4, 16), i) r),
+       ldp.treehist_protocol(4, 12000, NULL, 2, NULL, 4, 16)
+UNION ALL
+SELECT 3, (SELECT ldp.treehist_agg(r.level, r.hash_index, r.coefficient, r.prefix_report, r.item_report,
+                                   ldp.treehist_int8_protocol(2, 2000, 4, 16))
+           FROM generate_series(1, 2000) i, ldp.treehist_encode(CASE WHEN i % 4 = 0 THEN 1234567890123 ELSE -5 END,
+                                                                 ldp.treehist_int8_protocol(2, 2000, 4, 16), i) r),
+       ldp.treehist_int8_protocol(2, 2000, 4, 16)
+UNION ALL
+SELECT 4, (SELECT ldp.treehist_agg(r.level, r.hash_index, r.coefficient, r.prefix_report, r.item_report,
+                                   ldp.treehist_protocol(8, 80000, 'ab', 1, 1, 1, 2))
+           FROM generate_series(1, 80000) i, ldp.treehist_encode('a', ldp.treehist_protocol(8, 80000, 'ab', 1, 1, 1, 2), i) r),
+       ldp.treehist_protocol(8, 80000, 'ab', 1, 1, 1, 2)
+UNION ALL
+SELECT 5, NULL, ldp.treehist_protocol(1, 10, 'x"é\', 2, 1, 1, 4)
+UNION ALL
+SELECT 6, 'v1:treehist{epsilon=2,domain=alphabet,alphabet="ab",max_length=2,chars_per_level=1,levels=2,hashes=1,width=2,expected_users=10,n=1,prune=[1,0,0,0],final=[0,-1]}',
+       NULL;
+RESET ROLE;
 SQL
 }
 
@@ -124,6 +180,7 @@ run_case() {  # label version-to-install
     q -d "$src" -c "SET client_min_messages = warning" -c "ALTER EXTENSION ldp UPDATE" >/dev/null
     version="$version -> $(q -d "$src" -c "SELECT extversion FROM pg_extension WHERE extname = 'ldp'")"
   fi
+  populate_heavy
   snapshot "$src" "$out/$label-before.txt"
   "$pg_bin/pg_dump" -Fc -d "$src" -f "$out/$label.dump"
   q -d postgres -c "DROP DATABASE $src"
@@ -155,6 +212,19 @@ run_case() {  # label version-to-install
     check "$label: the next closes work and run as the restored owners" ok
   else
     check "$label: the next closes work and run as the restored owners" FAILED "$closed"
+  fi
+  # the TreeHist collection's next close reads its typed literal again, as the restored owner
+  local heavy
+  heavy=$(q -d "$dst" -c "CALL ldp.close_epoch('bob_heavy', 1)" \
+            -c "SELECT string_agg(epoch || '=' || reports, ' ' ORDER BY epoch) FROM ldp.collection_epochs
+                WHERE collection = 'bob_heavy'" \
+            -c "SET ROLE ldp_dump_reader" \
+            -c "SELECT count(*) FILTER (WHERE item = 'ab') FROM ldp.collection_heavy_hitters('bob_heavy', 150)" 2>&1 || true)
+  if [[ $heavy == $'0=1000 1=1000\n2' ]]; then
+    check "$label: the TreeHist collection (a typed heavy_protocol literal) closes its next epoch; a reader finds its heavy hitter" ok
+  else
+    check "$label: the TreeHist collection (a typed heavy_protocol literal) closes its next epoch; a reader finds its heavy hitter" \
+      FAILED "$(tr '\n' ' ' <<<"$heavy")"
   fi
   local drop
   drop=$(q -d "$dst" -c "DO \$\$ BEGIN DROP ROLE ldp_dump_alice; EXCEPTION WHEN dependent_objects_still_exist THEN

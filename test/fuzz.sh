@@ -19,9 +19,11 @@
 #   4. runs sqlsmith against it as a non-superuser, steered towards ldp's functions
 #      (populate.sql says how), every statement rolled back, statement_timeout 1-2 s;
 #   5. runs ldp_summary_fuzz (test/fuzz/summary_fuzz.cpp): mutated text and binary forms
-#      of every summary type (mean, frequency, sketch) through the input, receive,
-#      ldp.summary cast and accessor functions, and user-defined aggregates over ldp's
-#      transition functions started from them;
+#      of every summary type (mean, frequency, sketch, heavy hitters) and of
+#      ldp.heavy_protocol through the input, receive, ldp.summary cast and accessor
+#      functions (heavy_hitters, frequency, frequencies; a protocol: the encoder and the
+#      aggregate), and user-defined aggregates over ldp's transition functions started
+#      from them (treehist_trans with odd and out-of-range reports);
 #   6. fails on a server crash, a sanitizer report, an assertion failure (TRAP) or PANIC,
 #      an internal error (XX000) raised by ldp's code, or a summary form that is neither
 #      refused with a data exception nor sound; stops the cluster (also on errors).
@@ -221,8 +223,9 @@ psql -d fuzz -v fuzz_role="$fuzz_role" -v ldp_weight="$weight" -f "$here/fuzz/po
 psql -d fuzz -c "SELECT 'mean_reports ' || count(*) FROM mean_reports
                  UNION ALL SELECT 'freq_reports ' || count(*) FROM freq_reports
                  UNION ALL SELECT 'sketch_reports ' || count(*) FROM sketch_reports
+                 UNION ALL SELECT 'heavy_reports ' || count(*) FROM heavy_reports
                  UNION ALL SELECT 'summaries ' || (SELECT count(*) FROM mean_summaries) + (SELECT count(*) FROM freq_summaries)
-                                                  + (SELECT count(*) FROM sketch_summaries)
+                                                  + (SELECT count(*) FROM sketch_summaries) + (SELECT count(*) FROM heavy_summaries)
                  UNION ALL SELECT 'closed epochs ' || count(*) FROM ldp.collection_epochs
                  UNION ALL SELECT 'thresh votes ' || count(*) FROM ldp.thresh_votes" | tr '\n' ',' | sed 's/,$/\n/; s/,/, /g' >&2
 
@@ -271,16 +274,22 @@ for _ in $(seq 1 50); do   # sqlsmith's backends report their statistics as they
   (($(psql -d fuzz -c "SELECT count(*) FROM pg_stat_activity WHERE usename = '$fuzz_role'") == 0)) && break
   sleep 0.1
 done
+# (the sketch and heavy-hitters families' functions: those naming their types, their
+# mechanisms' functions, and their collection readers)
 ldp_reached_sql="SELECT p.oid::regprocedure::text AS fn, coalesce(s.calls, 0) AS calls,
          p.oid::regprocedure::text ~ 'sketch' OR p.proname ~ '^(cms|hcms|hashtogram)_'
-           OR p.oid = 'ldp.collection_frequencies(text, text[])'::regprocedure AS sketch
+           OR p.oid = 'ldp.collection_frequencies(text, text[])'::regprocedure AS sketch,
+         p.oid::regprocedure::text ~ 'heavy' OR p.proname ~ '^treehist_' AS heavy
   FROM pg_proc p LEFT JOIN pg_stat_user_functions s ON s.funcid = p.oid
   WHERE p.pronamespace = 'ldp'::regnamespace AND p.prokind = 'f'"
-read -r reached ldp_fns sk_reached sk_fns sk_calls < <(psql -d fuzz -F ' ' -c "
+read -r reached ldp_fns sk_reached sk_fns sk_calls hv_reached hv_fns hv_calls < <(psql -d fuzz -F ' ' -c "
   SELECT count(*) FILTER (WHERE calls > 0), count(*), count(*) FILTER (WHERE calls > 0 AND sketch),
-         count(*) FILTER (WHERE sketch), coalesce(sum(calls) FILTER (WHERE sketch), 0) FROM ($ldp_reached_sql) f")
+         count(*) FILTER (WHERE sketch), coalesce(sum(calls) FILTER (WHERE sketch), 0),
+         count(*) FILTER (WHERE calls > 0 AND heavy), count(*) FILTER (WHERE heavy),
+         coalesce(sum(calls) FILTER (WHERE heavy), 0) FROM ($ldp_reached_sql) f")
 say "sqlsmith: $reached of $ldp_fns ldp functions ran (not counting aggregates' transitions);" \
-    "$sk_reached of the $sk_fns sketch functions ($sk_calls calls)"
+    "$sk_reached of the $sk_fns sketch functions ($sk_calls calls);" \
+    "$hv_reached of the $hv_fns heavy-hitters functions ($hv_calls calls)"
 {
   echo "ldp functions that ran (calls, pg_stat_user_functions):"
   psql -d fuzz -F ' ' -c "SELECT calls, fn FROM ($ldp_reached_sql) f WHERE calls > 0 ORDER BY calls DESC, fn"

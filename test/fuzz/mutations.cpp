@@ -16,7 +16,7 @@ namespace {
 // ---- mutations ----
 
 // Characters the text parsers give meaning to, and a few they do not (as in the unit test).
-const char kTextAlphabet[] = "0123456789-+.,:={}[]epxXnaIfvcounts_gmdlrhbikw \t\x7f";
+const char kTextAlphabet[] = "0123456789-+.,:={}[]epxXnaIfvcounts_gmdlrhbikwyz*\"\\ \t\x7f";
 
 const char* const kNumbers[] = {
     "0", "-0", "1", "-1", "2", "3", "0.5", "700", "700.0000001", "701", "1e-300", "5e-324", "1e308",
@@ -30,7 +30,10 @@ const char* const kNumbers[] = {
 
 const char* const kMechanisms[] = {"rr", "onebit", "laplace", "piecewise", "grr", "sue", "oue",
                                    "dbitflip", "olh", "hadamard", "RR", "", "x", "cms", "hcms",
-                                   "hashtogram", "sketch"};
+                                   "hashtogram", "sketch", "treehist", "TreeHist", "treehistx"};
+// The heavy-hitters protocol's words (domain names) and the quoted alphabet's pieces.
+const char* const kWords[] = {"alphabet", "bytes", "int64", "int32", "", "\"\"", "\"a\"", "\"*\"", "\"aa\"",
+                              "\"\\\"", "\"a\\\"b\"", "\"\\x\"", "\"ab", "ab\"", "\"\x01\""};
 
 
 // The value spans of `name=value` fields in a text form (a value runs to the next ',' or
@@ -88,7 +91,14 @@ std::string mutate_text(const std::string& in, const std::vector<Seed>& seeds, s
   for (int e = 0; e < edits; ++e) {
     if (s.empty()) s = "v1:";
     size_t at = g() % s.size();
-    switch (g() % 13) {
+    switch (g() % 14) {
+      case 13: {  // a field's value replaced by a word (a domain, an alphabet, quotes)
+        std::vector<Span> f = field_values(s);
+        if (f.empty()) break;
+        Span sp = f[g() % f.size()];
+        s.replace(sp.begin, sp.end - sp.begin, kWords[g() % (sizeof kWords / sizeof *kWords)]);
+        break;
+      }
       case 0:  // a flipped bit
         s[at] = static_cast<char>(s[at] ^ (1u << (g() % 7)));
         break;
@@ -210,20 +220,23 @@ void put_be64(Bytes& b, size_t at, uint64_t v) {
 }
 
 // The stored form (src/core/common/stored_form.hpp) every send function writes: "LDPS",
-// u8 format (2; 3 for sketches), u8 family, u8 mechanism, then 8-byte big-endian fields
-// (parameters, n, counters). Format 3 (compact counters) has, after a sketch's four
-// fields (epsilon, hashes, width, n), u8 bytes per counter and the counters at that width.
-constexpr size_t kFormatByte = 4, kMechanismByte = 6, kFieldsStart = 7;
-constexpr size_t kSketchCounterBytes = kFieldsStart + 32;
+// u8 format (2; 3 for sketches and heavy hitters), u8 family, u8 mechanism, then
+// big-endian fields (parameters, n, counters): 8 bytes each from the seed's
+// fields_start on (7; a heavy-hitters summary has its u8 domain first). Format 3
+// (compact counters) has, at the seed's counter_width_at (after a sketch's four fields,
+// after a heavy-hitters summary's protocol and n), u8 bytes per counter and the counters
+// at that width. (ldp.heavy_protocol's binary form has its own layout: u8 version, u8
+// mechanism, u8 domain, then the 8-byte fields from byte 3.)
+constexpr size_t kFormatByte = 4, kMechanismByte = 6;
 
-// A format-3 sketch form rewritten with its counters at `bytes` bytes each (they are
+// A format-3 form rewritten with its counters at `bytes` bytes each (they are
 // sign-extended, or truncated when narrower: then usually another summary, or refused).
-Bytes rewidened(const Bytes& b, int bytes) {
-  int from = b[kSketchCounterBytes];
+Bytes rewidened(const Bytes& b, int bytes, size_t at) {
+  int from = b[at];
   if (from != 1 && from != 2 && from != 4 && from != 8) return b;
-  size_t start = kSketchCounterBytes + 1, cells = (b.size() - start) / static_cast<size_t>(from);
+  size_t start = at + 1, cells = (b.size() - start) / static_cast<size_t>(from);
   Bytes out(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(start));
-  out[kSketchCounterBytes] = static_cast<uint8_t>(bytes);
+  out[at] = static_cast<uint8_t>(bytes);
   for (size_t i = 0; i < cells; ++i) {
     uint64_t v = (b[start + i * from] & 0x80) ? ~uint64_t{0} : 0;  // sign
     for (int k = 0; k < from; ++k) v = v << 8 | b[start + i * from + k];
@@ -232,13 +245,14 @@ Bytes rewidened(const Bytes& b, int bytes) {
   return out;
 }
 
-Bytes mutate_binary(const Bytes& in, const std::vector<Seed>& seeds, std::mt19937_64& g) {
-  Bytes b = in;
+Bytes mutate_binary(const Seed& seed, const std::vector<Seed>& seeds, std::mt19937_64& g) {
+  Bytes b = seed.binary;
+  const size_t kFieldsStart = seed.fields_start, kCounterWidthAt = seed.counter_width_at;
   int edits = 1 + static_cast<int>(g() % 3);
   for (int e = 0; e < edits; ++e) {
     if (b.empty()) b.push_back(1);
     size_t at = g() % b.size();
-    switch (g() % 14) {
+    switch (g() % 15) {
       case 0:
         b[at] = static_cast<uint8_t>(b[at] ^ (1u << (g() % 8)));
         break;
@@ -289,14 +303,20 @@ Bytes mutate_binary(const Bytes& in, const std::vector<Seed>& seeds, std::mt1993
         break;
       }
       case 13:  // format 3: another counter width byte, or the counters rewritten at another width
-        if (b.size() > kSketchCounterBytes && b[0] == 'L' && b[kFormatByte] == 3) {
+        if (kCounterWidthAt > 0 && b.size() > kCounterWidthAt && b[0] == 'L' && b[kFormatByte] == 3) {
           static const int kWidths[] = {1, 2, 4, 8};
           if (g() % 3 == 0)
-            b[kSketchCounterBytes] = static_cast<uint8_t>(g() % 2 ? kWidths[g() % 4] : g() % 256);
+            b[kCounterWidthAt] = static_cast<uint8_t>(g() % 2 ? kWidths[g() % 4] : g() % 256);
           else
-            b = rewidened(b, kWidths[g() % 4]);
+            b = rewidened(b, kWidths[g() % 4], kCounterWidthAt);
         }
         break;
+      case 14: {  // a byte the text and item parsers care about (NUL, the pad '*', quote,
+                  // backslash, UTF-8 lead and continuation bytes, the bytes domain's end 0xFF)
+        static const uint8_t kBytes[] = {0x00, '*', '"', '\\', 0x80, 0xBF, 0xC3, 0xE2, 0xF0, 0xF5, 0xFF, 0x7F};
+        b[at] = kBytes[g() % sizeof kBytes];
+        break;
+      }
       case 12:  // the format-1 image of the same body: version byte 1, then from the mechanism on
         if (b.size() > kMechanismByte && b[0] == 'L') {
           b.erase(b.begin(), b.begin() + kMechanismByte - 1);

@@ -52,6 +52,27 @@ CROSS JOIN LATERAL cms_encode(item, 2.0, 4, 16, i) c
 CROSS JOIN LATERAL hcms_encode(item, 2.0, 4, 16, i) h
 CROSS JOIN LATERAL hashtogram_encode(item, 2.0, 4, 16, i) t;
 
+-- heavy hitters (TreeHist) over words and over 64-bit ids, small protocols (2 x 16; the
+-- words' 4 letters of 'abcw' in 2 levels, the ids' 8 levels); the protocols are a table
+-- of their own too, and in each report row (a heavy_protocol column for sqlsmith)
+CREATE TABLE heavy_protocols (name text PRIMARY KEY, p heavy_protocol);
+INSERT INTO heavy_protocols VALUES ('words', treehist_protocol(2, 2000, 'abcw', 4, 2, 2, 16)),
+  ('bytes', treehist_protocol(2, 2000, NULL, 3, NULL, 2, 16)), ('ids', treehist_int8_protocol(2, 2000, 2, 16)),
+  ('null', NULL);
+CREATE TABLE heavy_reports (
+  id int PRIMARY KEY, at timestamptz NOT NULL, item text, id8 bigint, items text[], p heavy_protocol,
+  w_level int, w_j int, w_r int, w_prefix boolean, w_item boolean,
+  i_level int, i_j int, i_r int, i_prefix boolean, i_item boolean);
+INSERT INTO heavy_reports
+SELECT i, date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '3 days'
+          + (i * 79 % 259200) * interval '1 second',
+       item, id8, ARRAY[item, 'ab', NULL, ''], w.p, (w.r).*, (x.r).*
+FROM generate_series(1, 2000) i
+CROSS JOIN LATERAL (SELECT (ARRAY['ab', 'abca', 'wa', 'c', 'bcw'])[1 + i * 7919 % 5] AS item,
+                           (i * 7919 % 7 - 3)::bigint * 1000003 AS id8) x0
+CROSS JOIN LATERAL (SELECT p, treehist_encode(item, p, i) r FROM heavy_protocols WHERE name = 'words') w
+CROSS JOIN LATERAL (SELECT treehist_encode(id8, p, i) r FROM heavy_protocols WHERE name = 'ids') x;
+
 -- ---- stored summaries: per day and mechanism, and rollups of them ----
 CREATE TABLE mean_summaries (id serial PRIMARY KEY, day date, mechanism text, s mean_summary);
 INSERT INTO mean_summaries (day, mechanism, s)
@@ -93,6 +114,19 @@ INSERT INTO sketch_summaries (day, mechanism, s) VALUES
   (NULL, 'text', 'v1:cms{epsilon=0.5,hashes=2,width=3,n=1,counts=[0,0,0,1,0,1]}'),
   (NULL, 'text', 'v1:hashtogram{epsilon=1,hashes=2,width=2,n=0,sums=[0,0,0,0]}'), (NULL, 'null', NULL);
 
+CREATE TABLE heavy_summaries (id serial PRIMARY KEY, day date, mechanism text, s heavy_summary);
+INSERT INTO heavy_summaries (day, mechanism, s)
+SELECT at::date, 'words', treehist_agg(w_level, w_j, w_r, w_prefix, w_item, treehist_protocol(2, 2000, 'abcw', 4, 2, 2, 16))
+FROM heavy_reports WHERE id < 100000 GROUP BY 1
+UNION ALL SELECT at::date, 'ids', treehist_agg(i_level, i_j, i_r, i_prefix, i_item, treehist_int8_protocol(2, 2000, 2, 16))
+FROM heavy_reports WHERE id < 100000 GROUP BY 1;
+INSERT INTO heavy_summaries (day, mechanism, s)
+SELECT NULL, mechanism, rollup(s) FROM heavy_summaries GROUP BY mechanism;
+INSERT INTO heavy_summaries (day, mechanism, s) VALUES
+  (NULL, 'text', 'v1:treehist{epsilon=2,domain=alphabet,alphabet="ab",max_length=2,chars_per_level=1,levels=2,hashes=1,width=2,expected_users=10,n=1,prune=[1,0,0,0],final=[0,-1]}'),
+  (NULL, 'text', 'v1:treehist{epsilon=1,domain=bytes,max_length=2,chars_per_level=1,levels=2,hashes=1,width=2,expected_users=10,n=0,prune=[0,0,0,0],final=[0,0]}'),
+  (NULL, 'null', NULL);
+
 -- ---- a mean, a frequency and a sketch collection, their ended epochs closed ----
 SELECT create_collection('usage', 'mean_reports', 'at', '1 day', 'ldp.onebit_mean_agg(onebit, 1.0, 100)');
 CALL close_due_epochs('usage');
@@ -103,6 +137,10 @@ CALL close_due_epochs('words');
 SELECT create_collection('sketch_words', 'sketch_reports', 'at', '1 day',
                          'ldp.hashtogram_agg(ht_j, ht_l, ht_y, 2.0, 4, 16)');
 CALL close_due_epochs('sketch_words');
+SELECT create_collection('heavy_words', 'heavy_reports', 'at', '1 day',
+  format('ldp.treehist_agg(w_level, w_j, w_r, w_prefix, w_item, %L::ldp.heavy_protocol)',
+         treehist_protocol(2, 2000, 'abcw', 4, 2, 2, 16)::text));
+CALL close_due_epochs('heavy_words');
 -- a few odd rows (after the closes, which they would fail): NULL reports and values that
 -- the encoders never produce
 INSERT INTO mean_reports VALUES (100001, now() - interval '1 day', NULL, NULL, NULL, NULL, NULL, NULL),
@@ -113,6 +151,10 @@ INSERT INTO freq_reports VALUES (100001, now() - interval '1 day', NULL, NULL, N
 INSERT INTO sketch_reports VALUES (100001, now() - interval '1 day', NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                                    NULL, NULL, NULL),
   (100002, now() - interval '1 day', '', '{}', -1, B'1', 4, 16, NULL, 2147483647, -5, true);
+
+INSERT INTO heavy_reports VALUES (100001, now() - interval '1 day', NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                  NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+  (100002, now() - interval '1 day', 'ABC', 0, '{}', NULL, 0, 2, 16, true, NULL, 9, -1, 2147483647, false, true);
 
 -- a late report, shown by late_reports until a refresh
 INSERT INTO mean_reports VALUES (100003, now() - interval '2 days', 5, true, true, true, 5, 5);

@@ -1,5 +1,6 @@
 // ldp_summary_fuzz: feeds mutated text and binary forms of every summary type
-// (ldp.mean_summary, ldp.freq_summary, ldp.sketch_summary) to a server through SQL
+// (ldp.mean_summary, ldp.freq_summary, ldp.sketch_summary, ldp.heavy_summary) and of
+// ldp.heavy_protocol (a type of its own: read back, then used) to a server through SQL
 // (test/fuzz.sh runs it against a server whose ldp.so is built with ASan + UBSan). The
 // unit test summary_mutation_test.cpp does the same to the core's parsers; this goes
 // through the type input functions ('...'::type), the binary receive functions (binary
@@ -7,7 +8,8 @@
 // accessors, with everything PostgreSQL puts between them.
 //
 // One row of kFamilies per summary family: its type, send function, seed queries,
-// accessor queries (rollup included) and transition functions (the state tests below).
+// accessor queries (rollup included) and transition functions (the state tests below);
+// fuzz_family.hpp says what a row holds, heavy_family.cpp has the heavy-hitters rows.
 // Each form picks a family (uniformly, whatever its number of seeds), then a seed.
 //
 // Valid forms come from the aggregates (seeded encoders). Every mutated form must be
@@ -49,6 +51,7 @@
 #include <vector>
 
 #include "fuzz_common.hpp"
+#include "fuzz_family.hpp"
 
 namespace {
 
@@ -58,6 +61,15 @@ using ldp_fuzz::hex;
 using ldp_fuzz::mutate_binary;
 using ldp_fuzz::mutate_text;
 using ldp_fuzz::pick;
+using ldp_fuzz::Family;
+using ldp_fuzz::kAccessorError;
+using ldp_fuzz::kNonFinite;
+using ldp_fuzz::nonfinite;
+using ldp_fuzz::num;
+using ldp_fuzz::Query;
+using ldp_fuzz::Reports;
+using ldp_fuzz::StateParams;
+using ldp_fuzz::TransFn;
 
 // ---- seeds: summaries built by the aggregates from seeded encoders ----
 // (label, query); a query's one row and column is the summary
@@ -125,8 +137,7 @@ struct Stats {
 // the kinds of failure, each with its check line
 const char* const kInput = "input";            // refused with a code outside class 22
 const char* const kRoundTrip = "round-trip";   // accepted, but an output does not read back
-const char* const kAccessorError = "accessor"; // an accessor failed outside class 22, or disagreed
-const char* const kNonFinite = "non-finite";   // an accessor gave NaN or an infinity
+// (kAccessorError, kNonFinite: fuzz_family.hpp)
 const char* const kLost = "connection";        // the server went away (a crash)
 const char* const kSeed = "seed";              // a seed query failed
 // user-defined aggregates over ldp's transition functions, started from a summary
@@ -136,21 +147,20 @@ const char* const kStateParams = "state-params";   // took a state of other para
 const char* const kStateResult = "state-result";   // gave something else than the rollup
 const char* const kStateError = "state-error";     // failed outside class 22 (XX000 ...)
 
-// An accessor query on an accepted form. Every value it returns must be NULL or a
-// finite number; its first columns, one per entry of `zero`, count disagreements (rows
-// or answers that should not be) and must be 0.
-struct Zero {
-  const char* kind;  // the failure when the column is not 0
-  const char* what;  // what the column counts
-};
-struct Query {
-  std::string sql;
-  std::vector<Zero> zero;
-};
+}  // namespace
 
+namespace ldp_fuzz {
 std::string nonfinite(const std::string& c) {
   return "count(*) FILTER (WHERE NOT (" + c + " > '-Infinity'::float8 AND " + c + " < 'Infinity'::float8))";
 }
+std::string num(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.17g", v);
+  return b;
+}
+}  // namespace ldp_fuzz
+
+namespace {
 
 // The accessor queries of each family: s is the accepted form, seed its seed's form,
 // both as SQL expressions of the family's type.
@@ -239,24 +249,6 @@ std::vector<Query> sketch_queries(const std::string& s, const std::string& seed)
 
 // ---- user-defined aggregates over ldp's transition functions ----
 
-// What a state test reads off the state's text form (else defaults) to make reports
-// that fit it: its own parameters, mostly.
-struct StateParams {
-  std::string eps, gamma;
-  double max_value;
-  long k, d, hashes, width;
-};
-// Three reports: VALUES rows, their column list and the aggregate's arguments over
-// them; none when the state's parameters would make them too large.
-struct Reports {
-  std::string rows, cols, args;
-};
-
-std::string num(double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.17g", v);
-  return b;
-}
 std::string one_hot(long width, long one) {  // B'0010' (bit `one` of `width` set)
   std::string b(static_cast<size_t>(width), '0');
   b[static_cast<size_t>(one % width)] = '1';
@@ -322,15 +314,6 @@ Reports signed_sketch_reports(const StateParams& p) {  // hcms, hashtogram: (has
           "v(a, b, c)", "v.a, v.b, v.c, " + p.eps + ", " + std::to_string(p.hashes) + ", " + std::to_string(p.width)};
 }
 
-// The transition functions of a family, with what a user-defined aggregate over them
-// needs.
-struct TransFn {
-  const char* fn;        // ldp.<fn>
-  const char* mech;      // the mechanism whose reports it adds
-  const char* argtypes;  // the aggregate's arguments
-  const char* agg;       // ldp's own aggregate over the same arguments
-  Reports (*reports)(const StateParams&);
-};
 const TransFn kMeanTransFns[] = {
     {"rr_trans", "rr", "boolean, float8", "rr_agg", rr_reports},
     {"onebit_mean_trans", "onebit", "boolean, float8, float8", "onebit_mean_agg", onebit_reports},
@@ -356,29 +339,25 @@ const TransFn kSketchTransFns[] = {
 // transition functions above) ----
 }  // namespace
 
-namespace ldp_fuzz {
-struct Family {
-  const char* kind;  // its ldp.summary_kind
-  const char* type;  // its SQL type
-  const char* send;  // its send function
-  const char* const (*seeds)[2];
-  size_t seed_count;
-  std::vector<Query> (*queries)(const std::string& s, const std::string& seed);
-  const TransFn* trans;  // the state tests (none: trans_count 0)
-  size_t trans_count;
-};
-}  // namespace ldp_fuzz
-
 namespace {
-using ldp_fuzz::Family;
+// The stored form of a sketch (src/core/common/stored_form.hpp): "LDPS", u8 format, u8
+// family, u8 mechanism, then epsilon, hashes, width, n as 8-byte fields; format 3 then
+// has the counter width.
+void sketch_layout(const Bytes& b, size_t* fields_start, size_t* counter_width_at) {
+  *fields_start = 7;
+  *counter_width_at = b.size() > 4 && b[4] == 3 ? 7 + 32 : 0;
+}
+
 #define LDP_FUZZ_COUNT(a) (sizeof(a) / sizeof *(a))
 const Family kFamilies[] = {
     {"mean", "ldp.mean_summary", "ldp.mean_summary_send", kMeanSeeds, LDP_FUZZ_COUNT(kMeanSeeds), mean_queries,
-     kMeanTransFns, LDP_FUZZ_COUNT(kMeanTransFns)},
+     kMeanTransFns, LDP_FUZZ_COUNT(kMeanTransFns), true, nullptr},
     {"frequency", "ldp.freq_summary", "ldp.freq_summary_send", kFreqSeeds, LDP_FUZZ_COUNT(kFreqSeeds), freq_queries,
-     kFreqTransFns, LDP_FUZZ_COUNT(kFreqTransFns)},
+     kFreqTransFns, LDP_FUZZ_COUNT(kFreqTransFns), true, nullptr},
     {"sketch", "ldp.sketch_summary", "ldp.sketch_summary_send", kSketchSeeds, LDP_FUZZ_COUNT(kSketchSeeds),
-     sketch_queries, kSketchTransFns, LDP_FUZZ_COUNT(kSketchTransFns)},
+     sketch_queries, kSketchTransFns, LDP_FUZZ_COUNT(kSketchTransFns), true, sketch_layout},
+    ldp_fuzz::kHeavyFamily,
+    ldp_fuzz::kHeavyProtocolFamily,
 };
 
 // A field of a text form ("epsilon", "k", ...) as written, or `fallback`.
@@ -449,17 +428,29 @@ class Fuzzer {
     // (text, binary, cast there and back), whose accessors and send agree with the
     // type's; one statement ($1: the binary output)
     const std::string c = quote(canon);
-    const std::string rt_sql =
+    if (!fam.summary) {  // a type that is no summary: its own text and binary only
+      const std::string own_sql = "SELECT (" + c + "::" + type + ")::text, ($1::" + type + ")::text, (" + send + "(" +
+                                  c + "::" + type + ") IS DISTINCT FROM " + send + "($1::" + type + "))::int";
+      Outcome t = exec(own_sql, &canon_bin);
+      if (t.lost) return;
+      if (!t.ok || t.rows.empty() || t.rows[0].size() != 3 || t.rows[0][0] != canon || t.rows[0][1] != canon ||
+          t.rows[0][2] != "0")
+        fail(kRoundTrip, "it does not read back the same: " + t.sqlstate + " " + t.message + "\n" + own_sql +
+                             "; -- $1: its binary output");
+    }
+    const std::string rt_sql = !fam.summary ? std::string() :
         "SELECT (" + c + "::" + type + ")::text, ($1::" + type + ")::text, (" + c + "::ldp.summary)::text, "
         "($1::ldp.summary)::text, (" + c + "::" + type + "::ldp.summary)::" + type + "::text, "
         "(ldp.report_count(u) IS DISTINCT FROM ldp.report_count(s) OR ldp.epsilon(u) IS DISTINCT FROM ldp.epsilon(s) "
         "OR ldp.mechanism(u) IS DISTINCT FROM ldp.mechanism(s) OR ldp.summary_kind(u) IS DISTINCT FROM '" +
         fam.kind + "')::int, (ldp.summary_send(u) IS DISTINCT FROM " + send + "(s))::int "
         "FROM (SELECT " + c + "::" + type + " s) p, (SELECT " + c + "::" + type + "::ldp.summary u) q";
-    Outcome t = exec(rt_sql, &canon_bin);
+    Outcome t = fam.summary ? exec(rt_sql, &canon_bin) : Outcome{};
     if (t.lost) return;
     const char* const kReadBack[] = {"text", "binary", "ldp.summary text", "ldp.summary binary", "cast to ldp.summary and back"};
-    if (!t.ok || t.rows.empty() || t.rows[0].size() != 7) {
+    if (!fam.summary) {
+      // (checked above)
+    } else if (!t.ok || t.rows.empty() || t.rows[0].size() != 7) {
       fail(kRoundTrip, "it does not read back: " + t.sqlstate + " " + t.message + "\n" + rt_sql + "; -- $1: its binary output");
     } else {
       for (size_t i = 0; i < 5; ++i)
@@ -533,6 +524,9 @@ class Fuzzer {
     p.d = std::atol(text_field(canon, "d", "2").c_str());
     p.hashes = std::atol(text_field(canon, "hashes", "2").c_str());
     p.width = std::atol(text_field(canon, "width", "8").c_str());
+    p.levels = std::atol(text_field(canon, "levels", "2").c_str());
+    p.protocol = "ldp.protocol(" + quote(canon) + "::" + type + ")";  // (heavy) a constant of the query
+    p.variant = static_cast<unsigned>(g());
     p.max_value = std::strtod(text_field(canon, "max_value", "10").c_str(), nullptr);
     if (!(p.max_value > 0 && p.max_value < 1e300)) p.max_value = 10;
     if (g() % 8 == 0) p.eps = "0.75";
@@ -671,7 +665,9 @@ class Fuzzer {
       fail(kSeed, std::string("seed query failed: ") + o.sqlstate + " " + o.message);
       return;
     }
-    out.push_back({&family, label, o.rows[0][0], unescape_bytea(o.rows[0][1])});
+    Seed seed{&family, label, o.rows[0][0], unescape_bytea(o.rows[0][1])};
+    if (family.layout) family.layout(seed.binary, &seed.fields_start, &seed.counter_width_at);
+    out.push_back(std::move(seed));
     if (verbose_) std::cerr << "summary-fuzz: seed " << label << ": " << o.rows[0][0] << "\n";
   }
 
@@ -798,7 +794,7 @@ int main(int argc, char** argv) {
       const Seed& s = *family[g() % family.size()];
       bool binary = g() % 2 == 0;
       if (binary) {
-        Bytes b = g() % 50 == 0 ? Bytes() : mutate_binary(s.binary, seeds, g);
+        Bytes b = g() % 50 == 0 ? Bytes() : mutate_binary(s, seeds, g);
         if (b.empty() && g() % 2) for (int j = 0, n = 1 + g() % 40; j < n; ++j) b.push_back(static_cast<uint8_t>(g()));
         fz.run(s, true, "", b);
       } else {

@@ -896,3 +896,18 @@ TEST(HeavySummary, PemPendingEqualsDirectAdds) {
   EXPECT_EQ(pending->n, direct->n);
   for (int64_t i = 0; i < p.cells(); ++i) ASSERT_EQ(pending->counters()[i], direct->counters()[i]) << "cell " << i;
 }
+
+// An alphabet holding U+0000 (test/fuzz.sh's finding: a binary protocol with the
+// alphabet "a\0c" was read, and its text form, cut at the NUL, did not read back) is
+// refused by the builder and by the binary form.
+TEST(HeavyProtocol, AlphabetWithoutNul) {
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [] {
+    Protocol(HeavyDomain::Alphabet, 1, 100, 1, 2, 2, 1, std::string("a\0c", 3));
+  }));
+  const ldp::HeavyProtocol p = Protocol(HeavyDomain::Alphabet, 1, 100, 1, 2, 2, 1, "abc");
+  std::vector<uint8_t> b(ldp::heavy_protocol_binary_size(p));
+  ldp::heavy_protocol_to_binary(p, b.data(), b.size());
+  EXPECT_TRUE(ldp::same_heavy_protocol(ldp::heavy_protocol_from_binary(b.data(), b.size()), p));
+  b[b.size() - 2] = 0;  // "abc" -> "a\0c"
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidBinary, [&] { ldp::heavy_protocol_from_binary(b.data(), b.size()); }));
+}

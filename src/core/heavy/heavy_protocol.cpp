@@ -88,6 +88,11 @@ int64_t alphabet_chars(std::string_view a) {
     const int len = utf8_char_length(a.substr(i));
     if (len == 0) bad("the alphabet is not valid UTF-8 (at byte %" PRId64 ")", static_cast<int64_t>(i + 1));
     const std::string_view ch = a.substr(i, static_cast<size_t>(len));
+    // U+0000 (found by test/fuzz.sh, a binary form's alphabet "a\0c"): no text item can
+    // hold it (PostgreSQL's text cannot), and the protocol's text form, a C string, would
+    // end there and not read back. Refused as the bytes domain refuses it in items.
+    if (ch.size() == 1 && ch[0] == '\0')
+      bad("the alphabet may not contain U+0000 (at byte %" PRId64 ")", static_cast<int64_t>(i + 1));
     if (ch.size() == 1 && ch[0] == kHeavyPad)
       throw_error(ErrorKind::InvalidParameter, "the alphabet may not contain the pad character '%c'", kHeavyPad);
     const bool seen = len == 1 ? std::exchange(ascii_seen[static_cast<uint8_t>(ch[0])], true)
