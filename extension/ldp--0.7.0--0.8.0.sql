@@ -171,7 +171,7 @@ CREATE FUNCTION @extschema@.heavy_hitters(summary @extschema@.heavy_summary, thr
 COMMENT ON FUNCTION @extschema@.heavy_hitters(@extschema@.heavy_summary, float8) IS 'The items whose estimated count is at least threshold (in reports; NULL: ldp.heavy_threshold(summary)), found without a candidate list, by count descending, each once: frequency (fraction of reports), count, standard error and 95% interval in frequency units. Integer ids come back as decimal text. A NULL summary has no rows.';
 CREATE FUNCTION @extschema@.heavy_threshold(@extschema@.heavy_summary) RETURNS float8
   AS 'MODULE_PATHNAME', 'ldp_heavy_threshold' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.heavy_threshold(@extschema@.heavy_summary) IS 'The default threshold of ldp.heavy_hitters, in reports, for the summary''s own n: 15 sqrt(n) with an alphabet, 30 sqrt(n) for bytes and 64-bit integers (every mechanism).';
+COMMENT ON FUNCTION @extschema@.heavy_threshold(@extschema@.heavy_summary) IS 'The default threshold of ldp.heavy_hitters, in reports, for the summary''s own n: 15 sqrt(n) with an alphabet, 30 sqrt(n) for bytes and 64-bit integers (every mechanism), in the bytes domain at least 4 standard errors of the pruned estimates.';
 CREATE FUNCTION @extschema@.frequencies(@extschema@.heavy_summary, items text[])
   RETURNS TABLE(item text, frequency float8, count float8, std_error float8, ci_lower float8, ci_upper float8)
   AS 'MODULE_PATHNAME', 'ldp_heavy_frequencies' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1000;

@@ -343,6 +343,34 @@ void RunZipfIntegers(double n_target, uint64_t seed, const char* name) {
   std::printf("  prepare + heavy_hitters %.0f ms\n", ms);
 }
 
+// URLs of up to 32 bytes under the bytes domain with max_length 32 (D = 32 levels), issue
+// 20's URL case at 10^6: four heavy pages (20%, 12%, 8%, 6%) and SUBTLEX-US's counts as
+// "https://ex.com/<word>" (cut to 32 bytes) for the other 54%.
+TEST(HeavyStat, DISABLED_UrlsOfUpTo32BytesAtAMillion) {
+  const Population words = Subtlex(5.4e5);
+  Population pop;
+  std::map<std::string, int64_t> merged = {{"https://ex.com/", 200000},
+                                           {"https://ex.com/a/very/long/path", 120000},
+                                           {"http://other.org/index.html", 80000},
+                                           {"https://ex.com/?q=%C3%A9t%C3%A9", 60000}};
+  for (const auto& [w, f] : words) merged[("https://ex.com/" + w).substr(0, 32)] += f;
+  for (const auto& [u, f] : merged) pop.push_back({u, f});
+  ldp::HeavyProtocolSpec spec;
+  spec.domain = HeavyDomain::Bytes;
+  spec.epsilon = 2;
+  spec.expected_users = 1000000;
+  spec.max_length = 32;
+  ldp::SeededRandom rng(77);
+  Heavy s = ldp_test::simulate(ldp::heavy_protocol_build(spec), pop, rng);
+  const auto start = std::chrono::steady_clock::now();
+  const ldp::HeavyHitters h = PreparedHeavy(s).hitters();
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  CheckHitters("urls of up to 32 bytes at 10^6, t = 16", pop, h, static_cast<double>(s->n));
+  std::printf("  prepare + heavy_hitters %.0f ms\n", ms);
+  // the default is 4σ_P here (heavy_decode.cpp): 30√n would be 1.96σ_P
+  EXPECT_NEAR(h.threshold, 4 * h.sigma_prune, 1e-6 * h.threshold);
+}
+
 TEST(HeavyStat, DISABLED_ZipfIntegersAtAMillionAndTenMillion) {
   RunZipfIntegers(1e6, 73, "subtlex counts as int64 at 10^6, t = 64");
   RunZipfIntegers(1e7, 74, "subtlex counts as int64 at 10^7, t = 256");

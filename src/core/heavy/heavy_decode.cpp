@@ -17,8 +17,22 @@ namespace ldp {
 
 // ---- entry points ----
 
+// In the bytes domain the default is also at least kBytesThresholdInSigma·σ_P (ours,
+// 2026-11-25): a deep tree's σ_P grows as sqrt(D), and at 30√n a TreeHist tree of 32 bytes
+// (URLs) has τ = 1.96σ_P. Its prefix cut, at most τ, then lets 2.5% of the noise candidates
+// through at every level whatever the cap on noise survivors, and the candidates explode
+// (16,897 survivors at level 8 of 32 at n = 10^6, past the 2^22 queries bound). With
+// τ ≥ 4σ_P the cap holds (at most about 150 survivors a level at 45,000 = 2.9σ_P).
+constexpr double kBytesThresholdInSigma = 4;
+
 double heavy_default_threshold_scale(const HeavyProtocol& p) {
-  return heavy_impl(p.mech()).threshold_scale[p.dom() == HeavyDomain::Alphabet ? 0 : 1];
+  const HeavyMechanismImpl& impl = heavy_impl(p.mech());
+  const double scale = impl.threshold_scale[p.dom() == HeavyDomain::Alphabet ? 0 : 1];
+  if (p.dom() != HeavyDomain::Bytes) return scale;
+  HeavySummary unit{};
+  unit.protocol = p;
+  unit.n = 1;  // σ_P/√n
+  return std::max(scale, kBytesThresholdInSigma * impl.sigma_prune(unit));
 }
 
 double heavy_threshold(const HeavySummary& s) {
