@@ -24,14 +24,11 @@ __attribute__((noinline, cold)) ldp::HeavySummary* heavy_state_new(FunctionCallI
 
 [[noreturn]] __attribute__((noinline, cold)) void protocol_changed(const ldp::HeavyProtocol& was,
                                                                   const ldp::HeavyProtocol& now) {
-  std::string a, b;
-  LDP_CORE({
-    a = ldp::heavy_protocol_to_text(was);
-    b = ldp::heavy_protocol_to_text(now);
-  });
+  const char* a = heavy_protocol_cstring(was);
+  const char* b = heavy_protocol_cstring(now);
   ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                   errmsg("the protocol changed between reports of one aggregate"),
-                  errdetail("The first row's protocol is %s; this row's is %s.", a.c_str(), b.c_str())));
+                  errdetail("The first row's protocol is %s; this row's is %s.", a, b)));
   pg_unreachable();
 }
 

@@ -22,5 +22,6 @@ ldp_pg::LiveSummary* heavy_live_copy(FunctionCallInfo fcinfo, const ldp::HeavySu
 
 // An ldp.heavy_protocol argument (NULL: 22004 naming it), read and validated.
 ldp::HeavyProtocol heavy_protocol_arg(FunctionCallInfo fcinfo, int argno);
-// The datum of ldp.heavy_protocol holding p.
+// The datum of ldp.heavy_protocol holding p, and p's text form (palloc'd).
 Datum heavy_protocol_datum(const ldp::HeavyProtocol& p);
+char* heavy_protocol_cstring(const ldp::HeavyProtocol& p);

@@ -31,15 +31,37 @@ void check_given(FunctionCallInfo fcinfo, int argno, const char* name) {
                     errhint("NULL (or leaving it out) gives the default.")));
 }
 
-Datum build(FunctionCallInfo fcinfo, ldp::HeavyProtocolSpec& spec) {
-  spec.epsilon = ldp_param_float8(fcinfo, 0, "epsilon");
+// What a builder was given, as plain data: the core's spec (which holds a std::string) is
+// made inside LDP_CORE only, so no PostgreSQL error can longjmp over its destructor.
+struct Given {
+  ldp::HeavyMechanism mechanism;
+  ldp::HeavyDomain domain;
+  const char* alphabet;  // nullptr: none
+  size_t alphabet_len;
+  int64 max_length, start_length, chars_per_level, hashes, width;  // 0 (start_length -1): the default
+};
+
+Datum build(FunctionCallInfo fcinfo, const Given& g) {
+  const double epsilon = ldp_param_float8(fcinfo, 0, "epsilon");
   if (PG_ARGISNULL(1)) ldp_null_param("users");
-  spec.expected_users = PG_GETARG_INT64(1);
+  const int64 users = PG_GETARG_INT64(1);
   HeavyProtocol p{};
-  LDP_CORE(p = ldp::heavy_protocol_build(spec));
+  LDP_CORE({
+    ldp::HeavyProtocolSpec spec;
+    spec.mechanism = g.mechanism;
+    spec.domain = g.domain;
+    spec.epsilon = epsilon;
+    spec.expected_users = users;
+    if (g.alphabet != nullptr) spec.alphabet.assign(g.alphabet, g.alphabet_len);
+    spec.max_length = g.max_length;
+    spec.start_length = g.start_length;
+    spec.chars_per_level = g.chars_per_level;
+    spec.hashes = g.hashes;
+    spec.width = g.width;
+    p = ldp::heavy_protocol_build(spec);
+  });
   return heavy_protocol_datum(p);
 }
-
 }  // namespace
 
 HeavyProtocol heavy_protocol_arg(FunctionCallInfo fcinfo, int argno) {
@@ -62,12 +84,21 @@ LDP_FUNCTION(ldp_heavy_protocol_in) {
   return heavy_protocol_datum(p);
 }
 
-LDP_FUNCTION(ldp_heavy_protocol_out) {
-  const HeavyProtocol p = protocol_of(PG_GETARG_VARLENA_PP(0));
-  std::string text;
-  LDP_CORE(text = ldp::heavy_protocol_to_text(p));
-  PG_RETURN_CSTRING(pstrdup(text.c_str()));
+char* heavy_protocol_cstring(const HeavyProtocol& p) {
+  // The text fits this buffer (the fields' names and numbers, and an alphabet of at most
+  // 256 bytes, each escaped at most twice); it is palloc'd before the core's std::string
+  // exists, so nothing can longjmp over the string's destructor.
+  constexpr size_t kCap = 2048;
+  char* out = static_cast<char*>(palloc(kCap));
+  LDP_CORE({
+    const std::string text = ldp::heavy_protocol_to_text(p);
+    if (text.size() >= kCap) throw ldp::Error(ldp::ErrorKind::Internal, "heavy_protocol text too long");
+    memcpy(out, text.c_str(), text.size() + 1);
+  });
+  return out;
 }
+
+LDP_FUNCTION(ldp_heavy_protocol_out) { PG_RETURN_CSTRING(heavy_protocol_cstring(protocol_of(PG_GETARG_VARLENA_PP(0)))); }
 
 LDP_FUNCTION(ldp_heavy_protocol_recv) {
   StringInfo in = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
@@ -93,49 +124,47 @@ namespace {
 // (PEM),] chars_per_level, hashes, width): alphabet NULL means any UTF-8 text as bytes, one
 // byte per level (group, fragment).
 Datum text_protocol(FunctionCallInfo fcinfo, ldp::HeavyMechanism m) {
-  ldp::HeavyProtocolSpec spec;
-  spec.mechanism = m;
+  Given g{m, ldp::HeavyDomain::Alphabet, nullptr, 0, 0, -1, 0, 0, 0};
   if (PG_ARGISNULL(2)) {
-    spec.domain = ldp::HeavyDomain::Bytes;
+    g.domain = ldp::HeavyDomain::Bytes;
   } else {
     const text* a = PG_GETARG_TEXT_PP(2);
-    spec.alphabet.assign(VARDATA_ANY(a), VARSIZE_ANY_EXHDR(a));
-    if (spec.alphabet.empty())
+    g.alphabet = VARDATA_ANY(a);
+    g.alphabet_len = VARSIZE_ANY_EXHDR(a);
+    if (g.alphabet_len == 0)
       ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("the alphabet must not be empty"),
                       errhint("alphabet => NULL takes any UTF-8 text, one byte per level.")));
   }
   const bool pem = m == ldp::HeavyMechanism::PEM;
   const int s_arg = pem ? 5 : 4;  // chars_per_level; then hashes, width
   check_given(fcinfo, 3, "max_length");
-  for (int a = s_arg; a < s_arg + 3; ++a) check_given(fcinfo, a, a == s_arg ? "chars_per_level" : a == s_arg + 1 ? "hashes" : "width");
-  if (spec.domain == ldp::HeavyDomain::Bytes && !PG_ARGISNULL(s_arg) && PG_GETARG_INT32(s_arg) != 1)
+  check_given(fcinfo, s_arg, "chars_per_level");
+  check_given(fcinfo, s_arg + 1, "hashes");
+  check_given(fcinfo, s_arg + 2, "width");
+  if (g.domain == ldp::HeavyDomain::Bytes && !PG_ARGISNULL(s_arg) && PG_GETARG_INT32(s_arg) != 1)
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                     errmsg("without an alphabet a level is one byte: chars_per_level must be 1 or NULL, got %d",
                            PG_GETARG_INT32(s_arg))));
-  spec.max_length = optional_int4(fcinfo, 3);
+  g.max_length = optional_int4(fcinfo, 3);
   if (pem && !PG_ARGISNULL(4)) {
     if (PG_GETARG_INT32(4) < 0)
       ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                       errmsg("start_length must be >= 0, got %d", PG_GETARG_INT32(4))));
-    spec.start_length = PG_GETARG_INT32(4);
+    g.start_length = PG_GETARG_INT32(4);
   }
-  spec.chars_per_level = optional_int4(fcinfo, s_arg);
-  spec.hashes = optional_int4(fcinfo, s_arg + 1);
-  spec.width = optional_int4(fcinfo, s_arg + 2);
-  return build(fcinfo, spec);
+  g.chars_per_level = optional_int4(fcinfo, s_arg);
+  g.hashes = optional_int4(fcinfo, s_arg + 1);
+  g.width = optional_int4(fcinfo, s_arg + 2);
+  return build(fcinfo, g);
 }
 
 // <mechanism>_int8_protocol(epsilon, users, hashes, width): 64-bit integer ids, one
 // big-endian byte per level (group, fragment).
 Datum int8_protocol(FunctionCallInfo fcinfo, ldp::HeavyMechanism m) {
-  ldp::HeavyProtocolSpec spec;
-  spec.mechanism = m;
-  spec.domain = ldp::HeavyDomain::Int64;
   check_given(fcinfo, 2, "hashes");
   check_given(fcinfo, 3, "width");
-  spec.hashes = optional_int4(fcinfo, 2);
-  spec.width = optional_int4(fcinfo, 3);
-  return build(fcinfo, spec);
+  const Given g{m, ldp::HeavyDomain::Int64, nullptr, 0, 0, -1, 0, optional_int4(fcinfo, 2), optional_int4(fcinfo, 3)};
+  return build(fcinfo, g);
 }
 
 }  // namespace

@@ -10,9 +10,10 @@ extern "C" {
 #include "utils/tuplestore.h"
 }
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <string>
+#include <new>
 #include <string_view>
 
 #include "common/stats.hpp"
@@ -147,19 +148,19 @@ const int64_t* table_of(const PreparedHeavy* p) { return reinterpret_cast<const 
 // An item as text: the item itself, or for an int64 protocol its decimal form (what
 // heavy_hitters returns), which must be a whole int8 (else 22P02).
 ldp::HeavyEstimate estimate_text(const PreparedHeavy* p, const text* item) {
-  std::string_view v(VARDATA_ANY(item), VARSIZE_ANY_EXHDR(item));
   ldp::HeavyEstimate e{};
   if (p->header.protocol.dom() == ldp::HeavyDomain::Int64) {
-    std::string s(v);
+    char* s = text_to_cstring(item);
     char* end = nullptr;
     errno = 0;
-    const long long x = std::strtoll(s.c_str(), &end, 10);
-    if (s.empty() || *end != '\0' || errno != 0 || s.size() != strlen(s.c_str()))
+    const long long x = std::strtoll(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || errno != 0)
       ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-                      errmsg("an item of an int64 heavy-hitters summary must be a bigint in decimal, got \"%s\"",
-                             s.c_str())));
+                      errmsg("an item of an int64 heavy-hitters summary must be a bigint in decimal, got \"%s\"", s)));
+    pfree(s);
     LDP_CORE(e = ldp::heavy_frequency_int(p->header, table_of(p), x));
   } else {
+    const std::string_view v(VARDATA_ANY(item), VARSIZE_ANY_EXHDR(item));
     LDP_CORE(e = ldp::heavy_frequency(p->header, table_of(p), v));
   }
   return e;
@@ -257,14 +258,34 @@ LDP_FUNCTION(ldp_heavy_hitters) {
   const PreparedHeavy* p = prepare_heavy(fcinfo);
   auto* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
   if (p->header.n == 0) return (Datum)0;
-  ldp::HeavyHitters hh;
-  LDP_CORE(hh = ldp::heavy_hitters(p->header, table_of(p), q));
+  // The core's result (vectors, strings) lives only inside LDP_CORE: it is copied into
+  // one palloc'd block (allocated without raising, so nothing longjmps over a destructor),
+  // and the rows are made from the copy.
+  struct Row {
+    double count, std_error;
+    text* item;
+  };
+  Row* rows = nullptr;
+  size_t nrows = 0;
+  LDP_CORE({
+    const ldp::HeavyHitters hh = ldp::heavy_hitters(p->header, table_of(p), q);
+    size_t bytes = sizeof(Row) * hh.items.size();
+    for (const ldp::HeavyHitter& h : hh.items) bytes += MAXALIGN(VARHDRSZ + h.item.size());
+    char* block = static_cast<char*>(palloc_extended(std::max<size_t>(bytes, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM));
+    if (block == nullptr) throw std::bad_alloc();
+    rows = reinterpret_cast<Row*>(block);
+    char* texts = block + sizeof(Row) * hh.items.size();
+    for (const ldp::HeavyHitter& h : hh.items) {
+      text* t = reinterpret_cast<text*>(texts);
+      SET_VARSIZE(t, VARHDRSZ + h.item.size());
+      memcpy(VARDATA(t), h.item.data(), h.item.size());
+      rows[nrows++] = Row{h.count, h.std_error * static_cast<double>(p->header.n), t};
+      texts += MAXALIGN(VARHDRSZ + h.item.size());
+    }
+  });
   const double z = z95(), n = static_cast<double>(p->header.n);
-  for (const ldp::HeavyHitter& h : hh.items) {
-    text* item = cstring_to_text_with_len(h.item.data(), static_cast<int>(h.item.size()));
-    put_row(rsinfo, PointerGetDatum(item), h.count, h.std_error * n, n, z);
-    pfree(item);
-  }
+  for (size_t i = 0; i < nrows; ++i) put_row(rsinfo, PointerGetDatum(rows[i].item), rows[i].count, rows[i].std_error, n, z);
+  if (rows != nullptr) pfree(rows);
   return (Datum)0;
 }
 
