@@ -70,14 +70,9 @@ ldp::RapporAccumulator CountsSummary(const ldp::RapporParams& P) {
     EXPECT_EQ(static_cast<int64_t>(r.size()), P.bits + 1);
     const int64_t N = std::stoll(r[0]);
     if (N == 0) continue;
-    ldp::RapporAccumulator one(P, 1);
-    ldp::RapporSummary& s = one.summary();
-    s.rows = 1;
-    s.n = N;
-    s.row(0)[0] = c;
-    s.row(0)[1] = N;
-    for (int64_t b = 0; b < P.bits; ++b) s.row(0)[2 + b] = std::stoll(r[static_cast<size_t>(b + 1)]);
-    acc.merge(s);
+    std::vector<int64_t> ones(static_cast<size_t>(P.bits));
+    for (int64_t b = 0; b < P.bits; ++b) ones[static_cast<size_t>(b)] = std::stoll(r[static_cast<size_t>(b + 1)]);
+    acc.add_counts(c, N, ones.data());
   }
   return acc;
 }

@@ -44,22 +44,15 @@ inline ldp::RapporAccumulator rappor_simulate(const ldp::RapporParams& P, const 
     }
   }
   ldp::RapporAccumulator acc(P, 8);
-  // Fill the counts through the text form's layout: rows of the cohorts with reports.
-  std::vector<int64_t> row(static_cast<size_t>(k + 2));
+  std::vector<int64_t> ones(static_cast<size_t>(k));
   for (int64_t c = 0; c < m; ++c) {
     const int64_t N = n_c[static_cast<size_t>(c)];
     if (N == 0) continue;
-    ldp::RapporAccumulator one(P, 1);
-    ldp::RapporSummary& s = one.summary();
-    s.rows = 1;
-    s.n = N;
-    s.row(0)[0] = c;
-    s.row(0)[1] = N;
     for (int64_t b = 0; b < k; ++b) {
       const int64_t a = n1[static_cast<size_t>(c * k + b)];
-      s.row(0)[2 + b] = ldp::thresh::binomial(rng, a, p11) + ldp::thresh::binomial(rng, N - a, p01);
+      ones[static_cast<size_t>(b)] = ldp::thresh::binomial(rng, a, p11) + ldp::thresh::binomial(rng, N - a, p01);
     }
-    acc.merge(s);
+    acc.add_counts(c, N, ones.data());
   }
   return acc;
 }

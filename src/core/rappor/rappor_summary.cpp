@@ -222,4 +222,15 @@ void RapporAccumulator::merge(const RapporSummary& from) {
   rappor_summary_merge(&summary(), from);
 }
 
+void RapporAccumulator::add_counts(int64_t cohort, int64_t reports, const int64_t* ones) {
+  RapporAccumulator one(summary().params, 1);
+  RapporSummary& s = one.summary();
+  s.rows = 1;
+  s.n = reports;
+  s.row(0)[0] = cohort;
+  s.row(0)[1] = reports;
+  for (int64_t b = 0; b < s.params.bits; ++b) s.row(0)[2 + b] = ones[b];
+  merge(s);
+}
+
 }  // namespace ldp

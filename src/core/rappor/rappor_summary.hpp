@@ -88,6 +88,9 @@ class RapporAccumulator {
   void add(int64_t cohort, const RapporBits& report);
   void add_varbit(int64_t cohort, const uint8_t* data, int64_t nbits);
   void merge(const RapporSummary& from);
+  // One cohort's row of google/rappor's counts file (sum_bits): `reports` reports, of which
+  // ones[b] had bit b set (b in [0, bits)); merged, so checked as a merge is.
+  void add_counts(int64_t cohort, int64_t reports, const int64_t* ones);
   const RapporSummary& summary() const { return *reinterpret_cast<const RapporSummary*>(buf_.data()); }
   RapporSummary& summary() { return *reinterpret_cast<RapporSummary*>(buf_.data()); }
 
