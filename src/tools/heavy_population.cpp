@@ -242,14 +242,9 @@ HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSin
   std::unique_ptr<RandomSource> enc_rng = make_random(spec.seed, 1);
   RandomSource& prng = *pop_rng;
   RandomSource& erng = *enc_rng;
-  std::string buf;
-  buf.reserve(chunk_bytes + 128);
+  ChunkedRows out(sink, progress, chunk_bytes, 128);
+  std::string& buf = out.buf();
   int64_t done = 0;
-  auto flush = [&] {
-    if (!buf.empty()) sink(buf);
-    buf.clear();
-    if (progress) progress(done);
-  };
   try {
     for (int64_t u = 0; u < spec.users; ++u) {
       const size_t i = draw_cdf_index(cdf, prng);
@@ -259,9 +254,9 @@ HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSin
       if (local) heavy_add_report(local, r);
       append_treehist_row(buf, spec.first_user_id + u, r);
       ++done;
-      if (buf.size() >= chunk_bytes) flush();
+      out.rows_done(done);
     }
-    flush();
+    out.finish(done);
   } catch (const ldp::Error& e) {
     throw UsageError(std::string("the core library refused the load: ") + e.what());
   }

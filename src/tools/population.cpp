@@ -477,14 +477,9 @@ LoadResult generate_reports(const LoadSpec& spec, const ChunkSink& sink,
   std::vector<std::unique_ptr<Accumulator>> acc;
   for (int r = 0; r < spec.rounds; ++r) acc.push_back(std::make_unique<Accumulator>(id, params));
 
-  std::string buf;
-  buf.reserve(chunk_bytes + 128);
+  ChunkedRows out(sink, progress, chunk_bytes, 128);
+  std::string& buf = out.buf();
   int64_t done = 0;
-  auto flush = [&] {
-    if (!buf.empty()) sink(buf);
-    buf.clear();
-    if (progress) progress(done);
-  };
 
   const double eps = spec.epsilon, m = params.max_value, gamma = params.gamma;
   const bool client_mode = spec.mechanism == Mechanism::OneBit && spec.granularity > 0;
@@ -540,9 +535,9 @@ LoadResult generate_reports(const LoadSpec& spec, const ChunkSink& sink,
         }
         ++done;
       }
-      if (buf.size() >= chunk_bytes) flush();
+      out.rows_done(done);
     }
-    flush();
+    out.finish(done);
   } catch (const ldp::Error& e) {
     // The core rejected a parameter or value the validation above let through.
     throw UsageError(std::string("the core library refused the load: ") + e.what());

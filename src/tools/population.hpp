@@ -147,6 +147,33 @@ std::unique_ptr<ldp::RandomSource> make_random(const std::optional<uint64_t>& se
 using ChunkSink = std::function<void(std::string& lines)>;
 using ProgressFn = std::function<void(int64_t reports_done)>;
 
+// The COPY text a generator writes (every loader's one buffer): handed to sink in chunks
+// of about chunk_bytes, progress told the reports done after each chunk.
+class ChunkedRows {
+ public:
+  ChunkedRows(const ChunkSink& sink, const ProgressFn& progress, size_t chunk_bytes, size_t row_bytes)
+      : sink_(sink), progress_(progress), chunk_bytes_(chunk_bytes) {
+    buf_.reserve(chunk_bytes + row_bytes);
+  }
+  std::string& buf() { return buf_; }
+  // After a device's rows, with the reports written so far: a full chunk goes to the sink.
+  void rows_done(int64_t done) {
+    if (buf_.size() >= chunk_bytes_) finish(done);
+  }
+  // Hands over what is left (also at the end).
+  void finish(int64_t done) {
+    if (!buf_.empty()) sink_(buf_);
+    buf_.clear();
+    if (progress_) progress_(done);
+  }
+
+ private:
+  const ChunkSink& sink_;
+  const ProgressFn& progress_;
+  size_t chunk_bytes_;
+  std::string buf_;
+};
+
 // Draws the population, encodes every report with the core library (rr_encode,
 // onebit_mean_encode + output_perturb, OneBitMeanClient, laplace_mean_encode,
 // piecewise_mean_encode) and hands the COPY text to sink in chunks of about

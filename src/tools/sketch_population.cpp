@@ -150,14 +150,9 @@ SketchLoadResult generate_sketch_reports(const SketchLoadSpec& spec, const Chunk
   const double eps = spec.epsilon;
   const int64_t hashes = spec.hashes, width = spec.width;
   std::vector<uint8_t> bytes(static_cast<size_t>((width + 7) / 8));
-  std::string buf;
-  buf.reserve(chunk_bytes + 64 + static_cast<size_t>(width));
+  ChunkedRows out(sink, progress, chunk_bytes, 64 + static_cast<size_t>(width));
+  std::string& buf = out.buf();
   int64_t done = 0;
-  auto flush = [&] {
-    if (!buf.empty()) sink(buf);
-    buf.clear();
-    if (progress) progress(done);
-  };
 
   try {
     for (int64_t i = 0; i < spec.users; ++i) {
@@ -177,9 +172,9 @@ SketchLoadResult generate_sketch_reports(const SketchLoadSpec& spec, const Chunk
         append_signed_sketch_row(buf, uid, 1, r.hash_index, r.coefficient, r.report);
       }
       ++done;
-      if (buf.size() >= chunk_bytes) flush();
+      out.rows_done(done);
     }
-    flush();
+    out.finish(done);
   } catch (const ldp::Error& e) {
     // The core refused a parameter or a report the validation above let through.
     throw UsageError(std::string("the core library refused the load: ") + e.what());
