@@ -32,16 +32,18 @@ count_ctest() {  # parses "NN% tests passed, F tests failed out of T"
   failed=$((failed + f))
 }
 status=0
+# "== [m:ss] step": each step's start, in minutes since the run began (where the time goes)
+step() { printf '== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
-echo "== build: core, unit tests, tools (CMake)"
+step "build: core, unit tests, tools (CMake)"
 cmake -S . -B build/cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build/cmake -j "$jobs"
 
-echo "== unit and statistical tests of the core (CTest)"
+step "unit and statistical tests of the core (CTest)"
 (cd build/cmake && ctest -LE integration --output-on-failure -j "$jobs") | tee build/unit.log || status=1
 count_ctest build/unit.log
 
-echo "== the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer (build/asan)"
+step "the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer (build/asan)"
 # (LDP_SKIP_SANITIZE=1 skips this step for a quicker local run; CI runs it)
 if [ "${LDP_SKIP_SANITIZE:-0}" != 1 ]; then
   cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLDP_SANITIZE=ON \
@@ -51,7 +53,7 @@ if [ "${LDP_SKIP_SANITIZE:-0}" != 1 ]; then
   count_ctest build/asan.log
 fi
 
-echo "== build the extension (PGXS) and install it into a private copy of PostgreSQL 15"
+step "build the extension (PGXS) and install it into a private copy of PostgreSQL 15"
 make -j "$jobs" PG_CONFIG="$PG_CONFIG" >/dev/null
 export LDP_PRIVATE_CLUSTER=1
 cluster="$root/.pg/test"
@@ -72,10 +74,10 @@ LDP_PG_BIN="$(ldp_private_pg "$(ldp_scratch_dir test)/prefix" "$root")"
 export LDP_PG_BIN  # the cluster, crash.sh's restarts and the upgrade test's pg_dump use it
 echo "installed ldp into the copy in $(ldp_scratch_dir test)/prefix"
 
-echo "== temporary cluster"
+step "temporary cluster"
 ldp_cluster_start "$cluster" "log_min_messages = warning"
 
-echo "== pg_regress and isolation tests"
+step "pg_regress and isolation tests"
 # the copy's pg_config: its pg_regress, pg_isolation_regress and psql
 if make installcheck PG_CONFIG="$LDP_PG_BIN/pg_config" 2>&1 | tee build/regress.log; then :; else
   status=1
@@ -86,7 +88,7 @@ r_failed="$(grep -cE 'FAILED|^not ok' build/regress.log || true)"
 passed=$((passed + r_total - r_failed))
 failed=$((failed + r_failed))
 
-echo "== upgrade: CREATE EXTENSION ldp against 0.1.0 updated step by step, catalog for catalog (test/upgrade_catalog.sh)"
+step "upgrade: CREATE EXTENSION ldp against 0.1.0 updated step by step, catalog for catalog (test/upgrade_catalog.sh)"
 if bash "$root/test/upgrade_catalog.sh" | tee build/upgrade.log; then :; else
   status=1
   # an error before the checks leaves no FAILED line: count it once
@@ -95,7 +97,7 @@ fi
 passed=$((passed + $(grep -c '^upgrade: .* ok$' build/upgrade.log || true)))
 failed=$((failed + $(grep -c '^upgrade: .* FAILED' build/upgrade.log || true)))
 
-echo "== dump and restore: owners and grants of collections and streams by role name (test/dump_restore.sh)"
+step "dump and restore: owners and grants of collections and streams by role name (test/dump_restore.sh)"
 if bash "$root/test/dump_restore.sh" | tee build/dump.log; then :; else
   status=1
   grep -q '^dump: .* FAILED' build/dump.log || failed=$((failed + 1))
@@ -104,13 +106,13 @@ passed=$((passed + $(grep -c '^dump: .* ok$' build/dump.log || true)))
 failed=$((failed + $(grep -c '^dump: .* FAILED' build/dump.log || true)))
 
 export LDP_REQUIRE_CRON=1  # the private cluster preloads pg_cron
-echo "== libpqxx integration tests (CTest, label integration)"
+step "libpqxx integration tests (CTest, label integration)"
 if [ -x build/cmake/ldp_integration_tests ]; then
   (cd build/cmake && ctest -L integration --output-on-failure) | tee build/integration.log || status=1
   count_ctest build/integration.log
 fi
 
-echo "== load test: 16 sessions submitting THRESH batches and loading reports while epochs close"
+step "load test: 16 sessions submitting THRESH batches and loading reports while epochs close"
 # (README "Load test": the same program runs 10 minutes by hand; LDP_LOAD_SECONDS changes
 # the length here). One "load: CHECK ... ok|FAILED" line per check.
 if [ -x build/cmake/ldp_load_test ]; then
@@ -127,12 +129,12 @@ else
   failed=$((failed + 1))
 fi
 
-echo "== crash safety of the closes (kills and restarts the test cluster)"
+step "crash safety of the closes (kills and restarts the test cluster)"
 bash "$root/test/crash.sh" "$cluster" | tee build/crash.log || status=1
 passed=$((passed + $(grep -c '^crash: .* ok$' build/crash.log || true)))
 failed=$((failed + $(grep -c '^crash: .* FAILED' build/crash.log || true)))
 
-echo "== fuzzing under ASan + UBSan: sqlsmith and mutated summaries (test/fuzz.sh, its own cluster)"
+step "fuzzing under ASan + UBSan: sqlsmith and mutated summaries (test/fuzz.sh, its own cluster)"
 # (LDP_SKIP_FUZZ=1 skips this step; CI runs it: about 2 minutes)
 if [ "${LDP_SKIP_FUZZ:-0}" != 1 ]; then
   bash "$root/test/fuzz.sh" | tee build/fuzz.log || status=1
@@ -140,6 +142,7 @@ if [ "${LDP_SKIP_FUZZ:-0}" != 1 ]; then
   failed=$((failed + $(grep -c '^fuzz: .* FAILED' build/fuzz.log || true)))
 fi
 
+step "end"
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] || status=1
 exit "$status"
