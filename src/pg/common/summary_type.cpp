@@ -13,11 +13,13 @@
 #include "freq/freq_glue.hpp"
 #include "heavy/heavy_glue.hpp"
 #include "mean/mean_glue.hpp"
+#include "rappor/rappor_glue.hpp"
 #include "sketch/sketch_glue.hpp"
 
 namespace {
 
-const ldp_pg::SummaryCodec* const kCodecs[] = {&kMeanCodec, &kFreqCodec, &kSketchCodec, &kHeavyCodec};
+const ldp_pg::SummaryCodec* const kCodecs[] = {&kMeanCodec, &kFreqCodec, &kSketchCodec, &kHeavyCodec,
+                                                &kRapporCodec};
 
 [[noreturn]] void bad_summary(int code, const char* what) {
   ereport(ERROR, (errcode(code), errmsg("invalid ldp.summary: %s", what)));
@@ -127,3 +129,5 @@ LDP_FUNCTION(ldp_summary_from_sketch) { return from_typed(fcinfo, &kSketchCodec)
 LDP_FUNCTION(ldp_summary_to_sketch) { return to_typed(fcinfo, &kSketchCodec); }
 LDP_FUNCTION(ldp_summary_from_heavy) { return from_typed(fcinfo, &kHeavyCodec); }
 LDP_FUNCTION(ldp_summary_to_heavy) { return to_typed(fcinfo, &kHeavyCodec); }
+LDP_FUNCTION(ldp_summary_from_rappor) { return from_typed(fcinfo, &kRapporCodec); }
+LDP_FUNCTION(ldp_summary_to_rappor) { return to_typed(fcinfo, &kRapporCodec); }
