@@ -211,4 +211,5 @@ bool names_mechanism(const char* name, size_t len) { return len == 6 && memcmp(n
 const ldp_pg::SummaryCodec kRapporCodec = {
     "rappor_summary", static_cast<uint8_t>(ldp::Family::Rappor), "rappor", names_mechanism,
     ldp_rappor_summary_in, ldp_rappor_summary_out, ldp_rappor_report_count, ldp_rappor_epsilon,
-    ldp_rappor_mechanism, rappor_read_flat, rappor_settle, rappor_stored_size, rappor_write_stored};
+    ldp_rappor_mechanism, rappor_read_flat, rappor_settle, rappor_stored_size, rappor_write_stored,
+    /*replaces_state=*/true};
