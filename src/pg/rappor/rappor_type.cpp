@@ -12,6 +12,7 @@ extern "C" {
 #include <string_view>
 #include <vector>
 
+#include "common/core_codec.hpp"
 #include "common/stored_form.hpp"
 #include "rappor/rappor_glue.hpp"
 
@@ -20,26 +21,12 @@ using ldp::RapporSummary;
 namespace {
 
 // Format 3 only (the family was never stored otherwise).
-const void* rappor_read_flat(const char* content, size_t len) {
-  const auto* bytes = reinterpret_cast<const uint8_t*>(content);
-  size_t size = 0;
-  LDP_CORE(size = ldp::rappor_summary_binary_parse_size(bytes, len));
-  auto* s = static_cast<RapporSummary*>(palloc_extended(size, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO));
-  LDP_CORE(ldp::rappor_summary_from_binary(bytes, len, s, size));
-  return s;
-}
+using Codec = ldp_pg::CoreCodec<RapporSummary, ldp::rappor_summary_binary_parse_size, ldp::rappor_summary_from_binary,
+                                ldp::rappor_summary_binary_size, ldp::rappor_summary_to_binary,
+                                ldp::rappor_summary_parse_size, ldp::rappor_summary_from_text,
+                                ldp::rappor_summary_text_size, ldp::rappor_summary_to_text>;
 
 void rappor_settle(void*) {}  // nothing pending: reports go straight to the counters
-
-size_t rappor_stored_size(const void* core) {
-  return ldp::rappor_summary_binary_size(*static_cast<const RapporSummary*>(core));
-}
-
-void rappor_write_stored(const void* core, uint8_t* out, size_t len) {
-  ldp::rappor_summary_to_binary(*static_cast<const RapporSummary*>(core), out, len);
-}
-
-Datum rappor_stored(const RapporSummary& s) { return ldp_pg::stored_datum(&kRapporCodec, &s); }
 
 }  // namespace
 
@@ -59,32 +46,9 @@ ldp_pg::LiveSummary* rappor_live_copy(FunctionCallInfo fcinfo, const RapporSumma
   return live;
 }
 
-LDP_FUNCTION(ldp_rappor_summary_in) {
-  const char* text = PG_GETARG_CSTRING(0);
-  size_t size = 0;
-  LDP_CORE(size = ldp::rappor_summary_parse_size(text));
-  auto* s = static_cast<RapporSummary*>(palloc_extended(size, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO));
-  LDP_CORE(ldp::rappor_summary_from_text(text, s, size));
-  PG_RETURN_DATUM(rappor_stored(*s));
-}
-
-LDP_FUNCTION(ldp_rappor_summary_out) {
-  const RapporSummary& s = rappor_arg(fcinfo, 0);
-  size_t len = 0;
-  LDP_CORE(len = ldp::rappor_summary_text_size(s));
-  char* out = static_cast<char*>(palloc_extended(len, MCXT_ALLOC_HUGE));
-  LDP_CORE(ldp::rappor_summary_to_text(s, out, len));
-  PG_RETURN_CSTRING(out);
-}
-
-LDP_FUNCTION(ldp_rappor_summary_recv) {
-  StringInfo in = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
-  size_t len = static_cast<size_t>(in->len - in->cursor);
-  const auto* s = static_cast<const RapporSummary*>(rappor_read_flat(in->data + in->cursor, len));
-  in->cursor = in->len;
-  PG_RETURN_DATUM(rappor_stored(*s));
-}
-
+LDP_FUNCTION(ldp_rappor_summary_in) { return Codec::in(fcinfo, &kRapporCodec); }
+LDP_FUNCTION(ldp_rappor_summary_out) { return Codec::out(fcinfo, &kRapporCodec); }
+LDP_FUNCTION(ldp_rappor_summary_recv) { return Codec::recv(fcinfo, &kRapporCodec); }
 LDP_FUNCTION(ldp_rappor_summary_send) { return ldp_pg::summary_send(fcinfo, &kRapporCodec); }
 
 // ---- accessors ----
@@ -211,5 +175,5 @@ bool names_mechanism(const char* name, size_t len) { return len == 6 && memcmp(n
 const ldp_pg::SummaryCodec kRapporCodec = {
     "rappor_summary", static_cast<uint8_t>(ldp::Family::Rappor), "rappor", names_mechanism,
     ldp_rappor_summary_in, ldp_rappor_summary_out, ldp_rappor_report_count, ldp_rappor_epsilon,
-    ldp_rappor_mechanism, rappor_read_flat, rappor_settle, rappor_stored_size, rappor_write_stored,
+    ldp_rappor_mechanism, Codec::read_flat, rappor_settle, Codec::stored_size, Codec::write_stored,
     /*replaces_state=*/true};
