@@ -179,3 +179,9 @@ SELECT regress_file('ldp_regress_rappor_raw.bin') AS raw_file \gset
 COPY rappor_raw TO :'raw_file' WITH (FORMAT binary);
 SELECT try_sql(format('COPY rappor_in FROM %L WITH (FORMAT binary)', :'raw_file'));
 DROP TABLE rappor_raw, rappor_in, rs_copy;
+-- epsilon of reports that show their Bloom filter (f = 0, p = 0, q = 1): NULL, also
+-- through ldp.summary; rappor_privacy says Infinity
+SELECT epsilon(s) IS NULL AS no_finite_epsilon, epsilon(s::summary) IS NULL AS via_summary,
+       (SELECT epsilon_one FROM rappor_privacy(2, 0, 0, 1)) AS privacy_epsilon_one
+FROM (SELECT rappor_agg(1, rappor_bloom('a', 1, 8, 2), 2, 4, 0, 0, 1) s) x;
+SELECT 'v1:rappor{bits=4,hashes=1,cohorts=3,f=-0,p=-0,q=0.75,n=0,rows=0,cohort=[],reports=[],ones=[]}'::rappor_summary AS negative_zero_is_zero;

@@ -88,7 +88,7 @@ CREATE FUNCTION @extschema@.report_count(@extschema@.rappor_summary) RETURNS big
 COMMENT ON FUNCTION @extschema@.report_count(@extschema@.rappor_summary) IS 'Number of (non-NULL) reports the summary counts.';
 CREATE FUNCTION @extschema@.epsilon(@extschema@.rappor_summary) RETURNS float8
   AS 'MODULE_PATHNAME', 'ldp_rappor_epsilon' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.epsilon(@extschema@.rappor_summary) IS 'The epsilon of one report (decode.R''s eps_one; ldp.rappor_privacy gives the PRR''s too).';
+COMMENT ON FUNCTION @extschema@.epsilon(@extschema@.rappor_summary) IS 'The epsilon of one report (decode.R''s eps_one; ldp.rappor_privacy gives the PRR''s too); NULL when it is not finite (f = 0 with p = 0 or q = 1).';
 CREATE FUNCTION @extschema@.mechanism(@extschema@.rappor_summary) RETURNS text
   AS 'MODULE_PATHNAME', 'ldp_rappor_mechanism' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.mechanism(@extschema@.rappor_summary) IS 'The mechanism: rappor.';

@@ -9,6 +9,7 @@ extern "C" {
 #include "utils/tuplestore.h"
 }
 
+#include <cmath>
 #include <string_view>
 #include <vector>
 
@@ -62,10 +63,13 @@ ldp::RapporPrivacy privacy_of(const ldp::RapporParams& p, int64 reports, double 
 }  // namespace
 
 LDP_FUNCTION(ldp_rappor_report_count) { PG_RETURN_INT64(rappor_arg(fcinfo, 0).n); }
-// The epsilon of one report (decode.R's eps_one: PRR and one IRR).
+// The epsilon of one report (decode.R's eps_one: PRR and one IRR); NULL when it is not
+// finite (f = 0 with p = 0 or q = 1: a report shows its Bloom filter), as no accessor
+// returns an infinity (rappor_privacy says Infinity, as decode.R).
 LDP_FUNCTION(ldp_rappor_epsilon) {
   ldp::RapporPrivacy r = privacy_of(rappor_arg(fcinfo, 0).params, 0, 0.05);
-  PG_RETURN_FLOAT8(ldp_pg::finite_result(r.epsilon_one, "epsilon"));
+  if (!std::isfinite(r.epsilon_one)) PG_RETURN_NULL();
+  PG_RETURN_FLOAT8(r.epsilon_one);
 }
 LDP_FUNCTION(ldp_rappor_mechanism) {
   (void)rappor_arg(fcinfo, 0);  // validated
