@@ -234,10 +234,12 @@ SELECT p.oid::regprocedure AS family_routine_not_public
 FROM pg_proc p
 WHERE p.pronamespace = 'ldp'::regnamespace
   AND (p.oid::regprocedure::text ~ '(summary|heavy_protocol)' OR p.proname ~ '_(agg|trans|combine|encode|protocol)$'
-       OR p.proname IN ('heavy_hitters', 'collection_heavy_hitters', 'collection_frequencies', 'collection_estimates'))
+       OR p.proname IN ('heavy_hitters', 'collection_heavy_hitters', 'collection_frequencies', 'collection_estimates')
+       OR p.proname ~ 'rappor')
   AND NOT has_function_privilege('public', p.oid, 'EXECUTE')
 ORDER BY 1;
-SELECT count(*) FILTER (WHERE p.oid::regprocedure::text ~ 'heavy' OR p.proname ~ '^treehist_') >= 20 AS heavy_routines_checked
+SELECT count(*) FILTER (WHERE p.oid::regprocedure::text ~ 'heavy' OR p.proname ~ '^treehist_') >= 20 AS heavy_routines_checked,
+       count(*) FILTER (WHERE p.oid::regprocedure::text ~ 'rappor') >= 16 AS rappor_routines_checked
 FROM pg_proc p WHERE p.pronamespace = 'ldp'::regnamespace;
 -- the heavy-hitters family as an ordinary role, none of it granted: protocol, encoder,
 -- aggregate, accessors, rollup, the ldp.summary casts
@@ -250,6 +252,19 @@ SELECT ldp.report_count(s), ldp.mechanism(s), ldp.protocol(s)::text = ldp.treehi
 FROM (SELECT ldp.treehist_agg(e.level, e.hash_index, e.coefficient, e.prefix_report, e.item_report,
                               ldp.treehist_protocol(2, 300, 'abc', 4, 2, 2, 16)) s
       FROM generate_series(1, 300) i, ldp.treehist_encode((ARRAY['ab', 'c'])[1 + i % 2], ldp.treehist_protocol(2, 300, 'abc', 4, 2, 2, 16), i) e) x;
+RESET ROLE;
+-- the RAPPOR family as an ordinary role, none of it granted: encoders, aggregate,
+-- accessors, decoder, privacy, rollup, the ldp.summary casts
+SET ROLE regress_ldp_mallory;
+SELECT ldp.report_count(s), ldp.mechanism(s), round(ldp.epsilon(s)::numeric, 4) AS epsilon, (ldp.rappor_parameters(s)).bits,
+       (SELECT array_agg(d.item ORDER BY d.count DESC) FROM ldp.rappor_decode(s, ARRAY['a', 'b', 'z']) d WHERE d.detected) AS detected,
+       ldp.report_count(ldp.rappor_summary(ldp.summary(s))) AS via_summary,
+       (SELECT ldp.report_count(ldp.rollup(x)) FROM (VALUES (s), (s)) v(x)) AS rolled_up,
+       (SELECT round(epsilon_inf::numeric, 4) FROM ldp.rappor_privacy(2, 0.5, 0.25, 0.75)) AS epsilon_inf,
+       ldp.rappor_bloom('a', 0, 16, 2) AS bloom
+FROM (SELECT ldp.rappor_agg(i % 4, ldp.rappor_encode((ARRAY['a', 'b'])[1 + i % 2], i % 4, int4send(i), 16, 2, 0.25, 0.25, 0.75, i),
+                            2, 4, 0.25, 0.25, 0.75) s
+      FROM generate_series(1, 4000) i) x;
 RESET ROLE;
 SET ROLE regress_ldp_mallory;
 CREATE FUNCTION regress_mallory.cardinality(anyarray) RETURNS int LANGUAGE sql AS $f$ SELECT 1 $f$;

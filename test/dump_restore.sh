@@ -9,7 +9,8 @@
 #      were made before ALTER EXTENSION ldp UPDATE; then (after the update) a TreeHist
 #      collection whose summary names its protocol as a typed literal
 #      ('...'::ldp.heavy_protocol) and a table with heavy_summary and heavy_protocol
-#      columns (every domain, counters of 1, 2 and 4 bytes, a NULL);
+#      columns (every domain, counters of 1, 2 and 4 bytes, a NULL), and a RAPPOR
+#      collection and a table with a rappor_summary column;
 #   2. prints what a DBA and the readers see (owners, grants, \dp's privileges, closed
 #      epochs with their summaries, estimates, THRESH status and history);
 #   3. pg_dump -Fc, drops the database and the roles, creates the roles again in
@@ -74,6 +75,30 @@ SELECT 'heavy stored', id, md5(s::text), md5(ldp.heavy_summary_send(s)), p, ldp.
 SELECT 'heavy hitters', epoch, item, round(count::numeric, 6) FROM ldp.collection_heavy_hitters('bob_heavy', 50);
 SELECT 'heavy frequency', id, ldp.frequency(s, CASE WHEN p::text LIKE '%int64%' THEN '-5' ELSE 'ab' END)
 FROM dump_bob.heavy_stored WHERE p::text NOT LIKE '%alphabet="ab",max_length=1%' ORDER BY id;
+SELECT 'rappor stored', id, md5(s::text), md5(ldp.rappor_summary_send(s)), ldp.report_count(s) FROM dump_bob.rappor_stored ORDER BY id;
+SELECT 'rappor decode', from_epoch, item, round(count::numeric, 6), detected FROM ldp.collection_rappor_decode('bob_rappor', ARRAY['ab', 'c']);
+SQL
+}
+
+# The RAPPOR objects (0.9.0 on; made after the update in the updated case), as
+# ldp_dump_bob: a collection of RAPPOR summaries and a table of stored summaries.
+populate_rappor() {
+  q -d "$src" -v ON_ERROR_STOP=1 >/dev/null <<'SQL'
+SET client_min_messages = warning;
+SET ROLE ldp_dump_bob;
+CREATE TABLE dump_bob.rappor_reports AS
+SELECT '2026-03-01 00:00+00'::timestamptz + (i % 2) * interval '1 day' AS at, abs(hashint4(i)) % 4 AS cohort,
+       ldp.rappor_encode((ARRAY['ab', 'ab', 'c'])[1 + i % 3], abs(hashint4(i)) % 4, int4send(i), 16, 2, 0.25, 0.25, 0.75, i) AS report
+FROM generate_series(1, 4000) i;
+SELECT ldp.create_collection('bob_rappor', 'dump_bob.rappor_reports', 'at', '1 day',
+                             'ldp.rappor_agg(cohort, report, 2, 4, 0.25, 0.25, 0.75)', '2026-03-01 00:00+00');
+CALL ldp.close_epoch('bob_rappor', 0);
+CREATE TABLE dump_bob.rappor_stored (id int PRIMARY KEY, s ldp.rappor_summary);
+INSERT INTO dump_bob.rappor_stored
+SELECT 1, ldp.rappor_agg(cohort, report, 2, 4, 0.25, 0.25, 0.75) FROM dump_bob.rappor_reports
+UNION ALL SELECT 2, 'v1:rappor{bits=4,hashes=1,cohorts=3,f=0.25,p=0.5,q=0.75,n=3,rows=2,cohort=[0,2],reports=[1,2],ones=[1,0,0,1,2,1,0,0]}'
+UNION ALL SELECT 3, NULL;
+RESET ROLE;
 SQL
 }
 
@@ -181,6 +206,7 @@ run_case() {  # label version-to-install
     version="$version -> $(q -d "$src" -c "SELECT extversion FROM pg_extension WHERE extname = 'ldp'")"
   fi
   populate_heavy
+  populate_rappor
   snapshot "$src" "$out/$label-before.txt"
   "$pg_bin/pg_dump" -Fc -d "$src" -f "$out/$label.dump"
   q -d postgres -c "DROP DATABASE $src"

@@ -1,6 +1,6 @@
 // What ldp_summary_fuzz knows of a family of forms (summary_fuzz.cpp has the mean,
 // frequency and sketch families, heavy_family.cpp the heavy-hitters summary and its
-// protocol): its type, seeds, accessor queries and transition functions, and the
+// protocol, rappor_family.cpp the RAPPOR summary): its type, seeds, accessor queries and transition functions, and the
 // pieces they are written with.
 #pragma once
 
@@ -39,6 +39,7 @@ struct StateParams {
   double max_value;
   long k, d, hashes, width, levels;
   std::string protocol;  // heavy: the state's protocol as an SQL expression (a constant)
+  std::string form;      // the state's text form (for a family's other fields: RAPPOR's)
   unsigned variant;      // random: which odd reports to add, if any
 };
 // A few reports: VALUES rows, their column list and the aggregate's arguments over
@@ -74,5 +75,6 @@ struct Family {
 
 extern const Family kHeavyFamily;          // ldp.heavy_summary (heavy_family.cpp)
 extern const Family kHeavyProtocolFamily;  // ldp.heavy_protocol
+extern const Family kRapporFamily;         // ldp.rappor_summary (rappor_family.cpp)
 
 }  // namespace ldp_fuzz

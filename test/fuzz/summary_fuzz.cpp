@@ -1,5 +1,6 @@
 // ldp_summary_fuzz: feeds mutated text and binary forms of every summary type
-// (ldp.mean_summary, ldp.freq_summary, ldp.sketch_summary, ldp.heavy_summary) and of
+// (ldp.mean_summary, ldp.freq_summary, ldp.sketch_summary, ldp.heavy_summary,
+// ldp.rappor_summary) and of
 // ldp.heavy_protocol (a type of its own: read back, then used) to a server through SQL
 // (test/fuzz.sh runs it against a server whose ldp.so is built with ASan + UBSan). The
 // unit test summary_mutation_test.cpp does the same to the core's parsers; this goes
@@ -9,7 +10,8 @@
 //
 // One row of kFamilies per summary family: its type, send function, seed queries,
 // accessor queries (rollup included) and transition functions (the state tests below);
-// fuzz_family.hpp says what a row holds, heavy_family.cpp has the heavy-hitters rows.
+// fuzz_family.hpp says what a row holds, heavy_family.cpp has the heavy-hitters rows,
+// rappor_family.cpp the RAPPOR rows.
 // Each form picks a family (uniformly, whatever its number of seeds), then a seed.
 //
 // Valid forms come from the aggregates (seeded encoders). Every mutated form must be
@@ -358,6 +360,7 @@ const Family kFamilies[] = {
      sketch_queries, kSketchTransFns, LDP_FUZZ_COUNT(kSketchTransFns), true, sketch_layout},
     ldp_fuzz::kHeavyFamily,
     ldp_fuzz::kHeavyProtocolFamily,
+    ldp_fuzz::kRapporFamily,
 };
 
 // A field of a text form ("epsilon", "k", ...) as written, or `fallback`.
@@ -526,6 +529,7 @@ class Fuzzer {
     p.width = std::atol(text_field(canon, "width", "8").c_str());
     p.levels = std::atol(text_field(canon, "levels", "2").c_str());
     p.protocol = "ldp.protocol(" + quote(canon) + "::" + type + ")";  // (heavy) a constant of the query
+    p.form = canon;
     p.variant = static_cast<unsigned>(g());
     p.max_value = std::strtod(text_field(canon, "max_value", "10").c_str(), nullptr);
     if (!(p.max_value > 0 && p.max_value < 1e300)) p.max_value = 10;

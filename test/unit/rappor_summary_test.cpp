@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -194,6 +195,17 @@ TEST(RapporSummary, TextAndBinaryRoundTrips) {
   }
   const std::string empty = text_of(RapporAccumulator(Params16()).summary());
   EXPECT_EQ(empty, "v1:rappor{bits=16,hashes=2,cohorts=64,f=0.5,p=0.25,q=0.75,n=0,rows=0,cohort=[],reports=[],ones=[]}");
+}
+
+// -0 is stored as 0 (found by the SQL fuzzer: a form with f=-0 and reports given with
+// f = 0 merged, but printed differently)
+TEST(RapporSummary, NegativeZeroIsZero) {
+  const std::string t = "v1:rappor{bits=4,hashes=1,cohorts=3,f=-0,p=-0,q=0.75,n=0,rows=0,cohort=[],reports=[],ones=[]}";
+  EXPECT_EQ(text_of(as_summary(parse_text(t))),
+            "v1:rappor{bits=4,hashes=1,cohorts=3,f=0,p=0,q=0.75,n=0,rows=0,cohort=[],reports=[],ones=[]}");
+  RapporParams p = Params16();
+  p.f = -0.0;
+  EXPECT_FALSE(std::signbit(RapporAccumulator(p).summary().params.f));
 }
 
 TEST(RapporSummary, TextRejections) {

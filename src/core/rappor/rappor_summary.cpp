@@ -90,6 +90,10 @@ void rappor_summary_init(RapporSummary* s, const RapporParams& p, int64_t capaci
   const size_t size = rappor_summary_size(p, capacity);
   std::memset(static_cast<void*>(s), 0, size);
   s->params = p;
+  // -0 is 0: one summary, one text form (f = -0 read from a form or given by a query
+  // would otherwise print as "f=-0" and equal "f=0" only by value)
+  for (double* v : {&s->params.f, &s->params.p, &s->params.q})
+    if (*v == 0) *v = 0;
   s->n = 0;
   s->rows = 0;
   s->capacity = capacity;

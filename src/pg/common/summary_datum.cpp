@@ -42,7 +42,8 @@ const char kSharedContextName[] = "ldp live summaries";
 // context is a child of the aggregate context (ExecAggTransReparent), which the shared
 // context is; it deletes such an object's context only when a transition function
 // returns a different value in its place, which ldp's never do (a state they cannot
-// continue is an error, never replaced).
+// continue is an error, never replaced), but for a family whose codec says it replaces
+// its states (replaces_state): each of those gets a context of its own.
 MemoryContext shared_live_context(MemoryContext agg) {
   for (MemoryContext c = agg->firstchild; c != nullptr; c = c->nextchild)
     if (c->name == kSharedContextName) return c;
@@ -53,7 +54,8 @@ MemoryContext shared_live_context(MemoryContext agg) {
 LiveSummary* live_new(FunctionCallInfo fcinfo, const SummaryCodec* codec, size_t size) {
   MemoryContext agg = nullptr, ctx;
   if (fcinfo != nullptr && AggCheckCallContext(fcinfo, &agg) && agg != nullptr)
-    ctx = shared_live_context(agg);
+    ctx = codec->replaces_state ? AllocSetContextCreate(agg, "ldp live summary", ALLOCSET_DEFAULT_SIZES)
+                                : shared_live_context(agg);
   else  // outside an aggregate (a combine function called directly): its own context
     ctx = AllocSetContextCreate(CurrentMemoryContext, "ldp live summary", ALLOCSET_START_SMALL_SIZES);
   auto* live = static_cast<LiveSummary*>(

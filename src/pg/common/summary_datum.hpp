@@ -48,6 +48,11 @@ struct SummaryCodec {
   // The stored form of a settled core summary: its size, and the bytes.
   size_t (*stored_size)(const void* core);
   void (*write_stored)(const void* core, uint8_t* out, size_t len);
+  // True for a family whose transition functions may return a new live summary in place
+  // of their state (RAPPOR's grows by copying when a report brings a new cohort): each
+  // of its states gets a memory context of its own, which the executor deletes with the
+  // state it replaces (ExecAggTransReparent); false shares one context (live_new).
+  bool replaces_state;
 };
 
 struct LiveSummary {

@@ -13,11 +13,13 @@
 #include "freq/freq_glue.hpp"
 #include "heavy/heavy_glue.hpp"
 #include "mean/mean_glue.hpp"
+#include "rappor/rappor_glue.hpp"
 #include "sketch/sketch_glue.hpp"
 
 namespace {
 
-const ldp_pg::SummaryCodec* const kCodecs[] = {&kMeanCodec, &kFreqCodec, &kSketchCodec, &kHeavyCodec};
+const ldp_pg::SummaryCodec* const kCodecs[] = {&kMeanCodec, &kFreqCodec, &kSketchCodec, &kHeavyCodec,
+                                                &kRapporCodec};
 
 [[noreturn]] void bad_summary(int code, const char* what) {
   ereport(ERROR, (errcode(code), errmsg("invalid ldp.summary: %s", what)));
@@ -66,6 +68,18 @@ Datum to_typed(FunctionCallInfo fcinfo, const ldp_pg::SummaryCodec* want) {
   PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 }
 
+// A family's accessor on the argument, which may return NULL (RAPPOR's epsilon without a
+// finite value), as DirectFunctionCall1 may not.
+Datum call_accessor(FunctionCallInfo fcinfo, PGFunction fn) {
+  LOCAL_FCINFO(inner, 1);
+  InitFunctionCallInfoData(*inner, nullptr, 1, PG_GET_COLLATION(), nullptr, nullptr);
+  inner->args[0].value = PG_GETARG_DATUM(0);
+  inner->args[0].isnull = false;
+  Datum result = fn(inner);
+  if (inner->isnull) PG_RETURN_NULL();
+  return result;
+}
+
 }  // namespace
 
 LDP_FUNCTION(ldp_summary_in) {
@@ -111,9 +125,7 @@ LDP_FUNCTION(ldp_summary_kind) { PG_RETURN_TEXT_P(cstring_to_text(codec_arg(fcin
 LDP_FUNCTION(ldp_summary_report_count) {
   return DirectFunctionCall1(codec_arg(fcinfo, 0)->report_count, PG_GETARG_DATUM(0));
 }
-LDP_FUNCTION(ldp_summary_epsilon) {
-  return DirectFunctionCall1(codec_arg(fcinfo, 0)->epsilon, PG_GETARG_DATUM(0));
-}
+LDP_FUNCTION(ldp_summary_epsilon) { return call_accessor(fcinfo, codec_arg(fcinfo, 0)->epsilon); }
 LDP_FUNCTION(ldp_summary_mechanism) {
   return DirectFunctionCall1(codec_arg(fcinfo, 0)->mechanism, PG_GETARG_DATUM(0));
 }
@@ -127,3 +139,5 @@ LDP_FUNCTION(ldp_summary_from_sketch) { return from_typed(fcinfo, &kSketchCodec)
 LDP_FUNCTION(ldp_summary_to_sketch) { return to_typed(fcinfo, &kSketchCodec); }
 LDP_FUNCTION(ldp_summary_from_heavy) { return from_typed(fcinfo, &kHeavyCodec); }
 LDP_FUNCTION(ldp_summary_to_heavy) { return to_typed(fcinfo, &kHeavyCodec); }
+LDP_FUNCTION(ldp_summary_from_rappor) { return from_typed(fcinfo, &kRapporCodec); }
+LDP_FUNCTION(ldp_summary_to_rappor) { return to_typed(fcinfo, &kRapporCodec); }

@@ -17,6 +17,7 @@ extern "C" {
 #include <string_view>
 
 #include "common/stats.hpp"
+#include "common/core_codec.hpp"
 #include "common/stored_form.hpp"
 #include "heavy/heavy_glue.hpp"
 
@@ -24,27 +25,13 @@ using ldp::HeavySummary;
 
 namespace {
 
-// Format 3 only (the family was never stored otherwise).
-const void* heavy_read_flat(const char* content, size_t len) {
-  const auto* bytes = reinterpret_cast<const uint8_t*>(content);
-  size_t size = 0;
-  LDP_CORE(size = ldp::heavy_summary_binary_parse_size(bytes, len));
-  auto* s = static_cast<HeavySummary*>(palloc_extended(size, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO));
-  LDP_CORE(ldp::heavy_summary_from_binary(bytes, len, s, size));
-  return s;
-}
+// Format 3 only (the family was never stored otherwise); what the core's codec functions do for it.
+using Codec = ldp_pg::CoreCodec<HeavySummary, ldp::heavy_summary_binary_parse_size, ldp::heavy_summary_from_binary,
+                                ldp::heavy_summary_binary_size, ldp::heavy_summary_to_binary,
+                                ldp::heavy_summary_parse_size, ldp::heavy_summary_from_text,
+                                ldp::heavy_summary_text_size, ldp::heavy_summary_to_text>;
 
 void heavy_settle(void* core) { ldp::heavy_flush_pending(static_cast<HeavySummary*>(core)); }
-
-size_t heavy_stored_size(const void* core) {
-  return ldp::heavy_summary_binary_size(*static_cast<const HeavySummary*>(core));
-}
-
-void heavy_write_stored(const void* core, uint8_t* out, size_t len) {
-  ldp::heavy_summary_to_binary(*static_cast<const HeavySummary*>(core), out, len);
-}
-
-Datum heavy_stored(const HeavySummary& s) { return ldp_pg::stored_datum(&kHeavyCodec, &s); }
 
 }  // namespace
 
@@ -68,33 +55,9 @@ ldp_pg::LiveSummary* heavy_live_copy(FunctionCallInfo fcinfo, const HeavySummary
   return live;
 }
 
-LDP_FUNCTION(ldp_heavy_summary_in) {
-  const char* text = PG_GETARG_CSTRING(0);
-  size_t size = 0;
-  LDP_CORE(size = ldp::heavy_summary_parse_size(text));
-  auto* s = static_cast<HeavySummary*>(palloc_extended(size, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO));
-  LDP_CORE(ldp::heavy_summary_from_text(text, s, size));
-  PG_RETURN_DATUM(heavy_stored(*s));
-}
-
-LDP_FUNCTION(ldp_heavy_summary_out) {
-  const HeavySummary& s = heavy_arg(fcinfo, 0);
-  size_t len = 0;
-  LDP_CORE(len = ldp::heavy_summary_text_size(s));
-  char* out = static_cast<char*>(palloc_extended(len, MCXT_ALLOC_HUGE));
-  LDP_CORE(ldp::heavy_summary_to_text(s, out, len));
-  PG_RETURN_CSTRING(out);
-}
-
-LDP_FUNCTION(ldp_heavy_summary_recv) {
-  StringInfo in = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
-  const char* bytes = in->data + in->cursor;
-  const auto len = static_cast<size_t>(in->len - in->cursor);
-  const auto* s = static_cast<const HeavySummary*>(heavy_read_flat(bytes, len));
-  in->cursor = in->len;
-  PG_RETURN_DATUM(heavy_stored(*s));
-}
-
+LDP_FUNCTION(ldp_heavy_summary_in) { return Codec::in(fcinfo, &kHeavyCodec); }
+LDP_FUNCTION(ldp_heavy_summary_out) { return Codec::out(fcinfo, &kHeavyCodec); }
+LDP_FUNCTION(ldp_heavy_summary_recv) { return Codec::recv(fcinfo, &kHeavyCodec); }
 LDP_FUNCTION(ldp_heavy_summary_send) { return ldp_pg::summary_send(fcinfo, &kHeavyCodec); }
 
 // ---- accessors ----
@@ -302,4 +265,4 @@ bool names_mechanism(const char* name, size_t len) {
 const ldp_pg::SummaryCodec kHeavyCodec = {
     "heavy_summary", static_cast<uint8_t>(ldp::Family::Heavy), "heavy", names_mechanism,
     ldp_heavy_summary_in, ldp_heavy_summary_out, ldp_heavy_report_count, ldp_heavy_epsilon,
-    ldp_heavy_mechanism, heavy_read_flat, heavy_settle, heavy_stored_size, heavy_write_stored};
+    ldp_heavy_mechanism, Codec::read_flat, heavy_settle, Codec::stored_size, Codec::write_stored};

@@ -13,6 +13,7 @@ extern "C" {
 #include <string_view>
 
 #include "common/stats.hpp"
+#include "common/core_codec.hpp"
 #include "common/stored_form.hpp"
 #include "sketch/sketch_glue.hpp"
 
@@ -20,27 +21,13 @@ using ldp::SketchSummary;
 
 namespace {
 
-// Format 2 only (sketches were never stored otherwise).
-const void* sketch_read_flat(const char* content, size_t len) {
-  const auto* bytes = reinterpret_cast<const uint8_t*>(content);
-  size_t size = 0;
-  LDP_CORE(size = ldp::sketch_summary_binary_parse_size(bytes, len));
-  auto* s = static_cast<SketchSummary*>(palloc0(size));
-  LDP_CORE(ldp::sketch_summary_from_binary(bytes, len, s, size));
-  return s;
-}
+// Format 2 only (sketches were never stored otherwise); what the core's codec functions do for it.
+using Codec = ldp_pg::CoreCodec<SketchSummary, ldp::sketch_summary_binary_parse_size, ldp::sketch_summary_from_binary,
+                                ldp::sketch_summary_binary_size, ldp::sketch_summary_to_binary,
+                                ldp::sketch_summary_parse_size, ldp::sketch_summary_from_text,
+                                ldp::sketch_summary_text_size, ldp::sketch_summary_to_text>;
 
 void sketch_settle(void* core) { ldp::sketch_flush_pending(static_cast<SketchSummary*>(core)); }
-
-size_t sketch_stored_size(const void* core) {
-  return ldp::sketch_summary_binary_size(*static_cast<const SketchSummary*>(core));
-}
-
-void sketch_write_stored(const void* core, uint8_t* out, size_t len) {
-  ldp::sketch_summary_to_binary(*static_cast<const SketchSummary*>(core), out, len);
-}
-
-Datum sketch_stored(const SketchSummary& s) { return ldp_pg::stored_datum(&kSketchCodec, &s); }
 
 }  // namespace
 
@@ -70,33 +57,9 @@ ldp_pg::LiveSummary* sketch_live_copy(FunctionCallInfo fcinfo, const SketchSumma
   return live;
 }
 
-LDP_FUNCTION(ldp_sketch_summary_in) {
-  const char* text = PG_GETARG_CSTRING(0);
-  size_t size = 0;
-  LDP_CORE(size = ldp::sketch_summary_parse_size(text));
-  auto* s = static_cast<SketchSummary*>(palloc0(size));
-  LDP_CORE(ldp::sketch_summary_from_text(text, s, size));
-  PG_RETURN_DATUM(sketch_stored(*s));
-}
-
-LDP_FUNCTION(ldp_sketch_summary_out) {
-  const SketchSummary& s = sketch_arg(fcinfo, 0);
-  size_t len = 0;
-  LDP_CORE(len = ldp::sketch_summary_text_size(s));
-  char* out = static_cast<char*>(palloc(len));
-  LDP_CORE(ldp::sketch_summary_to_text(s, out, len));
-  PG_RETURN_CSTRING(out);
-}
-
-LDP_FUNCTION(ldp_sketch_summary_recv) {
-  StringInfo in = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
-  const auto* bytes = reinterpret_cast<const uint8_t*>(in->data + in->cursor);
-  size_t len = static_cast<size_t>(in->len - in->cursor);
-  const auto* s = static_cast<const SketchSummary*>(sketch_read_flat(reinterpret_cast<const char*>(bytes), len));
-  in->cursor = in->len;
-  PG_RETURN_DATUM(sketch_stored(*s));
-}
-
+LDP_FUNCTION(ldp_sketch_summary_in) { return Codec::in(fcinfo, &kSketchCodec); }
+LDP_FUNCTION(ldp_sketch_summary_out) { return Codec::out(fcinfo, &kSketchCodec); }
+LDP_FUNCTION(ldp_sketch_summary_recv) { return Codec::recv(fcinfo, &kSketchCodec); }
 LDP_FUNCTION(ldp_sketch_summary_send) { return ldp_pg::summary_send(fcinfo, &kSketchCodec); }
 
 // ---- accessors ----
@@ -210,4 +173,4 @@ bool names_mechanism(const char* name, size_t len) { return ldp::sketch_mechanis
 const ldp_pg::SummaryCodec kSketchCodec = {
     "sketch_summary", static_cast<uint8_t>(ldp::Family::Sketch), "sketch", names_mechanism,
     ldp_sketch_summary_in, ldp_sketch_summary_out, ldp_sketch_report_count, ldp_sketch_epsilon,
-    ldp_sketch_mechanism, sketch_read_flat, sketch_settle, sketch_stored_size, sketch_write_stored};
+    ldp_sketch_mechanism, Codec::read_flat, sketch_settle, Codec::stored_size, Codec::write_stored};

@@ -1,0 +1,55 @@
+// What a family's SummaryCodec and its type's I/O functions do with nothing but the
+// core's eight codec functions (binary: parse size, read, size, write; text: the same),
+// written once for the families whose core has them (sketch, heavy hitters, RAPPOR):
+// read any stored form into palloc'd memory, write the stored form, and the type's
+// input, output and receive functions.
+#pragma once
+
+#include "common/summary_datum.hpp"  // postgres.h first
+
+namespace ldp_pg {
+
+template <class S, size_t (*BinaryParseSize)(const uint8_t*, size_t),
+          void (*FromBinary)(const uint8_t*, size_t, S*, size_t), size_t (*BinarySize)(const S&),
+          void (*ToBinary)(const S&, uint8_t*, size_t), size_t (*TextParseSize)(const char*),
+          void (*FromText)(const char*, S*, size_t), size_t (*TextSize)(const S&),
+          void (*ToText)(const S&, char*, size_t)>
+struct CoreCodec {
+  // SummaryCodec::read_flat: the body after the length word, validated (22P03), palloc'd.
+  static const void* read_flat(const char* content, size_t len) {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(content);
+    size_t size = 0;
+    LDP_CORE(size = BinaryParseSize(bytes, len));
+    auto* s = static_cast<S*>(palloc_extended(size, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO));
+    LDP_CORE(FromBinary(bytes, len, s, size));
+    return s;
+  }
+  static size_t stored_size(const void* core) { return BinarySize(*static_cast<const S*>(core)); }
+  static void write_stored(const void* core, uint8_t* out, size_t len) { ToBinary(*static_cast<const S*>(core), out, len); }
+
+  // The type's input (text, validated: 22P02), output and receive (the stored form).
+  static Datum in(FunctionCallInfo fcinfo, const SummaryCodec* codec) {
+    const char* text = PG_GETARG_CSTRING(0);
+    size_t size = 0;
+    LDP_CORE(size = TextParseSize(text));
+    auto* s = static_cast<S*>(palloc_extended(size, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO));
+    LDP_CORE(FromText(text, s, size));
+    PG_RETURN_DATUM(stored_datum(codec, s));
+  }
+  static Datum out(FunctionCallInfo fcinfo, const SummaryCodec* codec) {
+    const S& s = *static_cast<const S*>(summary_arg(fcinfo, 0, codec));
+    size_t len = 0;
+    LDP_CORE(len = TextSize(s));
+    char* text = static_cast<char*>(palloc_extended(len, MCXT_ALLOC_HUGE));
+    LDP_CORE(ToText(s, text, len));
+    PG_RETURN_CSTRING(text);
+  }
+  static Datum recv(FunctionCallInfo fcinfo, const SummaryCodec* codec) {
+    StringInfo buf = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
+    const void* s = read_flat(buf->data + buf->cursor, static_cast<size_t>(buf->len - buf->cursor));
+    buf->cursor = buf->len;
+    PG_RETURN_DATUM(stored_datum(codec, s));
+  }
+};
+
+}  // namespace ldp_pg

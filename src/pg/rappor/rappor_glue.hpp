@@ -1,0 +1,20 @@
+// ldp.rappor_summary in the server: its codec (common/summary_datum.hpp) and what
+// the transition functions and accessors share.
+#pragma once
+
+#include "common/summary_datum.hpp"
+#include "rappor/rappor_summary.hpp"
+
+extern const ldp_pg::SummaryCodec kRapporCodec;
+
+// The summary argument, readable and validated.
+inline const ldp::RapporSummary& rappor_arg(FunctionCallInfo fcinfo, int argno) {
+  return *static_cast<const ldp::RapporSummary*>(ldp_pg::summary_arg(fcinfo, argno, &kRapporCodec));
+}
+inline ldp::RapporSummary* rappor_core(ldp_pg::LiveSummary* live) {
+  return static_cast<ldp::RapporSummary*>(live->core());
+}
+// A new live summary with room for `capacity` cohorts: empty (parameters and capacity
+// validated before anything is allocated), or a copy of s (capacity >= s.rows).
+ldp_pg::LiveSummary* rappor_live_new(FunctionCallInfo fcinfo, const ldp::RapporParams& p, int64 capacity);
+ldp_pg::LiveSummary* rappor_live_copy(FunctionCallInfo fcinfo, const ldp::RapporSummary& s, int64 capacity);
