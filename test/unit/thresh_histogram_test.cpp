@@ -57,19 +57,7 @@ std::vector<double> zipf(const std::vector<int>& order) {
   return p;
 }
 
-// Multinomial(ℓ, p) by conditional binomials.
-std::vector<int64_t> multinomial(Rng& rng, int64_t ell, const std::vector<double>& p) {
-  std::vector<int64_t> counts(p.size());
-  int64_t left = ell;
-  double mass = 1.0;
-  for (size_t i = 0; i < p.size() && left > 0; ++i) {
-    double q = i + 1 == p.size() ? 1.0 : std::min(1.0, std::max(0.0, p[i] / mass));
-    counts[i] = q >= 1.0 ? left : th::binomial(rng, left, q);
-    left -= counts[i];
-    mass -= p[i];
-  }
-  return counts;
-}
+using th::multinomial;  // thresh_scenario.hpp
 
 // The dictionary's columns of Φ, computed once.
 struct Columns {

@@ -125,6 +125,15 @@ Projection project_columns(const HistogramParams& p, const uint32_t* cells, cons
     throw_error(ErrorKind::OutOfRange,
                 "the histogram's counts must sum to epoch_rounds = %" PRId64 ", got %" PRId64,
                 p.stream.config.epoch_rounds, z.samples);
+  if (static_cast<size_t>(p.cells()) <= 8 * all.size()) {
+    // many items against the cells (a simulation's dictionary): add into all the cells
+    // and read them in order, O(items·t + w), where sorting costs O(items·t·log)
+    std::vector<int64_t> dense(static_cast<size_t>(p.cells()));
+    for (const auto& cell : all) dense[cell.first] += cell.second;
+    for (size_t c = 0; c < dense.size(); ++c)
+      if (dense[c] != 0) z.cells.emplace_back(static_cast<uint32_t>(c), dense[c]);
+    return z;
+  }
   std::sort(all.begin(), all.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& cell : all) {
@@ -191,15 +200,21 @@ bool histogram_vote_step(const HistogramParams& p, HistogramClient::State& s, in
   return vote;
 }
 
+SignedSketchReport projection_report(const HistogramParams& p, const Projection* z, double epsilon,
+                                     RandomSource& rng) {
+  const auto j = static_cast<int64_t>(rng.below(static_cast<uint64_t>(p.hashes)));
+  const auto r = static_cast<int64_t>(rng.below(static_cast<uint64_t>(p.width)));
+  double x = z != nullptr ? projection_coefficient(p, *z, j, r) : 0.0;
+  bool y = rng.bernoulli((1.0 + x * std::tanh(epsilon / 2.0)) / 2.0);
+  return {j, r, y};
+}
+
 SignedSketchReport histogram_report_step(const HistogramParams& p, HistogramClient::State& s,
                                          RandomSource& rng) {
   bool truthful = begin_estimate(p.stream, s);
-  const auto j = static_cast<int64_t>(rng.below(static_cast<uint64_t>(p.hashes)));
-  const auto r = static_cast<int64_t>(rng.below(static_cast<uint64_t>(p.width)));
-  double x = truthful ? projection_coefficient(p, s.current, j, r) : 0.0;
-  bool y = rng.bernoulli((1.0 + x * std::tanh(p.stream.estimate_noise / 2.0)) / 2.0);
+  SignedSketchReport report = projection_report(p, truthful ? &s.current : nullptr, p.stream.estimate_noise, rng);
   s.last_update = s.current;
-  return {j, r, y};
+  return report;
 }
 
 HistogramClient::HistogramClient(const HistogramParams& params) : HistogramClient(params, State{}) {}

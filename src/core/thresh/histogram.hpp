@@ -123,6 +123,11 @@ Projection project_columns(const HistogramParams& params, const uint32_t* cells,
 double projection_change(const HistogramParams& params, const Projection& a, const Projection& b);
 // x = (1/ℓ)·Σ_c H[r][c]·S[j·m + c] ∈ [−1, 1]: what a report on (j, r) randomizes.
 double projection_coefficient(const HistogramParams& params, const Projection& z, int64_t j, int64_t r);
+// R: (j, r) uniform, y = +1 with probability (1 + x·tanh(ε/2))/2, x the coefficient of z
+// (x = 0 for z = nullptr). The device's report with ε = b; a simulation's baseline
+// re-estimating every epoch sends it with its own ε.
+SignedSketchReport projection_report(const HistogramParams& params, const Projection* z, double epsilon,
+                                     RandomSource& rng);
 
 // One user's local state: VOTE on its projection, and R on a global update.
 class HistogramClient {
