@@ -52,14 +52,10 @@ TEST(ThreshHistSim, SmallRunUpdatesOnChangesWithinBudgets) {
   for (int i = 0; i < 30; ++i) spec.words.push_back("w" + std::to_string(i));
   parse_hist_group("1000:zipf:1.2@4:zipf:1.2+10", corpus(30), &spec);
   parse_hist_group("1000:subtlex@6:subtlex+15", corpus(30), &spec);
-  spec.config.stream.epochs = 8;
-  spec.config.stream.epoch_rounds = 1000000;
-  spec.config.stream.epsilon = 8;
-  spec.config.stream.delta = 0.1;
-  spec.config.stream.vote_noise = 0.7;
-  spec.config.stream.estimate_noise = 0.5;
-  spec.config.hashes = 4;
-  spec.config.width = 64;
+  // users, groups and min_group_size come from the groups; T = 8, l = 10^6, eps = 8,
+  // delta = 0.1, a = 0.7, b = 0.5; Phi = 4 x 64
+  spec.config.stream = ldp::thresh::Config{0, 8, 1000000, 0, 0, 8.0, 0.1, 0.7, 0.5};
+  spec.config.hashes = 4, spec.config.width = 64;
   spec.seed = 3;
   HistSimResult r = simulate_histograms(spec);
   ASSERT_EQ(r.epochs.size(), 8u);
