@@ -151,3 +151,414 @@ BEGIN
   END IF;
 END $$;
 COMMENT ON FUNCTION @extschema@.collection_rappor_decode(text, text[], bigint, bigint, boolean) IS 'A RAPPOR collection decoded against candidates (columns of ldp.rappor_decode), over its closed epochs from first_epoch to last_epoch (NULL: unbounded): per epoch (from_epoch = to_epoch = the epoch; epochs without reports have no rows), or with per_epoch => false once, for the rollup of the range (from_epoch and to_epoch: the range''s first and last epochs with reports; no rows when none has). Needs the read privilege.';
+
+-- HEAVYTHRESH (issue 22): histogram streams. Bernoulli streams keep working: their
+-- rows get kind 'bernoulli' (the column's default) and NULL device columns.
+ALTER TABLE @extschema@.thresh_catalog
+  ADD COLUMN kind text NOT NULL DEFAULT 'bernoulli' CHECK (kind IN ('bernoulli', 'histogram')),
+  ADD COLUMN hashes int,
+  ADD COLUMN width int,
+  ADD COLUMN projection_error float8;
+
+COMMENT ON COLUMN @extschema@.thresh_catalog.kind IS 'bernoulli (ldp.thresh_create: a mean, estimates) or histogram (ldp.heavythresh_create: HEAVYTHRESH, a frequency oracle from §5.1 reports); hashes, width and projection_error are NULL for bernoulli.';
+
+CREATE OR REPLACE VIEW @extschema@.thresh_streams WITH (security_barrier) AS
+  SELECT s.id, s.name, s.users, s.epochs, s.epoch_rounds, s.min_group_size, s.groups, s.epsilon, s.delta,
+         s.vote_noise, s.estimate_noise, s.threshold_unit, s.vote_threshold, s.thresholds, s.epoch, s.phase,
+         s.votes, s.yes_votes, s.estimate_reports, s.estimate_ones, s.last_update_epoch, s.estimate,
+         s.std_error, s.created_at, v.relowner::regrole AS owner, v.relacl AS acl, v.oid::regclass AS backing_view,
+         s.kind, s.hashes, s.width, s.projection_error
+  FROM @extschema@.thresh_catalog s
+  JOIN pg_catalog.pg_class v ON v.relnamespace = 'ldp_thresh_streams'::regnamespace
+                            AND v.relname = @extschema@.backing_name(s.name)
+  WHERE @extschema@.has_privilege(v.oid, 'SELECT');
+
+CREATE TABLE @extschema@.thresh_histograms (
+  stream int NOT NULL,
+  epoch int NOT NULL,
+  user_id bigint NOT NULL,
+  hash_index int NOT NULL,
+  coefficient int NOT NULL,
+  report boolean NOT NULL,
+  PRIMARY KEY (stream, epoch, user_id)
+);
+COMMENT ON TABLE @extschema@.thresh_histograms IS 'Every accepted report of a histogram (HEAVYTHRESH) stream after a global update: §5.1''s (hash_index, coefficient, +1/-1) on the user''s projected histogram (at most one per user per epoch).';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_histograms', '');
+
+REVOKE ALL ON @extschema@.thresh_epochs, @extschema@.thresh_votes,
+              @extschema@.thresh_estimates, @extschema@.thresh_histograms FROM PUBLIC;
+GRANT SELECT ON @extschema@.thresh_epochs, @extschema@.thresh_votes,
+                @extschema@.thresh_estimates, @extschema@.thresh_histograms TO PUBLIC;
+
+ALTER TABLE @extschema@.thresh_histograms ENABLE ROW LEVEL SECURITY;
+
+CREATE POLICY thresh_histograms_owner ON @extschema@.thresh_histograms FOR SELECT
+  USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s
+                 WHERE s.id = stream AND @extschema@.has_privilege(s.backing_view, 'OWNER')));
+
+CREATE FUNCTION @extschema@.heavythresh_derive(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint,
+    groups int, epsilon float8, delta float8, vote_noise float8, estimate_noise float8, threshold_unit float8,
+    hashes int, width int,
+    OUT a float8, OUT b float8, OUT vote_threshold float8, OUT projection_error float8, OUT thresholds float8[],
+    OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
+  AS 'MODULE_PATHNAME', 'ldp_heavythresh_derive' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'HEAVYTHRESH parameters (README "Histogram streams"): a, b and the vote threshold as for a Bernoulli stream, the projection error y_Phi = sqrt(2 ln(16wnT/delta)/(t l)) with w = hashes * width, thresholds tau_b = 2(b+1) y_Phi (or the threshold unit), the truthful reports a user can afford and its worst-case privacy loss.';
+
+-- Shared by both create twins: checks the name, derives the parameters (the core,
+-- by kind), warns when the worst-case privacy loss exceeds epsilon, stores the row
+-- and creates the view.
+CREATE FUNCTION @extschema@.thresh_create_stream(caller regrole, name text, kind text, users bigint, epochs int,
+    epoch_rounds bigint, min_group_size bigint, groups int, epsilon float8, delta float8,
+    vote_noise float8, estimate_noise float8, threshold_unit float8, hashes int, width int)
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  p record;
+BEGIN
+  PERFORM @extschema@.backing_name_free('ldp_thresh_streams', name, 'THRESH stream',
+    EXISTS (SELECT 1 FROM @extschema@.thresh_catalog t WHERE t.name = thresh_create_stream.name));
+  IF kind = 'histogram' THEN
+    p := @extschema@.heavythresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
+                                        vote_noise, estimate_noise, threshold_unit, hashes, width);
+  ELSE
+    SELECT d.a, d.b, d.vote_threshold, d.thresholds, d.worst_case_loss, NULL::float8 AS projection_error INTO p
+    FROM @extschema@.thresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
+                                   vote_noise, estimate_noise, threshold_unit) d;
+  END IF;
+  IF p.worst_case_loss > epsilon THEN
+    RAISE WARNING 'THRESH stream "%": a user''s privacy loss can reach % > epsilon = %', name,
+      pg_catalog.round(p.worst_case_loss::numeric, 4), epsilon
+      USING DETAIL = pg_catalog.format('Truthful votes fall in data-dependent epochs: up to 2·a·ceil(eps/(4a)) + b·ceil(eps/(4b)) with a = %s, b = %s.',
+                                       pg_catalog.round(p.a::numeric, 4), pg_catalog.round(p.b::numeric, 4)),
+            HINT = 'Smaller vote and estimate noises (larger groups, shorter epochs) or a larger epsilon restore eps-LDP.';
+  END IF;
+  INSERT INTO @extschema@.thresh_catalog (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon,
+      delta, vote_noise, estimate_noise, threshold_unit, vote_threshold, thresholds, kind, hashes, width, projection_error)
+  VALUES (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta, p.a, p.b,
+          threshold_unit, p.vote_threshold, p.thresholds, kind, hashes, width, p.projection_error);
+  PERFORM @extschema@.backing_create('ldp_thresh_streams', name, caller, @extschema@.thresh_view_query(name), 'THRESH stream');
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_create_stream(regrole, text, text, bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_create_stream(regrole, text, text, bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'Internal: creates a THRESH stream of a kind (bernoulli or histogram) for the calling role: checks the name, derives its parameters, warns when its worst-case privacy loss exceeds epsilon, stores its row and creates its view.';
+
+CREATE OR REPLACE FUNCTION @extschema@._thresh_create(caller regrole, name text, users bigint, epochs int, epoch_rounds int,
+    min_group_size bigint, groups int, epsilon float8, delta float8,
+    vote_noise float8, estimate_noise float8, threshold_unit float8)
+  RETURNS void LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
+  SELECT @extschema@.thresh_create_stream(caller, name, 'bernoulli', users, epochs, epoch_rounds, min_group_size, groups,
+                                          epsilon, delta, vote_noise, estimate_noise, threshold_unit, NULL, NULL) $$;
+
+CREATE FUNCTION @extschema@._heavythresh_create(caller regrole, name text, users bigint, epochs int, epoch_rounds int,
+    min_group_size bigint, groups int, epsilon float8, delta float8, hashes int, width int,
+    vote_noise float8, estimate_noise float8, threshold_unit float8)
+  RETURNS void LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
+  SELECT @extschema@.thresh_create_stream(caller, name, 'histogram', users, epochs, epoch_rounds, min_group_size, groups,
+                                          epsilon, delta, vote_noise, estimate_noise, threshold_unit, hashes, width) $$;
+REVOKE ALL ON FUNCTION @extschema@._heavythresh_create(regrole, text, bigint, int, int, bigint, int, float8, float8, int, int, float8, float8, float8) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._heavythresh_create(regrole, text, bigint, int, int, bigint, int, float8, float8, int, int, float8, float8, float8) IS 'Internal: ldp.heavythresh_create run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@.heavythresh_create(name text, users bigint, epochs int, epoch_rounds int,
+    min_group_size bigint, groups int, epsilon float8, delta float8, hashes int, width int,
+    vote_noise float8 DEFAULT NULL, estimate_noise float8 DEFAULT NULL, threshold_unit float8 DEFAULT NULL)
+  RETURNS void AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+REVOKE ALL ON FUNCTION @extschema@.heavythresh_create(text, bigint, int, int, bigint, int, float8, float8, int, int, float8, float8, float8) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.heavythresh_create(text, bigint, int, int, bigint, int, float8, float8, int, int, float8, float8, float8) IS 'Creates a histogram (HEAVYTHRESH) stream owned by the calling role: THRESH''s votes on users'' projected histograms of epoch_rounds samples (Phi = the hashtogram''s hashes, hashes * width <= 2^22, width a power of two) and a hashtogram frequency oracle published every epoch, re-estimated on global updates (README "Histogram streams"). The other arguments as for ldp.thresh_create. Not executable by PUBLIC: GRANT EXECUTE to the roles that may create streams.';
+
+CREATE OR REPLACE FUNCTION @extschema@._thresh_drop(caller regrole, name text) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'OWNER', true);
+BEGIN
+  DELETE FROM @extschema@.thresh_votes WHERE stream = s.id;
+  DELETE FROM @extschema@.thresh_estimates WHERE stream = s.id;
+  DELETE FROM @extschema@.thresh_histograms WHERE stream = s.id;
+  DELETE FROM @extschema@.thresh_catalog WHERE id = s.id;
+  EXECUTE pg_catalog.format('DROP VIEW %s', s.backing_view);
+END $$;
+
+DROP FUNCTION @extschema@.thresh_params(text);
+CREATE FUNCTION @extschema@.thresh_params(name text)
+  RETURNS TABLE(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint, groups int,
+                epsilon float8, delta float8, vote_noise float8, estimate_noise float8,
+                vote_threshold float8, thresholds float8[], kind text, hashes int, width int,
+                projection_error float8)
+  LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT s.users, s.epochs, s.epoch_rounds, s.min_group_size, s.groups, s.epsilon, s.delta,
+         s.vote_noise, s.estimate_noise, s.vote_threshold, s.thresholds, s.kind, s.hashes, s.width,
+         s.projection_error
+  FROM @extschema@.thresh_stream(name) s $$;
+COMMENT ON FUNCTION @extschema@.thresh_params(text) IS 'What every device of a THRESH stream needs: its configuration, a, b, the vote threshold (for n votes) and thresholds[1] = tau_-1 .. thresholds[ceil(log2 T)+2] = tau_ceil(log2 T); its kind (bernoulli or histogram) and, for a histogram stream, the hashes and width of Phi and the projection error y_Phi of its thresholds (NULL for a Bernoulli stream).';
+
+DROP FUNCTION @extschema@.thresh_submit(oid, text, int, bigint[], boolean[], text);
+-- Shared by the submit twins: checks the batch, stores one row per user and adds
+-- the batch to the stream's tallies, or refuses the whole batch. kind: votes (any
+-- stream), estimates (Bernoulli streams) or histograms (histogram streams, with
+-- hash_indexes and coefficients).
+CREATE FUNCTION @extschema@.thresh_submit(caller oid, name text, epoch bigint, user_ids bigint[], bits boolean[], kind text,
+    hash_indexes int[] DEFAULT NULL, coefficients int[] DEFAULT NULL)
+  RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'INSERT', false);
+  want text := CASE kind WHEN 'votes' THEN 'voting' ELSE 'estimating' END;
+  what text := CASE kind WHEN 'votes' THEN 'votes' WHEN 'estimates' THEN 'reports'
+                         ELSE 'hash_indexes, coefficients, reports' END;
+  histograms boolean := kind = 'histograms';
+  n bigint;
+  ones bigint;
+  dups bigint[];
+BEGIN
+  IF epoch IS NULL OR user_ids IS NULL OR bits IS NULL OR (histograms AND (hash_indexes IS NULL OR coefficients IS NULL)) THEN
+    RAISE EXCEPTION 'epoch, user_ids and % must not be NULL', what
+      USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF coalesce(pg_catalog.array_ndims(user_ids), 1) <> 1 OR coalesce(pg_catalog.array_ndims(bits), 1) <> 1
+     OR coalesce(pg_catalog.array_ndims(hash_indexes), 1) <> 1 OR coalesce(pg_catalog.array_ndims(coefficients), 1) <> 1 THEN
+    RAISE EXCEPTION 'user_ids and % must be one-dimensional arrays', what
+      USING ERRCODE = 'array_subscript_error';
+  END IF;
+  IF pg_catalog.cardinality(user_ids) <> pg_catalog.cardinality(bits)
+     OR (histograms AND (pg_catalog.cardinality(hash_indexes) <> pg_catalog.cardinality(bits)
+                         OR pg_catalog.cardinality(coefficients) <> pg_catalog.cardinality(bits))) THEN
+    RAISE EXCEPTION 'user_ids and % must be arrays of the same length (got %)', what,
+      CASE WHEN histograms THEN pg_catalog.format('%s, %s, %s and %s', pg_catalog.cardinality(user_ids),
+                                                  pg_catalog.cardinality(hash_indexes), pg_catalog.cardinality(coefficients),
+                                                  pg_catalog.cardinality(bits))
+           ELSE pg_catalog.format('%s and %s', pg_catalog.cardinality(user_ids), pg_catalog.cardinality(bits)) END
+      USING ERRCODE = 'array_subscript_error';
+  END IF;
+  IF pg_catalog.array_position(user_ids, NULL) IS NOT NULL OR pg_catalog.array_position(bits, NULL) IS NOT NULL
+     OR pg_catalog.array_position(hash_indexes, NULL) IS NOT NULL OR pg_catalog.array_position(coefficients, NULL) IS NOT NULL THEN
+    RAISE EXCEPTION 'the batch holds a NULL user id or report' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF kind <> 'votes' AND histograms <> (s.kind = 'histogram') THEN
+    RAISE EXCEPTION 'THRESH stream "%" is a % stream: it takes no %', name, s.kind, kind
+      USING ERRCODE = 'wrong_object_type',
+            HINT = CASE WHEN histograms THEN 'Send its estimates with ldp.thresh_submit_estimates.'
+                        ELSE 'Send its reports with ldp.thresh_submit_histograms.' END;
+  END IF;
+  IF histograms AND EXISTS (SELECT 1 FROM unnest(hash_indexes, coefficients) AS x(j, r)
+                            WHERE x.j < 0 OR x.j >= s.hashes OR x.r < 0 OR x.r >= s.width) THEN
+    RAISE EXCEPTION 'THRESH stream "%" takes hash indexes in [0, %) and coefficients in [0, %)', name, s.hashes, s.width
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
+  END IF;
+  IF s.epoch <> epoch OR s.phase <> want THEN
+    RAISE EXCEPTION 'THRESH stream "%" takes no % for epoch %: it is in epoch %, phase %', name, kind, epoch, s.epoch, s.phase
+      USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'The whole batch was refused.';
+  END IF;
+  n := pg_catalog.cardinality(user_ids);
+  IF n = 0 THEN
+    RETURN 0;
+  END IF;
+  IF n > s.users THEN
+    RAISE EXCEPTION 'THRESH stream "%" would get more % in epoch % than its % users', name, kind, epoch, s.users
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
+  END IF;
+  SELECT pg_catalog.count(*) FILTER (WHERE b) INTO ones FROM pg_catalog.unnest(bits) AS b;
+  -- Rows go in in user order (unnest(a, b) cannot be schema-qualified): two batches
+  -- that share users then wait on the same user first, and the later one is refused
+  -- with 23505 instead of the two deadlocking (40P01) in opposite orders.
+  BEGIN
+    IF kind = 'votes' THEN
+      INSERT INTO @extschema@.thresh_votes (stream, epoch, user_id, vote)
+      SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b) ORDER BY u;
+    ELSIF histograms THEN
+      INSERT INTO @extschema@.thresh_histograms (stream, epoch, user_id, hash_index, coefficient, report)
+      SELECT s.id, epoch, u, j, r, b FROM unnest(user_ids, hash_indexes, coefficients, bits) AS x(u, j, r, b) ORDER BY u;
+    ELSE
+      INSERT INTO @extschema@.thresh_estimates (stream, epoch, user_id, report)
+      SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b) ORDER BY u;
+    END IF;
+  EXCEPTION WHEN unique_violation THEN
+    -- What a submitter learns (README "Security and privileges"): which of the user ids
+    -- it sent already have a report of this kind for this epoch (the positions in its
+    -- batch, so that it can send the rest again), never anything of the reports or of
+    -- other users. Repeats within the batch count from their second occurrence.
+    SELECT pg_catalog.array_agg(u.o ORDER BY u.o) INTO dups
+    FROM (SELECT x.id, x.o, pg_catalog.row_number() OVER (PARTITION BY x.id ORDER BY x.o) AS k
+          FROM pg_catalog.unnest(user_ids) WITH ORDINALITY AS x(id, o)) u
+    WHERE u.k > 1
+       OR (kind = 'votes' AND EXISTS (SELECT 1 FROM @extschema@.thresh_votes v
+                                      WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id))
+       OR (kind = 'estimates' AND EXISTS (SELECT 1 FROM @extschema@.thresh_estimates v
+                                          WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id))
+       OR (histograms AND EXISTS (SELECT 1 FROM @extschema@.thresh_histograms v
+                                  WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id));
+    RAISE EXCEPTION '% of the batch''s % user ids already sent % for epoch % of THRESH stream "%", or appear in it twice',
+      coalesce(pg_catalog.cardinality(dups), 0), n, CASE kind WHEN 'votes' THEN 'a vote' WHEN 'estimates' THEN 'an estimate'
+                                                              ELSE 'a histogram report' END, epoch, name
+      USING ERRCODE = 'unique_violation',
+            DETAIL = pg_catalog.format('Their positions in the batch (from 1; a user id twice in the batch from its second time): %s.',
+                                       pg_catalog.array_to_string(dups[1:100], ', ')
+                                       || CASE WHEN pg_catalog.cardinality(dups) > 100 THEN ', ...' ELSE '' END),
+            HINT = 'The whole batch was refused; send it again without them.';
+  END;
+  -- The tallies, re-checking the phase under the row lock: a close that got there
+  -- first has moved the phase on and the batch is refused; a close that comes
+  -- later waits for this transaction and counts it. Histogram reports count as
+  -- estimate reports (estimate_ones: those of +1).
+  IF kind = 'votes' THEN
+    UPDATE @extschema@.thresh_catalog t SET votes = t.votes + n, yes_votes = t.yes_votes + ones
+    WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = want AND t.votes + n <= t.users;
+  ELSE
+    UPDATE @extschema@.thresh_catalog t SET estimate_reports = t.estimate_reports + n,
+                                           estimate_ones = t.estimate_ones + ones
+    WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = want AND t.estimate_reports + n <= t.users;
+  END IF;
+  IF NOT FOUND THEN
+    s := @extschema@.thresh_stream(name);
+    IF s.epoch <> epoch OR s.phase <> want THEN
+      RAISE EXCEPTION 'THRESH stream "%" takes no % for epoch %: it is in epoch %, phase %', name, kind, epoch, s.epoch, s.phase
+        USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'The whole batch was refused.';
+    END IF;
+    RAISE EXCEPTION 'THRESH stream "%" would get more % in epoch % than its % users', name, kind, epoch, s.users
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
+  END IF;
+  RETURN n;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_submit(oid, text, bigint, bigint[], boolean[], text, int[], int[]) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_submit(oid, text, bigint, bigint[], boolean[], text, int[], int[]) IS 'Internal: stores a batch of THRESH votes, estimates or histogram reports whole for a role with the submit privilege, or refuses it whole.';
+
+CREATE FUNCTION @extschema@._thresh_submit_histograms(caller regrole, name text, epoch bigint, user_ids bigint[],
+    hash_indexes int[], coefficients int[], reports boolean[])
+  RETURNS bigint LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
+  SELECT @extschema@.thresh_submit(caller, name, epoch, user_ids, reports, 'histograms', hash_indexes, coefficients) $$;
+REVOKE ALL ON FUNCTION @extschema@._thresh_submit_histograms(regrole, text, bigint, bigint[], int[], int[], boolean[]) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._thresh_submit_histograms(regrole, text, bigint, bigint[], int[], int[], boolean[]) IS 'Internal: ldp.thresh_submit_histograms run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@.thresh_submit_histograms(name text, epoch bigint, user_ids bigint[], hash_indexes int[],
+    coefficients int[], reports boolean[])
+  RETURNS bigint AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.thresh_submit_histograms(text, bigint, bigint[], int[], int[], boolean[]) IS 'Stores a batch of reports for the current epoch of a histogram (HEAVYTHRESH) stream whose votes decided a global update: per user, §5.1''s (hash_index, coefficient, report = +1) on its projected histogram; returns how many. At most one per user per epoch; a batch with a duplicate (23505), for another epoch or phase (55000), or out of range is refused whole. Needs the submit privilege.';
+
+CREATE OR REPLACE FUNCTION @extschema@._thresh_close_epoch(caller regrole, name text, epoch int) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'UPDATE', true);
+  e record;
+  est float8;
+  se float8;
+  last_update int;
+BEGIN
+  IF epoch IS NOT NULL AND (epoch < s.epoch OR s.phase = 'finished') THEN
+    RAISE NOTICE 'epoch % of THRESH stream "%" is already closed', epoch, name;
+    RETURN;
+  END IF;
+  IF s.phase = 'finished' THEN
+    RAISE EXCEPTION 'THRESH stream "%" has run all its % epochs', name, s.epochs
+      USING ERRCODE = 'object_not_in_prerequisite_state';
+  END IF;
+  IF s.phase = 'voting' OR (epoch IS NOT NULL AND epoch <> s.epoch) THEN
+    RAISE EXCEPTION 'THRESH stream "%" is in epoch %, phase %: close its votes first', name, s.epoch, s.phase
+      USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'CALL ldp.thresh_close_votes(name).';
+  END IF;
+  est := s.estimate;
+  se := s.std_error;
+  last_update := s.last_update_epoch;
+  IF s.phase = 'estimating' AND s.kind = 'histogram' THEN
+    -- the oracle (the epoch's reports' hashtogram) goes into the history below
+    IF s.estimate_reports > 0 THEN
+      last_update := s.epoch;
+    ELSE
+      RAISE WARNING 'epoch % of THRESH stream "%" updated but received no reports: the previous oracle stays published', s.epoch, name;
+    END IF;
+  ELSIF s.phase = 'estimating' THEN
+    last_update := s.epoch;
+    IF s.estimate_reports > 0 THEN
+      e := @extschema@.thresh_decode(s, s.estimate_reports, s.estimate_ones);
+      est := e.estimate;
+      se := e.std_error;
+    ELSE
+      RAISE WARNING 'epoch % of THRESH stream "%" updated but received no estimates: the previous estimate stays published', s.epoch, name;
+    END IF;
+  END IF;
+  UPDATE @extschema@.thresh_catalog t
+  SET epoch = CASE WHEN s.epoch < s.epochs THEN s.epoch + 1 ELSE s.epoch END,
+      phase = CASE WHEN s.epoch < s.epochs THEN 'voting' ELSE 'finished' END,
+      votes = 0, yes_votes = 0, estimate_reports = 0, estimate_ones = 0,
+      last_update_epoch = last_update, estimate = est, std_error = se
+  WHERE t.id = s.id;
+  UPDATE @extschema@.thresh_epochs h
+  SET estimate_reports = s.estimate_reports, estimate_ones = s.estimate_ones, estimate = est, std_error = se,
+      last_update_epoch = last_update, closed_at = pg_catalog.now(),
+      oracle = CASE WHEN s.kind = 'histogram' AND last_update = s.epoch THEN
+                 (SELECT @extschema@.hashtogram_agg(r.hash_index, r.coefficient, r.report, s.estimate_noise, s.hashes, s.width)
+                  FROM @extschema@.thresh_histograms r WHERE r.stream = s.id AND r.epoch = s.epoch) END
+  WHERE h.stream = s.id AND h.epoch = s.epoch;
+END $$;
+COMMENT ON PROCEDURE @extschema@.thresh_close_epoch(text, int) IS 'Publishes the epoch''s estimate (the aggregated estimates after a global update, else the previous one; for a histogram stream the hashtogram oracle of its reports, ldp.thresh_summary) and opens the next epoch (or finishes the stream after the last). With epoch given, closing an already closed epoch is a no-op. Needs the close privilege.';
+
+CREATE OR REPLACE FUNCTION @extschema@._backing_dropped(caller regrole) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  d record;
+  ids int[];
+BEGIN
+  FOR d IN SELECT o.schema_name, o.object_name FROM pg_catalog.pg_event_trigger_dropped_objects() o
+           WHERE o.object_type = 'view' AND o.schema_name IN ('ldp_collections', 'ldp_thresh_streams') LOOP
+    IF d.schema_name = 'ldp_collections' THEN
+      DELETE FROM @extschema@.collection_catalog x WHERE @extschema@.backing_name(x.name) = d.object_name;
+    ELSE
+      SELECT pg_catalog.array_agg(t.id) INTO ids FROM @extschema@.thresh_catalog t
+      WHERE @extschema@.backing_name(t.name) = d.object_name;
+      DELETE FROM @extschema@.thresh_votes v WHERE v.stream = ANY (ids);
+      DELETE FROM @extschema@.thresh_estimates v WHERE v.stream = ANY (ids);
+      DELETE FROM @extschema@.thresh_histograms v WHERE v.stream = ANY (ids);
+      DELETE FROM @extschema@.thresh_catalog t WHERE t.id = ANY (ids);  -- its history cascades
+    END IF;
+  END LOOP;
+END $$;
+
+
+------------------------------------------------------------------------------
+-- Histogram (HEAVYTHRESH) streams' published oracles (50_thresh.sql has the
+-- streams; this file comes after 60_sketch.sql, which defines ldp.sketch_summary).
+-- An epoch that closes a global update with reports stores the hashtogram summary
+-- of its reports in its history row; every closed epoch publishes the oracle of its
+-- last such epoch.
+------------------------------------------------------------------------------
+
+ALTER TABLE @extschema@.thresh_epochs ADD COLUMN oracle @extschema@.sketch_summary;
+COMMENT ON COLUMN @extschema@.thresh_epochs.oracle IS 'Histogram streams: the hashtogram summary of the epoch''s reports, in an epoch that closed a global update with reports (NULL otherwise: the last one stays published).';
+
+-- A histogram stream's row, or 42704 (unknown or not readable) or 42809 (a Bernoulli stream).
+CREATE FUNCTION @extschema@.thresh_histogram_stream(name text)
+  RETURNS @extschema@.thresh_streams LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams := @extschema@.thresh_stream(name);
+BEGIN
+  IF s.kind <> 'histogram' THEN
+    RAISE EXCEPTION 'THRESH stream "%" is a % stream: it publishes no frequency oracle', name, s.kind
+      USING ERRCODE = 'wrong_object_type', HINT = 'Read its estimates with ldp.thresh_status or ldp.thresh_history.';
+  END IF;
+  RETURN s;
+END $$;
+COMMENT ON FUNCTION @extschema@.thresh_histogram_stream(text) IS 'Internal: a histogram stream''s row, or error 42704 (unknown) or 42809 (a Bernoulli stream).';
+
+-- Each closed epoch of a stream with the epoch (and oracle) it publishes.
+CREATE FUNCTION @extschema@.thresh_published(stream_id int, at_epoch bigint,
+    OUT epoch bigint, OUT last_update_epoch bigint, OUT oracle @extschema@.sketch_summary)
+  RETURNS SETOF record LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT h.epoch::bigint, u.epoch::bigint, u.oracle
+  FROM @extschema@.thresh_epochs h
+  CROSS JOIN LATERAL (SELECT o.epoch, o.oracle FROM @extschema@.thresh_epochs o
+                      WHERE o.stream = $1 AND o.epoch <= h.epoch AND o.oracle IS NOT NULL
+                      ORDER BY o.epoch DESC LIMIT 1) u
+  WHERE h.stream = $1 AND h.closed_at IS NOT NULL AND ($2 IS NULL OR h.epoch = $2)
+  ORDER BY h.epoch $$;
+COMMENT ON FUNCTION @extschema@.thresh_published(int, bigint) IS 'Internal: each closed epoch of a histogram stream (or the one given), the epoch of its last global update with reports and that update''s oracle.';
+
+CREATE FUNCTION @extschema@.thresh_summary(name text, epoch bigint) RETURNS @extschema@.sketch_summary
+  LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT p.oracle FROM @extschema@.thresh_histogram_stream($1) s,
+                       @extschema@.thresh_published(s.id, $2) p $$;
+COMMENT ON FUNCTION @extschema@.thresh_summary(text, bigint) IS 'The frequency oracle a histogram (HEAVYTHRESH) stream published for a closed epoch: the hashtogram summary of its last global update''s reports (read it with ldp.frequencies); NULL for an epoch not closed yet or before the first update. Error 42809 for a Bernoulli stream.';
+
+CREATE FUNCTION @extschema@.thresh_frequencies(name text, items text[], epoch bigint DEFAULT NULL)
+  RETURNS TABLE(epoch bigint, item text, frequency float8, count float8, std_error float8, ci_lower float8,
+                ci_upper float8, last_update_epoch bigint)
+  LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT p.epoch, f.item, f.frequency, f.count, f.std_error, f.ci_lower, f.ci_upper, p.last_update_epoch
+  FROM @extschema@.thresh_histogram_stream($1) s
+  CROSS JOIN LATERAL @extschema@.thresh_published(s.id, $3) p
+  CROSS JOIN LATERAL @extschema@.frequencies(p.oracle, $2) WITH ORDINALITY AS f(item, frequency, count, std_error,
+                                                                             ci_lower, ci_upper, k)
+  ORDER BY p.epoch, f.k $$;
+COMMENT ON FUNCTION @extschema@.thresh_frequencies(text, text[], bigint) IS 'The published frequencies of items in a histogram (HEAVYTHRESH) stream: per closed epoch (or the one given) and item in array order, ldp.frequencies of the oracle it published (frequency = estimate / reports, standard error and 95% interval in frequency units, hash collisions aside) and the epoch of that oracle''s update. Error 42809 for a Bernoulli stream.';

@@ -122,6 +122,25 @@ check "close_epoch after recovery" "2|voting|1|t" \
               FROM ldp.thresh_status('crash') s, ldp.thresh_history('crash') h")"
 psql -c "SELECT ldp.thresh_drop('crash')" >/dev/null
 
+# 3b. the same for a histogram (HEAVYTHRESH) stream, whose close also builds the oracle.
+psql -c "SELECT ldp.thresh_drop(name) FROM ldp.thresh_streams WHERE name = 'crash_h'" >/dev/null
+psql -c "SELECT ldp.heavythresh_create('crash_h', 20000, 4, 1000, 1, 1, 8, 0.1, 4, 64, 0.5, 0.5)" >/dev/null
+psql -c "SELECT ldp.thresh_submit_votes('crash_h', 1, array_agg(u), array_agg(true))
+         FROM generate_series(1, 20000) u" -c "CALL ldp.thresh_close_votes('crash_h', 1)" >/dev/null
+psql -c "SELECT ldp.thresh_submit_histograms('crash_h', 1, array_agg(u), array_agg(r.hash_index),
+                                             array_agg(r.coefficient), array_agg(r.report))
+         FROM generate_series(1, 20000) u, ldp.hashtogram_encode((u % 5)::text, 0.5, 4, 64, u) r" >/dev/null
+kill_while_blocked "LOCK TABLE ldp.thresh_epochs IN EXCLUSIVE MODE" \
+  "CALL ldp.thresh_close_epoch('crash_h', 1)" "CALL ldp.thresh_close_epoch%"
+check "histogram close_epoch killed midway: still estimating epoch 1, no oracle" "1|estimating|20000|t" \
+  "$(psql -c "SELECT epoch, phase, estimate_reports, ldp.thresh_summary('crash_h', 1) IS NULL
+              FROM ldp.thresh_status('crash_h')")"
+psql -c "CALL ldp.thresh_close_epoch('crash_h', 1)"
+check "histogram close_epoch after recovery" "2|voting|1|20000" \
+  "$(psql -c "SELECT s.epoch, s.phase, s.last_update_epoch, ldp.report_count(ldp.thresh_summary('crash_h', 1))
+              FROM ldp.thresh_status('crash_h') s")"
+psql -c "SELECT ldp.thresh_drop('crash_h')" >/dev/null
+
 # 4. close_due_epochs killed in the middle of its scan of a large source.
 psql >/dev/null <<'SQL'
 SET client_min_messages = warning;

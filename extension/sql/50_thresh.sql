@@ -40,9 +40,14 @@ CREATE TABLE @extschema@.thresh_catalog (
   last_update_epoch int NOT NULL DEFAULT 0,
   estimate float8,
   std_error float8,
-  created_at timestamptz NOT NULL DEFAULT now()
+  created_at timestamptz NOT NULL DEFAULT now(),
+  kind text NOT NULL DEFAULT 'bernoulli' CHECK (kind IN ('bernoulli', 'histogram')),
+  hashes int,
+  width int,
+  projection_error float8
 );
 COMMENT ON TABLE @extschema@.thresh_catalog IS 'Internal: one row per THRESH stream: configuration, derived parameters, current epoch and phase, and the running tallies of its reports. Query ldp.thresh_streams.';
+COMMENT ON COLUMN @extschema@.thresh_catalog.kind IS 'bernoulli (ldp.thresh_create: a mean, estimates) or histogram (ldp.heavythresh_create: HEAVYTHRESH, a frequency oracle from §5.1 reports); hashes, width and projection_error are NULL for bernoulli.';
 REVOKE ALL ON @extschema@.thresh_catalog FROM PUBLIC;
 
 -- What users query: the streams the current role may read, with the owner and grants
@@ -51,7 +56,8 @@ CREATE VIEW @extschema@.thresh_streams WITH (security_barrier) AS
   SELECT s.id, s.name, s.users, s.epochs, s.epoch_rounds, s.min_group_size, s.groups, s.epsilon, s.delta,
          s.vote_noise, s.estimate_noise, s.threshold_unit, s.vote_threshold, s.thresholds, s.epoch, s.phase,
          s.votes, s.yes_votes, s.estimate_reports, s.estimate_ones, s.last_update_epoch, s.estimate,
-         s.std_error, s.created_at, v.relowner::regrole AS owner, v.relacl AS acl, v.oid::regclass AS backing_view
+         s.std_error, s.created_at, v.relowner::regrole AS owner, v.relacl AS acl, v.oid::regclass AS backing_view,
+         s.kind, s.hashes, s.width, s.projection_error
   FROM @extschema@.thresh_catalog s
   JOIN pg_catalog.pg_class v ON v.relnamespace = 'ldp_thresh_streams'::regnamespace
                             AND v.relname = @extschema@.backing_name(s.name)
@@ -80,6 +86,16 @@ CREATE TABLE @extschema@.thresh_estimates (
   PRIMARY KEY (stream, epoch, user_id)
 );
 COMMENT ON TABLE @extschema@.thresh_estimates IS 'Every accepted THRESH estimate report (at most one per user per epoch).';
+CREATE TABLE @extschema@.thresh_histograms (
+  stream int NOT NULL,
+  epoch int NOT NULL,
+  user_id bigint NOT NULL,
+  hash_index int NOT NULL,
+  coefficient int NOT NULL,
+  report boolean NOT NULL,
+  PRIMARY KEY (stream, epoch, user_id)
+);
+COMMENT ON TABLE @extschema@.thresh_histograms IS 'Every accepted report of a histogram (HEAVYTHRESH) stream after a global update: §5.1''s (hash_index, coefficient, +1/-1) on the user''s projected histogram (at most one per user per epoch).';
 CREATE TABLE @extschema@.thresh_epochs (
   stream int NOT NULL CONSTRAINT thresh_epochs_stream_fkey REFERENCES @extschema@.thresh_catalog (id) ON DELETE CASCADE,
   epoch int NOT NULL,
@@ -104,18 +120,20 @@ SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_votes', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_estimates', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_epochs', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_catalog_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_histograms', '');
 
 -- Readable through row-level security (a role sees the streams it may read and
 -- their history; the individual reports only for the stream's owner); written
 -- only by the extension's functions (as the tables' owner, which row-level
 -- security does not restrict).
 REVOKE ALL ON @extschema@.thresh_epochs, @extschema@.thresh_votes,
-              @extschema@.thresh_estimates FROM PUBLIC;
+              @extschema@.thresh_estimates, @extschema@.thresh_histograms FROM PUBLIC;
 GRANT SELECT ON @extschema@.thresh_epochs, @extschema@.thresh_votes,
-                @extschema@.thresh_estimates TO PUBLIC;
+                @extschema@.thresh_estimates, @extschema@.thresh_histograms TO PUBLIC;
 ALTER TABLE @extschema@.thresh_epochs ENABLE ROW LEVEL SECURITY;
 ALTER TABLE @extschema@.thresh_votes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE @extschema@.thresh_estimates ENABLE ROW LEVEL SECURITY;
+ALTER TABLE @extschema@.thresh_histograms ENABLE ROW LEVEL SECURITY;
 CREATE POLICY thresh_epochs_readable ON @extschema@.thresh_epochs FOR SELECT
   USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s WHERE s.id = stream));
 -- individual reports: the stream's owner only
@@ -123,6 +141,9 @@ CREATE POLICY thresh_votes_owner ON @extschema@.thresh_votes FOR SELECT
   USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s
                  WHERE s.id = stream AND @extschema@.has_privilege(s.backing_view, 'OWNER')));
 CREATE POLICY thresh_estimates_owner ON @extschema@.thresh_estimates FOR SELECT
+  USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s
+                 WHERE s.id = stream AND @extschema@.has_privilege(s.backing_view, 'OWNER')));
+CREATE POLICY thresh_histograms_owner ON @extschema@.thresh_histograms FOR SELECT
   USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s
                  WHERE s.id = stream AND @extschema@.has_privilege(s.backing_view, 'OWNER')));
 
@@ -138,6 +159,13 @@ CREATE FUNCTION @extschema@.thresh_derive(users bigint, epochs int, epoch_rounds
     OUT accuracy_bound float8)
   AS 'MODULE_PATHNAME', 'ldp_thresh_derive' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.thresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8) IS 'THRESH parameters from a configuration (NULL noises and threshold unit are derived): vote noise a, estimate noise b, vote threshold, per-user sampling error y, thresholds tau_-1..tau_ceil(log2 T), the truthful reports a user can afford, its worst-case privacy loss and the Theorem 4.3 accuracy bound.';
+CREATE FUNCTION @extschema@.heavythresh_derive(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint,
+    groups int, epsilon float8, delta float8, vote_noise float8, estimate_noise float8, threshold_unit float8,
+    hashes int, width int,
+    OUT a float8, OUT b float8, OUT vote_threshold float8, OUT projection_error float8, OUT thresholds float8[],
+    OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
+  AS 'MODULE_PATHNAME', 'ldp_heavythresh_derive' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'HEAVYTHRESH parameters (README "Histogram streams"): a, b and the vote threshold as for a Bernoulli stream, the projection error y_Phi = sqrt(2 ln(16wnT/delta)/(t l)) with w = hashes * width, thresholds tau_b = 2(b+1) y_Phi (or the threshold unit), the truthful reports a user can afford and its worst-case privacy loss.';
 CREATE FUNCTION @extschema@.thresh_decide(stream @extschema@.thresh_streams, votes bigint, yes_votes bigint,
     OUT vote_threshold float8, OUT global_update boolean)
   AS 'MODULE_PATHNAME', 'ldp_thresh_decide' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -214,17 +242,26 @@ COMMENT ON FUNCTION @extschema@.thresh_view_query(text) IS 'Internal: the query 
 -- owner with the calling role (30_security.sql).
 ------------------------------------------------------------------------------
 
-CREATE FUNCTION @extschema@._thresh_create(caller regrole, name text, users bigint, epochs int, epoch_rounds int,
-    min_group_size bigint, groups int, epsilon float8, delta float8,
-    vote_noise float8, estimate_noise float8, threshold_unit float8)
+-- Shared by both create twins: checks the name, derives the parameters (the core,
+-- by kind), warns when the worst-case privacy loss exceeds epsilon, stores the row
+-- and creates the view.
+CREATE FUNCTION @extschema@.thresh_create_stream(caller regrole, name text, kind text, users bigint, epochs int,
+    epoch_rounds bigint, min_group_size bigint, groups int, epsilon float8, delta float8,
+    vote_noise float8, estimate_noise float8, threshold_unit float8, hashes int, width int)
   RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   p record;
 BEGIN
   PERFORM @extschema@.backing_name_free('ldp_thresh_streams', name, 'THRESH stream',
-    EXISTS (SELECT 1 FROM @extschema@.thresh_catalog t WHERE t.name = _thresh_create.name));
-  p := @extschema@.thresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
-                                 vote_noise, estimate_noise, threshold_unit);
+    EXISTS (SELECT 1 FROM @extschema@.thresh_catalog t WHERE t.name = thresh_create_stream.name));
+  IF kind = 'histogram' THEN
+    p := @extschema@.heavythresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
+                                        vote_noise, estimate_noise, threshold_unit, hashes, width);
+  ELSE
+    SELECT d.a, d.b, d.vote_threshold, d.thresholds, d.worst_case_loss, NULL::float8 AS projection_error INTO p
+    FROM @extschema@.thresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
+                                   vote_noise, estimate_noise, threshold_unit) d;
+  END IF;
   IF p.worst_case_loss > epsilon THEN
     RAISE WARNING 'THRESH stream "%": a user''s privacy loss can reach % > epsilon = %', name,
       pg_catalog.round(p.worst_case_loss::numeric, 4), epsilon
@@ -233,11 +270,20 @@ BEGIN
             HINT = 'Smaller vote and estimate noises (larger groups, shorter epochs) or a larger epsilon restore eps-LDP.';
   END IF;
   INSERT INTO @extschema@.thresh_catalog (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon,
-      delta, vote_noise, estimate_noise, threshold_unit, vote_threshold, thresholds)
+      delta, vote_noise, estimate_noise, threshold_unit, vote_threshold, thresholds, kind, hashes, width, projection_error)
   VALUES (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta, p.a, p.b,
-          threshold_unit, p.vote_threshold, p.thresholds);
+          threshold_unit, p.vote_threshold, p.thresholds, kind, hashes, width, p.projection_error);
   PERFORM @extschema@.backing_create('ldp_thresh_streams', name, caller, @extschema@.thresh_view_query(name), 'THRESH stream');
 END $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_create_stream(regrole, text, text, bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_create_stream(regrole, text, text, bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'Internal: creates a THRESH stream of a kind (bernoulli or histogram) for the calling role: checks the name, derives its parameters, warns when its worst-case privacy loss exceeds epsilon, stores its row and creates its view.';
+
+CREATE FUNCTION @extschema@._thresh_create(caller regrole, name text, users bigint, epochs int, epoch_rounds int,
+    min_group_size bigint, groups int, epsilon float8, delta float8,
+    vote_noise float8, estimate_noise float8, threshold_unit float8)
+  RETURNS void LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
+  SELECT @extschema@.thresh_create_stream(caller, name, 'bernoulli', users, epochs, epoch_rounds, min_group_size, groups,
+                                          epsilon, delta, vote_noise, estimate_noise, threshold_unit, NULL, NULL) $$;
 REVOKE ALL ON FUNCTION @extschema@._thresh_create(regrole, text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@._thresh_create(regrole, text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) IS 'Internal: ldp.thresh_create run as the catalog''s owner for the calling role.';
 CREATE FUNCTION @extschema@.thresh_create(name text, users bigint, epochs int, epoch_rounds int,
@@ -247,6 +293,21 @@ CREATE FUNCTION @extschema@.thresh_create(name text, users bigint, epochs int, e
 REVOKE ALL ON FUNCTION @extschema@.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) IS 'Creates a THRESH stream owned by the calling role for n users, T epochs of epoch_rounds rounds, groups subgroups of at least min_group_size users, privacy epsilon and failure probability delta; derives the vote noise a, estimate noise b and thresholds (or takes the given ones) and refuses configurations that break Assumption 4.2 or leave b undefined, saying what to change. Not executable by PUBLIC: GRANT EXECUTE to the roles that may create streams.';
 
+CREATE FUNCTION @extschema@._heavythresh_create(caller regrole, name text, users bigint, epochs int, epoch_rounds int,
+    min_group_size bigint, groups int, epsilon float8, delta float8, hashes int, width int,
+    vote_noise float8, estimate_noise float8, threshold_unit float8)
+  RETURNS void LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
+  SELECT @extschema@.thresh_create_stream(caller, name, 'histogram', users, epochs, epoch_rounds, min_group_size, groups,
+                                          epsilon, delta, vote_noise, estimate_noise, threshold_unit, hashes, width) $$;
+REVOKE ALL ON FUNCTION @extschema@._heavythresh_create(regrole, text, bigint, int, int, bigint, int, float8, float8, int, int, float8, float8, float8) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._heavythresh_create(regrole, text, bigint, int, int, bigint, int, float8, float8, int, int, float8, float8, float8) IS 'Internal: ldp.heavythresh_create run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@.heavythresh_create(name text, users bigint, epochs int, epoch_rounds int,
+    min_group_size bigint, groups int, epsilon float8, delta float8, hashes int, width int,
+    vote_noise float8 DEFAULT NULL, estimate_noise float8 DEFAULT NULL, threshold_unit float8 DEFAULT NULL)
+  RETURNS void AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+REVOKE ALL ON FUNCTION @extschema@.heavythresh_create(text, bigint, int, int, bigint, int, float8, float8, int, int, float8, float8, float8) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.heavythresh_create(text, bigint, int, int, bigint, int, float8, float8, int, int, float8, float8, float8) IS 'Creates a histogram (HEAVYTHRESH) stream owned by the calling role: THRESH''s votes on users'' projected histograms of epoch_rounds samples (Phi = the hashtogram''s hashes, hashes * width <= 2^22, width a power of two) and a hashtogram frequency oracle published every epoch, re-estimated on global updates (README "Histogram streams"). The other arguments as for ldp.thresh_create. Not executable by PUBLIC: GRANT EXECUTE to the roles that may create streams.';
+
 CREATE FUNCTION @extschema@._thresh_drop(caller regrole, name text) RETURNS void
   LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -254,6 +315,7 @@ DECLARE
 BEGIN
   DELETE FROM @extschema@.thresh_votes WHERE stream = s.id;
   DELETE FROM @extschema@.thresh_estimates WHERE stream = s.id;
+  DELETE FROM @extschema@.thresh_histograms WHERE stream = s.id;
   DELETE FROM @extschema@.thresh_catalog WHERE id = s.id;
   EXECUTE pg_catalog.format('DROP VIEW %s', s.backing_view);
 END $$;
@@ -279,39 +341,65 @@ COMMENT ON FUNCTION @extschema@.alter_thresh_owner(text, regrole) IS 'Gives a TH
 CREATE FUNCTION @extschema@.thresh_params(name text)
   RETURNS TABLE(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint, groups int,
                 epsilon float8, delta float8, vote_noise float8, estimate_noise float8,
-                vote_threshold float8, thresholds float8[])
+                vote_threshold float8, thresholds float8[], kind text, hashes int, width int,
+                projection_error float8)
   LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
   SELECT s.users, s.epochs, s.epoch_rounds, s.min_group_size, s.groups, s.epsilon, s.delta,
-         s.vote_noise, s.estimate_noise, s.vote_threshold, s.thresholds
+         s.vote_noise, s.estimate_noise, s.vote_threshold, s.thresholds, s.kind, s.hashes, s.width,
+         s.projection_error
   FROM @extschema@.thresh_stream(name) s $$;
-COMMENT ON FUNCTION @extschema@.thresh_params(text) IS 'What every device of a THRESH stream needs: its configuration, a, b, the vote threshold (for n votes) and thresholds[1] = tau_-1 .. thresholds[ceil(log2 T)+2] = tau_ceil(log2 T).';
+COMMENT ON FUNCTION @extschema@.thresh_params(text) IS 'What every device of a THRESH stream needs: its configuration, a, b, the vote threshold (for n votes) and thresholds[1] = tau_-1 .. thresholds[ceil(log2 T)+2] = tau_ceil(log2 T); its kind (bernoulli or histogram) and, for a histogram stream, the hashes and width of Phi and the projection error y_Phi of its thresholds (NULL for a Bernoulli stream).';
 
--- Shared by both submit twins: checks the batch, stores one row per user and adds
--- the batch to the stream's tallies, or refuses the whole batch.
-CREATE FUNCTION @extschema@.thresh_submit(caller oid, name text, epoch int, user_ids bigint[], bits boolean[], kind text)
+-- Shared by the submit twins: checks the batch, stores one row per user and adds
+-- the batch to the stream's tallies, or refuses the whole batch. kind: votes (any
+-- stream), estimates (Bernoulli streams) or histograms (histogram streams, with
+-- hash_indexes and coefficients).
+CREATE FUNCTION @extschema@.thresh_submit(caller oid, name text, epoch bigint, user_ids bigint[], bits boolean[], kind text,
+    hash_indexes int[] DEFAULT NULL, coefficients int[] DEFAULT NULL)
   RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'INSERT', false);
   want text := CASE kind WHEN 'votes' THEN 'voting' ELSE 'estimating' END;
+  what text := CASE kind WHEN 'votes' THEN 'votes' WHEN 'estimates' THEN 'reports'
+                         ELSE 'hash_indexes, coefficients, reports' END;
+  histograms boolean := kind = 'histograms';
   n bigint;
   ones bigint;
   dups bigint[];
 BEGIN
-  IF epoch IS NULL OR user_ids IS NULL OR bits IS NULL THEN
-    RAISE EXCEPTION 'epoch, user_ids and % must not be NULL', CASE kind WHEN 'votes' THEN 'votes' ELSE 'reports' END
+  IF epoch IS NULL OR user_ids IS NULL OR bits IS NULL OR (histograms AND (hash_indexes IS NULL OR coefficients IS NULL)) THEN
+    RAISE EXCEPTION 'epoch, user_ids and % must not be NULL', what
       USING ERRCODE = 'null_value_not_allowed';
   END IF;
-  IF coalesce(pg_catalog.array_ndims(user_ids), 1) <> 1 OR coalesce(pg_catalog.array_ndims(bits), 1) <> 1 THEN
-    RAISE EXCEPTION 'user_ids and % must be one-dimensional arrays', CASE kind WHEN 'votes' THEN 'votes' ELSE 'reports' END
+  IF coalesce(pg_catalog.array_ndims(user_ids), 1) <> 1 OR coalesce(pg_catalog.array_ndims(bits), 1) <> 1
+     OR coalesce(pg_catalog.array_ndims(hash_indexes), 1) <> 1 OR coalesce(pg_catalog.array_ndims(coefficients), 1) <> 1 THEN
+    RAISE EXCEPTION 'user_ids and % must be one-dimensional arrays', what
       USING ERRCODE = 'array_subscript_error';
   END IF;
-  IF pg_catalog.cardinality(user_ids) <> pg_catalog.cardinality(bits) THEN
-    RAISE EXCEPTION 'user_ids and % must be arrays of the same length (got % and %)',
-      CASE kind WHEN 'votes' THEN 'votes' ELSE 'reports' END, pg_catalog.cardinality(user_ids), pg_catalog.cardinality(bits)
+  IF pg_catalog.cardinality(user_ids) <> pg_catalog.cardinality(bits)
+     OR (histograms AND (pg_catalog.cardinality(hash_indexes) <> pg_catalog.cardinality(bits)
+                         OR pg_catalog.cardinality(coefficients) <> pg_catalog.cardinality(bits))) THEN
+    RAISE EXCEPTION 'user_ids and % must be arrays of the same length (got %)', what,
+      CASE WHEN histograms THEN pg_catalog.format('%s, %s, %s and %s', pg_catalog.cardinality(user_ids),
+                                                  pg_catalog.cardinality(hash_indexes), pg_catalog.cardinality(coefficients),
+                                                  pg_catalog.cardinality(bits))
+           ELSE pg_catalog.format('%s and %s', pg_catalog.cardinality(user_ids), pg_catalog.cardinality(bits)) END
       USING ERRCODE = 'array_subscript_error';
   END IF;
-  IF pg_catalog.array_position(user_ids, NULL) IS NOT NULL OR pg_catalog.array_position(bits, NULL) IS NOT NULL THEN
+  IF pg_catalog.array_position(user_ids, NULL) IS NOT NULL OR pg_catalog.array_position(bits, NULL) IS NOT NULL
+     OR pg_catalog.array_position(hash_indexes, NULL) IS NOT NULL OR pg_catalog.array_position(coefficients, NULL) IS NOT NULL THEN
     RAISE EXCEPTION 'the batch holds a NULL user id or report' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF kind <> 'votes' AND histograms <> (s.kind = 'histogram') THEN
+    RAISE EXCEPTION 'THRESH stream "%" is a % stream: it takes no %', name, s.kind, kind
+      USING ERRCODE = 'wrong_object_type',
+            HINT = CASE WHEN histograms THEN 'Send its estimates with ldp.thresh_submit_estimates.'
+                        ELSE 'Send its reports with ldp.thresh_submit_histograms.' END;
+  END IF;
+  IF histograms AND EXISTS (SELECT 1 FROM unnest(hash_indexes, coefficients) AS x(j, r)
+                            WHERE x.j < 0 OR x.j >= s.hashes OR x.r < 0 OR x.r >= s.width) THEN
+    RAISE EXCEPTION 'THRESH stream "%" takes hash indexes in [0, %) and coefficients in [0, %)', name, s.hashes, s.width
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
   END IF;
   IF s.epoch <> epoch OR s.phase <> want THEN
     RAISE EXCEPTION 'THRESH stream "%" takes no % for epoch %: it is in epoch %, phase %', name, kind, epoch, s.epoch, s.phase
@@ -333,6 +421,9 @@ BEGIN
     IF kind = 'votes' THEN
       INSERT INTO @extschema@.thresh_votes (stream, epoch, user_id, vote)
       SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b) ORDER BY u;
+    ELSIF histograms THEN
+      INSERT INTO @extschema@.thresh_histograms (stream, epoch, user_id, hash_index, coefficient, report)
+      SELECT s.id, epoch, u, j, r, b FROM unnest(user_ids, hash_indexes, coefficients, bits) AS x(u, j, r, b) ORDER BY u;
     ELSE
       INSERT INTO @extschema@.thresh_estimates (stream, epoch, user_id, report)
       SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b) ORDER BY u;
@@ -348,10 +439,13 @@ BEGIN
     WHERE u.k > 1
        OR (kind = 'votes' AND EXISTS (SELECT 1 FROM @extschema@.thresh_votes v
                                       WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id))
-       OR (kind <> 'votes' AND EXISTS (SELECT 1 FROM @extschema@.thresh_estimates v
-                                       WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id));
+       OR (kind = 'estimates' AND EXISTS (SELECT 1 FROM @extschema@.thresh_estimates v
+                                          WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id))
+       OR (histograms AND EXISTS (SELECT 1 FROM @extschema@.thresh_histograms v
+                                  WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id));
     RAISE EXCEPTION '% of the batch''s % user ids already sent % for epoch % of THRESH stream "%", or appear in it twice',
-      coalesce(pg_catalog.cardinality(dups), 0), n, CASE kind WHEN 'votes' THEN 'a vote' ELSE 'an estimate' END, epoch, name
+      coalesce(pg_catalog.cardinality(dups), 0), n, CASE kind WHEN 'votes' THEN 'a vote' WHEN 'estimates' THEN 'an estimate'
+                                                              ELSE 'a histogram report' END, epoch, name
       USING ERRCODE = 'unique_violation',
             DETAIL = pg_catalog.format('Their positions in the batch (from 1; a user id twice in the batch from its second time): %s.',
                                        pg_catalog.array_to_string(dups[1:100], ', ')
@@ -360,7 +454,8 @@ BEGIN
   END;
   -- The tallies, re-checking the phase under the row lock: a close that got there
   -- first has moved the phase on and the batch is refused; a close that comes
-  -- later waits for this transaction and counts it.
+  -- later waits for this transaction and counts it. Histogram reports count as
+  -- estimate reports (estimate_ones: those of +1).
   IF kind = 'votes' THEN
     UPDATE @extschema@.thresh_catalog t SET votes = t.votes + n, yes_votes = t.yes_votes + ones
     WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = want AND t.votes + n <= t.users;
@@ -380,8 +475,8 @@ BEGIN
   END IF;
   RETURN n;
 END $$;
-REVOKE ALL ON FUNCTION @extschema@.thresh_submit(oid, text, int, bigint[], boolean[], text) FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@.thresh_submit(oid, text, int, bigint[], boolean[], text) IS 'Internal: stores a batch of THRESH votes or estimates whole for a role with the submit privilege, or refuses it whole.';
+REVOKE ALL ON FUNCTION @extschema@.thresh_submit(oid, text, bigint, bigint[], boolean[], text, int[], int[]) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_submit(oid, text, bigint, bigint[], boolean[], text, int[], int[]) IS 'Internal: stores a batch of THRESH votes, estimates or histogram reports whole for a role with the submit privilege, or refuses it whole.';
 
 CREATE FUNCTION @extschema@._thresh_submit_votes(caller regrole, name text, epoch int, user_ids bigint[], votes boolean[])
   RETURNS bigint LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
@@ -399,6 +494,16 @@ COMMENT ON FUNCTION @extschema@.thresh_submit_votes(text, int, bigint[], boolean
 CREATE FUNCTION @extschema@.thresh_submit_estimates(name text, epoch int, user_ids bigint[], reports boolean[])
   RETURNS bigint AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION @extschema@.thresh_submit_estimates(text, int, bigint[], boolean[]) IS 'Stores a batch of EST reports for the current epoch of a THRESH stream whose votes decided a global update; returns how many. At most one per user per epoch; a bad batch is refused whole. Needs the submit privilege.';
+CREATE FUNCTION @extschema@._thresh_submit_histograms(caller regrole, name text, epoch bigint, user_ids bigint[],
+    hash_indexes int[], coefficients int[], reports boolean[])
+  RETURNS bigint LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
+  SELECT @extschema@.thresh_submit(caller, name, epoch, user_ids, reports, 'histograms', hash_indexes, coefficients) $$;
+REVOKE ALL ON FUNCTION @extschema@._thresh_submit_histograms(regrole, text, bigint, bigint[], int[], int[], boolean[]) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._thresh_submit_histograms(regrole, text, bigint, bigint[], int[], int[], boolean[]) IS 'Internal: ldp.thresh_submit_histograms run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@.thresh_submit_histograms(name text, epoch bigint, user_ids bigint[], hash_indexes int[],
+    coefficients int[], reports boolean[])
+  RETURNS bigint AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.thresh_submit_histograms(text, bigint, bigint[], int[], int[], boolean[]) IS 'Stores a batch of reports for the current epoch of a histogram (HEAVYTHRESH) stream whose votes decided a global update: per user, §5.1''s (hash_index, coefficient, report = +1) on its projected histogram; returns how many. At most one per user per epoch; a batch with a duplicate (23505), for another epoch or phase (55000), or out of range is refused whole. Needs the submit privilege.';
 
 CREATE FUNCTION @extschema@._thresh_close_votes(caller regrole, name text, epoch int) RETURNS void
   LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
@@ -451,7 +556,14 @@ BEGIN
   est := s.estimate;
   se := s.std_error;
   last_update := s.last_update_epoch;
-  IF s.phase = 'estimating' THEN
+  IF s.phase = 'estimating' AND s.kind = 'histogram' THEN
+    -- the oracle (the epoch's reports' hashtogram) goes into the history below
+    IF s.estimate_reports > 0 THEN
+      last_update := s.epoch;
+    ELSE
+      RAISE WARNING 'epoch % of THRESH stream "%" updated but received no reports: the previous oracle stays published', s.epoch, name;
+    END IF;
+  ELSIF s.phase = 'estimating' THEN
     last_update := s.epoch;
     IF s.estimate_reports > 0 THEN
       e := @extschema@.thresh_decode(s, s.estimate_reports, s.estimate_ones);
@@ -469,14 +581,17 @@ BEGIN
   WHERE t.id = s.id;
   UPDATE @extschema@.thresh_epochs h
   SET estimate_reports = s.estimate_reports, estimate_ones = s.estimate_ones, estimate = est, std_error = se,
-      last_update_epoch = last_update, closed_at = pg_catalog.now()
+      last_update_epoch = last_update, closed_at = pg_catalog.now(),
+      oracle = CASE WHEN s.kind = 'histogram' AND last_update = s.epoch THEN
+                 (SELECT @extschema@.hashtogram_agg(r.hash_index, r.coefficient, r.report, s.estimate_noise, s.hashes, s.width)
+                  FROM @extschema@.thresh_histograms r WHERE r.stream = s.id AND r.epoch = s.epoch) END
   WHERE h.stream = s.id AND h.epoch = s.epoch;
 END $$;
 REVOKE ALL ON FUNCTION @extschema@._thresh_close_epoch(regrole, text, int) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@._thresh_close_epoch(regrole, text, int) IS 'Internal: ldp.thresh_close_epoch run as the catalog''s owner for the calling role.';
 CREATE PROCEDURE @extschema@.thresh_close_epoch(name text, epoch int DEFAULT NULL)
   AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C;
-COMMENT ON PROCEDURE @extschema@.thresh_close_epoch(text, int) IS 'Publishes the epoch''s estimate (the aggregated estimates after a global update, else the previous one) and opens the next epoch (or finishes the stream after the last). With epoch given, closing an already closed epoch is a no-op. Needs the close privilege.';
+COMMENT ON PROCEDURE @extschema@.thresh_close_epoch(text, int) IS 'Publishes the epoch''s estimate (the aggregated estimates after a global update, else the previous one; for a histogram stream the hashtogram oracle of its reports, ldp.thresh_summary) and opens the next epoch (or finishes the stream after the last). With epoch given, closing an already closed epoch is a no-op. Needs the close privilege.';
 
 CREATE FUNCTION @extschema@.thresh_status(name text)
   RETURNS TABLE(epoch int, phase text, last_update_epoch int, estimate float8, std_error float8,

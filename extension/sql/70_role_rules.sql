@@ -26,6 +26,7 @@ BEGIN
       WHERE @extschema@.backing_name(t.name) = d.object_name;
       DELETE FROM @extschema@.thresh_votes v WHERE v.stream = ANY (ids);
       DELETE FROM @extschema@.thresh_estimates v WHERE v.stream = ANY (ids);
+      DELETE FROM @extschema@.thresh_histograms v WHERE v.stream = ANY (ids);
       DELETE FROM @extschema@.thresh_catalog t WHERE t.id = ANY (ids);  -- its history cascades
     END IF;
   END LOOP;

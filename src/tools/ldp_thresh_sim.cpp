@@ -11,6 +11,7 @@
 #include <string>
 
 #include "progress.hpp"
+#include "thresh_hist_sim.hpp"
 #include "thresh_sim.hpp"
 #include "thresh_sim_pg.hpp"
 
@@ -40,6 +41,7 @@ sends an estimate (Algorithm 3) before the server closes the epoch.
   --no-baseline        skip the 1BitMean re-collection
   --dsn DSN            libpq connection string (default: the PG* environment)
   --help               this text
+  --histogram          HEAVYTHRESH histogram streams instead (ldp_thresh_sim --histogram --help)
 
 Output: one line per epoch, then key=value lines: updates, changes, max_error,
 accuracy_bound, max_vote_spent, vote_cap (eps/4 + a), max_estimate_spent, estimate_cap
@@ -71,6 +73,8 @@ int64_t parse_int(const char* opt, const char* text) {
 
 int main(int argc, char** argv) {
   using namespace ldp::tools;
+  for (int i = 1; i < argc; ++i)  // HEAVYTHRESH: its own options (thresh_hist_sim.hpp)
+    if (std::string(argv[i]) == "--histogram") return histogram_main(argc, argv);
   ThreshSimSpec spec;
   spec.config.epochs = 32;
   spec.config.epoch_rounds = 20000;

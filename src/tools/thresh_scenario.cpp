@@ -220,4 +220,17 @@ double sample_epoch_mean(RandomSource& rng, int64_t rounds, double mean) {
   return static_cast<double>(binomial(rng, rounds, mean)) / static_cast<double>(rounds);
 }
 
+std::vector<int64_t> multinomial(RandomSource& rng, int64_t trials, const std::vector<double>& p) {
+  std::vector<int64_t> counts(p.size());
+  int64_t left = trials;
+  double mass = 1.0;  // of the categories not drawn yet
+  for (size_t i = 0; i < p.size() && left > 0; ++i) {
+    double q = i + 1 == p.size() ? 1.0 : std::min(1.0, std::max(0.0, p[i] / mass));
+    counts[i] = q >= 1.0 ? left : binomial(rng, left, q);
+    left -= counts[i];
+    mass -= p[i];
+  }
+  return counts;
+}
+
 }  // namespace ldp::thresh

@@ -35,5 +35,8 @@ std::vector<int32_t> change_epochs(const Scenario& scenario);
 int64_t binomial(RandomSource& rng, int64_t trials, double p);
 // One user's epoch mean: binomial(rng, rounds, mean)/rounds, rounds >= 1.
 double sample_epoch_mean(RandomSource& rng, int64_t rounds, double mean);
+// One user's histogram of `trials` samples from the distribution p (weights >= 0 that
+// sum to 1 up to rounding): Multinomial(trials, p) by conditional binomials.
+std::vector<int64_t> multinomial(RandomSource& rng, int64_t trials, const std::vector<double>& p);
 
 }  // namespace ldp::thresh

@@ -31,46 +31,78 @@ bool level_scheduled(const Params& p, int level, int64_t epoch) {
   return epoch % (int64_t{1} << shift) == 0;
 }
 
-int highest_level(const Params& p, const Client::State& s, double epoch_mean) {
-  check_mean(epoch_mean);
-  if (s.update_epoch == 0) return p.log_epochs;  // p̂^0 = −1: always the top level
-  double diff = std::fabs(epoch_mean - s.last_update_mean);
+int level_of_change(const Params& p, double change) {
   for (int b = p.log_epochs; b >= -1; --b)
-    if (diff > p.thresholds[static_cast<size_t>(b + 1)]) return b;
+    if (change > p.thresholds[static_cast<size_t>(b + 1)]) return b;
   return kNoLevel;
 }
 
-bool vote_step(const Params& p, Client::State& s, int64_t epoch, double epoch_mean,
-               RandomSource& rng) {
-  if (epoch < 1 || epoch > p.config.epochs || epoch <= s.epoch)
+int highest_level(const Params& p, const Client::State& s, double epoch_mean) {
+  check_mean(epoch_mean);
+  if (s.update_epoch == 0) return p.log_epochs;  // p̂^0 = −1: always the top level
+  return level_of_change(p, std::fabs(epoch_mean - s.last_update_mean));
+}
+
+bool vote_at_level(const Params& p, Counters& c, int64_t epoch, int level, RandomSource& rng) {
+  if (epoch < 1 || epoch > p.config.epochs || epoch <= c.epoch)
     throw_error(ErrorKind::InvalidParameter,
                 "epoch must be in [1, epochs = %" PRId32 "] and after the last epoch voted on "
                 "(%" PRId64 "), got %" PRId64,
-                p.config.epochs, s.epoch, epoch);
-  int level = highest_level(p, s, epoch_mean);  // validates epoch_mean
-  bool truthful = s.vote_spent < p.vote_cap() && level_scheduled(p, level, epoch);
-  s.epoch = epoch;
-  s.epoch_mean = epoch_mean;
+                p.config.epochs, c.epoch, epoch);
+  bool truthful = c.vote_spent < p.vote_cap() && level_scheduled(p, level, epoch);
+  c.epoch = epoch;
   if (truthful) {
-    s.vote_spent += p.vote_noise;
+    c.vote_spent += p.vote_noise;
     return rng.bernoulli(1.0 / (1.0 + std::exp(-p.vote_noise)));  // e^a/(e^a+1)
   }
   return rng.bernoulli(1.0 / (1.0 + std::exp(p.vote_noise)));  // 1/(e^a+1)
 }
 
-bool estimate_step(const Params& p, Client::State& s, RandomSource& rng) {
-  if (s.epoch < 1)
+bool begin_estimate(const Params& p, Counters& c) {
+  if (c.epoch < 1)
     throw_error(ErrorKind::InvalidParameter, "estimate needs a vote first (no epoch voted on)");
-  if (s.update_epoch == s.epoch)
+  if (c.update_epoch == c.epoch)
     throw_error(ErrorKind::InvalidParameter,
                 "estimate already sent for epoch %" PRId64 " (at most one per epoch, after its vote)",
-                s.epoch);
-  bool truthful = s.estimate_spent < p.estimate_cap();
+                c.epoch);
+  bool truthful = c.estimate_spent < p.estimate_cap();
+  if (truthful) c.estimate_spent += p.estimate_noise;
+  c.update_epoch = c.epoch;
+  return truthful;
+}
+
+bool vote_step(const Params& p, Client::State& s, int64_t epoch, double epoch_mean,
+               RandomSource& rng) {
+  if (epoch < 1 || epoch > p.config.epochs || epoch <= s.epoch)
+    return vote_at_level(p, s, epoch, kNoLevel, rng);  // the epoch's error, before the mean's
+  int level = highest_level(p, s, epoch_mean);  // validates epoch_mean
+  bool vote = vote_at_level(p, s, epoch, level, rng);
+  s.epoch_mean = epoch_mean;
+  return vote;
+}
+
+bool estimate_step(const Params& p, Client::State& s, RandomSource& rng) {
+  bool truthful = begin_estimate(p, s);
   double p1 = rr_p_one(truthful ? s.epoch_mean : 0.0, p.estimate_noise);
-  if (truthful) s.estimate_spent += p.estimate_noise;
-  s.update_epoch = s.epoch;
   s.last_update_mean = s.epoch_mean;
   return rng.bernoulli(p1);
+}
+
+void check_counters(const Params& p, const Counters& s) {
+  const double slack = 1e-9;  // the counters are running sums of a (b)
+  auto bad = [](const char* what) {
+    throw_error(ErrorKind::InvalidParameter, "client state is not valid for these parameters: %s",
+                what);
+  };
+  if (!(s.vote_spent >= 0 && s.vote_spent <= (p.vote_cap() + p.vote_noise) * (1 + slack)))
+    bad("vote_spent must be in [0, epsilon/4 + a]");
+  if (!(s.estimate_spent >= 0 &&
+        s.estimate_spent <= (p.estimate_cap() + p.estimate_noise) * (1 + slack)))
+    bad("estimate_spent must be in [0, epsilon/4 + b]");
+  if (s.epoch < 0 || s.epoch > p.config.epochs) bad("epoch must be in [0, epochs]");
+  if (s.update_epoch < 0 || s.update_epoch > s.epoch) bad("update_epoch must be in [0, epoch]");
+  if (s.update_epoch == 0 && s.estimate_spent != 0) bad("estimate_spent must be 0 before the first update");
+  if (s.epoch == 0 && s.vote_spent != 0) bad("vote_spent must be 0 before the first vote");
 }
 
 Client::Client(const Params& params) : Client(params, State{}) {}
@@ -78,29 +110,20 @@ Client::Client(const Params& params) : Client(params, State{}) {}
 Client::Client(const Params& params, const State& state) : params_(params), state_(state) {
   validate_params(params_);
   const State& s = state_;
-  const double slack = 1e-9;  // the counters are running sums of a (b)
+  check_counters(params_, s);
   auto bad = [](const char* what) {
     throw_error(ErrorKind::InvalidParameter, "client state is not valid for these parameters: %s",
                 what);
   };
-  if (!(s.vote_spent >= 0 && s.vote_spent <= (params_.vote_cap() + params_.vote_noise) * (1 + slack)))
-    bad("vote_spent must be in [0, epsilon/4 + a]");
-  if (!(s.estimate_spent >= 0 &&
-        s.estimate_spent <= (params_.estimate_cap() + params_.estimate_noise) * (1 + slack)))
-    bad("estimate_spent must be in [0, epsilon/4 + b]");
-  if (s.epoch < 0 || s.epoch > params_.config.epochs) bad("epoch must be in [0, epochs]");
   if (!(s.epoch_mean >= 0 && s.epoch_mean <= 1)) bad("epoch_mean must be in [0, 1]");
-  if (s.update_epoch < 0 || s.update_epoch > s.epoch) bad("update_epoch must be in [0, epoch]");
   if (s.update_epoch == 0) {
     if (s.last_update_mean != -1) bad("last_update_mean must be -1 before the first update");
-    if (s.estimate_spent != 0) bad("estimate_spent must be 0 before the first update");
   } else {
     if (!(s.last_update_mean >= 0 && s.last_update_mean <= 1))
       bad("last_update_mean must be in [0, 1] after an update");
     if (s.update_epoch == s.epoch && s.last_update_mean != s.epoch_mean)
       bad("last_update_mean must be the epoch mean of the update epoch");
   }
-  if (s.epoch == 0 && s.vote_spent != 0) bad("vote_spent must be 0 before the first vote");
 }
 
 bool Client::vote(int64_t epoch, double epoch_mean, RandomSource& rng) {

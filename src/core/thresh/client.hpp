@@ -14,16 +14,23 @@ namespace ldp::thresh {
 // b* when no threshold is exceeded (p̂^t = p̂^{f(t−1)} exactly).
 constexpr int kNoLevel = -2;
 
+// What every THRESH device keeps whatever its data (a Bernoulli mean here, a projected
+// histogram in histogram.hpp): its privacy counters and epochs. The steps on them
+// (vote_at_level, begin_estimate, check_counters below) are the protocol's votes,
+// schedule and caps, shared by both kinds of stream.
+struct Counters {
+  double vote_spent = 0;      // c^V
+  double estimate_spent = 0;  // c^E
+  int64_t epoch = 0;          // the last epoch voted on (0: none)
+  int64_t update_epoch = 0;   // f: the epoch of the last EST (0: none)
+};
+
 // One user's local state: Algorithms 2 (VOTE) and 3 (EST).
 class Client {
  public:
-  struct State {
+  struct State : Counters {
     double last_update_mean = -1;  // p̂^{f}: the epoch mean sent with the last EST (−1: none)
-    double vote_spent = 0;         // c^V
-    double estimate_spent = 0;     // c^E
     double epoch_mean = 0;         // p̂^t of the last epoch voted on
-    int64_t epoch = 0;             // the last epoch voted on (0: none)
-    int64_t update_epoch = 0;      // f: the epoch of the last EST (0: none)
   };
 
   explicit Client(const Params& params);  // a fresh user: f(0) = 0, p̂^0 = −1
@@ -63,5 +70,20 @@ bool estimate_step(const Params& params, Client::State& state, RandomSource& rng
 int highest_level(const Params& params, const Client::State& state, double epoch_mean);
 // Whether level b* votes truthfully in epoch t (budget aside): 2^(⌈log T⌉ − b*) | t.
 bool level_scheduled(const Params& params, int level, int64_t epoch);
+
+// ---- the steps both kinds of device share ----
+// b*: the highest b in −1..⌈log T⌉ with change > τ_b, kNoLevel if none (change >= 0).
+int level_of_change(const Params& params, double change);
+// VOTE in epoch t at level b*: checks t (1..T, after c.epoch; InvalidParameter),
+// votes truthfully (Ber(e^a/(e^a+1)), c^V += a) iff c^V < ε/4 and level_scheduled,
+// otherwise Ber(1/(e^a+1)); c.epoch = t.
+bool vote_at_level(const Params& params, Counters& c, int64_t epoch, int level, RandomSource& rng);
+// The start of EST for the epoch just voted on (InvalidParameter before any vote or a
+// second time in an epoch): whether it is truthful (c^E < ε/4, then c^E += b); sets
+// f = c.epoch. The caller then randomizes its data with noise b, or sends the
+// randomized response of nothing (a Bernoulli 0, a histogram's zero vector).
+bool begin_estimate(const Params& params, Counters& c);
+// A persisted state's counters (the failing condition in the message, InvalidParameter).
+void check_counters(const Params& params, const Counters& c);
 
 }  // namespace ldp::thresh

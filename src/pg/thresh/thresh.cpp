@@ -12,6 +12,7 @@ extern "C" {
 
 #include <optional>
 
+#include "thresh/histogram.hpp"
 #include "thresh/params.hpp"
 #include "thresh/server.hpp"
 
@@ -61,10 +62,10 @@ ldp::thresh::Config stream_config(HeapTupleHeader row) {
 
 }  // namespace
 
-// ldp.thresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
-// vote_noise, estimate_noise, threshold_unit) → (a, b, vote_threshold, sampling_error,
-// thresholds, max_truthful_votes, max_truthful_estimates, worst_case_loss, accuracy_bound)
-LDP_FUNCTION(ldp_thresh_derive) {
+namespace {
+
+// The configuration of ldp.thresh_derive and ldp.heavythresh_derive: arguments 0..9.
+ldp::thresh::Config derive_config(FunctionCallInfo fcinfo) {
   static const char* const names[] = {"users", "epochs", "epoch_rounds", "min_group_size",
                                       "groups", "epsilon", "delta"};
   for (int i = 0; i < 7; ++i)
@@ -80,33 +81,74 @@ LDP_FUNCTION(ldp_thresh_derive) {
   c.vote_noise = optional_float8(fcinfo, 7);
   c.estimate_noise = optional_float8(fcinfo, 8);
   c.threshold_unit = optional_float8(fcinfo, 9);
-  double a = 0, b = 0, vote_threshold = 0, sampling_error = 0, loss = 0, bound = 0;
+  return c;
+}
+
+// The numbers both derive functions return, copied out of the core's Params (which
+// has a vector: it must not live across an ereport).
+struct Derived {
+  double a = 0, b = 0, vote_threshold = 0, error = 0, loss = 0, bound = 0;
   int64 votes = 0, estimates = 0;
   double tau[64];  // τ_{-1..⌈log T⌉}: at most 33 for an int32 T
   int ntaus = 0;
+};
+void copy_params(const ldp::thresh::Params& p, double error, Derived* d) {
+  d->a = p.vote_noise;
+  d->b = p.estimate_noise;
+  d->vote_threshold = p.vote_threshold;
+  d->error = error;
+  d->votes = p.max_truthful_votes();
+  d->estimates = p.max_truthful_estimates();
+  d->loss = p.worst_case_loss();
+  d->bound = p.accuracy_bound();
+  if (p.thresholds.size() > 64) throw ldp::Error(ldp::ErrorKind::Internal, "too many thresholds");
+  d->ntaus = static_cast<int>(p.thresholds.size());
+  for (int i = 0; i < d->ntaus; ++i) d->tau[i] = p.thresholds[i];
+}
+// (a, b, vote_threshold, error, thresholds, max_truthful_votes, max_truthful_estimates,
+// worst_case_loss[, accuracy_bound]): the first `count` of them.
+Datum derived_result(FunctionCallInfo fcinfo, const Derived& d, int count) {
+  Datum taus[64];
+  for (int i = 0; i < d.ntaus; ++i) taus[i] = Float8GetDatum(d.tau[i]);
+  ArrayType* arr = construct_array(taus, d.ntaus, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
+  Datum values[9] = {Float8GetDatum(d.a), Float8GetDatum(d.b), Float8GetDatum(d.vote_threshold),
+                     Float8GetDatum(d.error), PointerGetDatum(arr), Int64GetDatum(d.votes),
+                     Int64GetDatum(d.estimates), Float8GetDatum(d.loss), Float8GetDatum(d.bound)};
+  bool nulls[9] = {};
+  return ldp_pg::composite_result(fcinfo, values, nulls, count);
+}
+
+}  // namespace
+
+// ldp.thresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
+// vote_noise, estimate_noise, threshold_unit) → (a, b, vote_threshold, sampling_error,
+// thresholds, max_truthful_votes, max_truthful_estimates, worst_case_loss, accuracy_bound)
+LDP_FUNCTION(ldp_thresh_derive) {
+  ldp::thresh::Config c = derive_config(fcinfo);
+  Derived d;
   LDP_CORE({
     ldp::thresh::Params p = ldp::thresh::derive_params(c);
-    a = p.vote_noise;
-    b = p.estimate_noise;
-    vote_threshold = p.vote_threshold;
-    sampling_error = p.sampling_error;
-    votes = p.max_truthful_votes();
-    estimates = p.max_truthful_estimates();
-    loss = p.worst_case_loss();
-    bound = p.accuracy_bound();
-    if (p.thresholds.size() > 64) throw ldp::Error(ldp::ErrorKind::Internal, "too many thresholds");
-    ntaus = static_cast<int>(p.thresholds.size());
-    for (int i = 0; i < ntaus; ++i) tau[i] = p.thresholds[i];
+    copy_params(p, p.sampling_error, &d);
   });
-  Datum taus[64];
-  for (int i = 0; i < ntaus; ++i) taus[i] = Float8GetDatum(tau[i]);
-  ArrayType* arr = construct_array(taus, ntaus, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
-  Datum values[9] = {Float8GetDatum(a), Float8GetDatum(b), Float8GetDatum(vote_threshold),
-                     Float8GetDatum(sampling_error),
-                     PointerGetDatum(arr), Int64GetDatum(votes), Int64GetDatum(estimates),
-                     Float8GetDatum(loss), Float8GetDatum(bound)};
-  bool nulls[9] = {};
-  return ldp_pg::composite_result(fcinfo, values, nulls, 9);
+  return derived_result(fcinfo, d, 9);
+}
+
+// ldp.heavythresh_derive(the same, hashes, width) → (a, b, vote_threshold,
+// projection_error, thresholds, max_truthful_votes, max_truthful_estimates,
+// worst_case_loss): src/core/thresh/histogram.hpp.
+LDP_FUNCTION(ldp_heavythresh_derive) {
+  ldp::thresh::HistogramConfig c;
+  c.stream = derive_config(fcinfo);
+  if (PG_ARGISNULL(10)) null_config("hashes");
+  if (PG_ARGISNULL(11)) null_config("width");
+  c.hashes = PG_GETARG_INT32(10);
+  c.width = PG_GETARG_INT32(11);
+  Derived d;
+  LDP_CORE({
+    ldp::thresh::HistogramParams p = ldp::thresh::derive_histogram_params(c);
+    copy_params(p.stream, p.projection_error, &d);
+  });
+  return derived_result(fcinfo, d, 8);
 }
 
 // ldp.thresh_decide(stream, votes, yes_votes) → (vote_threshold, global_update)
