@@ -11,6 +11,8 @@
 #include "common/stats.hpp"
 #include "heavy/heavy_internal.hpp"
 #include "heavy/heavy_summary.hpp"
+#include "common/select.hpp"
+#include "sketch/count_sketch.hpp"
 #include "sketch/hcms_oracle.hpp"
 
 namespace ldp {
@@ -148,6 +150,27 @@ HeavyHcms::HeavyHcms(const HeavySummary& s, const int64_t* table, int64_t index,
 
 double HeavyHcms::estimate(std::string_view u) {
   return scale_ * hcms_count(sketch_table_row_sum(table_, t_, m_, u, scratch_.data()), reports_, m_, epsilon_);
+}
+
+// ---- the count sketch of one sketch ----
+
+HeavyCountSketch::HeavyCountSketch(const HeavySummary& s, const int64_t* table, int64_t index, double scale)
+    : t_(s.protocol.hashes),
+      m_(s.protocol.width),
+      table_(table + index * t_ * m_),
+      scale_(scale),
+      hashes_(static_cast<size_t>(2 * t_)),
+      rows_(static_cast<size_t>(t_)) {}
+
+double* HeavyCountSketch::rows(std::string_view u) {
+  count_sketch_rows(table_, t_, m_, u, scale_, hashes_.data(), rows_.data());
+  return rows_.data();
+}
+double HeavyCountSketch::estimate(std::string_view u) { return median_of(rows(u), t_); }
+bool HeavyCountSketch::at_least(std::string_view u, double x) { return median_at_least(rows(u), t_, x); }
+
+double heavy_count_sketch_sigma(const HeavySummary& s, double scale) {
+  return heavy_c(s.protocol.epsilon / 2) * std::sqrt(M_PI * static_cast<double>(s.n) * scale / 2);
 }
 
 // ---- candidates ----

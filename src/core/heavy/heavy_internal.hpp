@@ -64,9 +64,19 @@ struct HeavyMechanismImpl {
   // Fills out->items (count and item bytes only), prune_thresholds, candidates and
   // survivors; out's threshold and σ's are set, s.n > 0.
   void (*decode)(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q, HeavyHitters* out);
+  // After heavy_prepare's row transforms, what else the table needs (nullptr: nothing;
+  // Bitstogram: the transforms across rows that make each coordinate's sketch one
+  // Hadamard transform of its K cells).
+  void (*prepare)(const HeavySummary& s, int64_t* table);
 };
 const HeavyMechanismImpl* heavy_impl_from_byte(uint8_t id);  // nullptr: unknown (or reserved)
 const HeavyMechanismImpl& heavy_impl(HeavyMechanism id);     // Internal when unknown
+
+// ---- Bitstogram's protocol (bitstogram.cpp) ----
+// The checks of its buckets and Hadamard-response size (validate_heavy_protocol), and the
+// defaults of buckets, hashes and width (heavy_protocol_build; p's other fields are set).
+void bitstogram_validate(const HeavyProtocol& p, int64_t symbols);
+void bitstogram_defaults(const HeavyProtocolSpec& spec, HeavyProtocol* p);
 
 // ---- encoders ----
 // The item a device encoder of mechanism m reports: the protocol validated and of m
@@ -100,6 +110,29 @@ class HeavyHcms {
   double epsilon_, reports_, scale_;
   std::vector<uint64_t> scratch_;
 };
+
+// One count sketch (§5.1, sketch/count_sketch.hpp) of the prepared table: sketch `index`
+// of the summary, its row estimates scale·g_j(u)·T[j][h_j(u)] and their median
+// (TreeHist's prefix and final oracles, Bitstogram's final oracle).
+class HeavyCountSketch {
+ public:
+  HeavyCountSketch(const HeavySummary& s, const int64_t* table, int64_t index, double scale);
+  // The rows' estimates of u (valid until the next call).
+  double* rows(std::string_view u);
+  double estimate(std::string_view u);
+  bool at_least(std::string_view u, double x);
+  int64_t t() const { return t_; }
+
+ private:
+  int64_t t_, m_;
+  const int64_t* table_;
+  double scale_;
+  std::vector<uint64_t> hashes_;
+  std::vector<double> rows_;
+};
+// σ of a count sketch's median estimate at ε/2 (TreeHist's σ_F, Bitstogram's final σ,
+// derived, ALGORITHMS.md §5.1): c(ε/2)·sqrt(π·n·scale/2), scale = D for TreeHist's prefixes.
+double heavy_count_sketch_sigma(const HeavySummary& s, double scale);
 
 // A candidate prefix (or fragment) while a decoder builds it.
 struct HeavyNode {

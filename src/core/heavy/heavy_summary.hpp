@@ -168,6 +168,22 @@ struct SfpReport {
 };
 void sfp_add_report(HeavySummary* s, const SfpReport& r);
 
+// A Bitstogram report row (SQL columns in this order): the coordinate ℓ in 1..levels, the
+// Hadamard-response row in [0, K) and its y (+1 as true) on (h(v), v[ℓ]), the final
+// count sketch's row, coefficient and y on v. K = bitstogram_hadamard_order(p).
+struct BitstogramReport {
+  int64_t coordinate;
+  int64_t hadamard_row;
+  bool symbol_report;
+  int64_t hash_index;
+  int64_t coefficient;
+  bool item_report;
+};
+void bitstogram_add_report(HeavySummary* s, const BitstogramReport& r);
+// K: the Hadamard-response size of each coordinate, the smallest power of two >= T·|Σ| + 1
+// (freq/hadamard.cpp's hadamard_order of T·|Σ| values).
+int64_t bitstogram_hadamard_order(const HeavyProtocol& p);
+
 // into += from (the same protocol, else InvalidParameter).
 void heavy_summary_merge(HeavySummary* into, const HeavySummary& from);
 
@@ -186,6 +202,12 @@ PemReport pem_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng
 // (unpadded), the word report HCMS at ε/2 on v, each with its own (j, l).
 SfpReport sfp_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng);
 SfpReport sfp_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng);
+// Bitstogram: coordinate ℓ uniform in [1, D]; §2's Hadamard response at ε/2
+// (freq/hadamard.cpp's hadamard_encode) of the value h(v)·|Σ| + v[ℓ] over T·|Σ| values,
+// h(v) = XXH64(v, kBitstogramBucketSeed) mod T; §5.1's count-sketch bit at ε/2 of v.
+BitstogramReport bitstogram_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng);
+BitstogramReport bitstogram_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng);
+constexpr uint64_t kBitstogramBucketSeed = 0xFFFFFFFFFFFFFFFEull;  // no count-sketch row's seed either
 // The seed of SFP's 8-bit hash of the whole item (ours: pure-LDP uses 10, which is also an
 // HCMS row's seed; no row's seed is this one, hashes <= 2^16).
 constexpr uint64_t kSfpHashSeed = 0xFFFFFFFFFFFFFFFFull;
