@@ -97,7 +97,7 @@ SELECT drop_collection('bh');
 SELECT try_sql($$SELECT bitstogram_protocol(0, 1000)$$);
 SELECT try_sql($$SELECT bitstogram_protocol(2, 1000, buckets => 0)$$);
 SELECT try_sql($$SELECT bitstogram_protocol(2, 1000, buckets => 200000)$$);
-SELECT try_sql($$SELECT bitstogram_protocol(2, 1000, hashes => 16, width => 512)$$);
+SELECT try_sql($$SELECT bitstogram_protocol(2, 1000, hashes => 16, width => 512, buckets => 1000)$$);
 SELECT try_sql($$SELECT bitstogram_protocol(2, 1000, NULL, chars_per_level => 2)$$);
 SELECT try_sql($$SELECT bitstogram_int8_protocol(2, 1000, buckets => -1)$$);
 SELECT try_sql($$SELECT 'v1:bitstogram{epsilon=2,domain=alphabet,alphabet="ab",max_length=2,chars_per_level=1,levels=2,hashes=2,width=4,expected_users=10}'::heavy_protocol$$);

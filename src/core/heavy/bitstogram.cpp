@@ -223,11 +223,17 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
 
 int64_t bitstogram_hadamard_order(const HeavyProtocol& p) { return hadamard_order(p.buckets * heavy_symbols(p)); }
 
-void bitstogram_validate(const HeavyProtocol& p, int64_t symbols) {
-  if (p.buckets < 1 || p.buckets > (kMaxDomain - 1) / symbols)
+namespace {
+void check_buckets(int64_t buckets, int64_t symbols) {
+  if (buckets < 1 || buckets > (kMaxDomain - 1) / symbols)
     throw_error(ErrorKind::InvalidParameter,
                 "bitstogram buckets must be in [1, %" PRId64 "] (buckets * %" PRId64 " symbols below 2^22), got %" PRId64,
-                (kMaxDomain - 1) / symbols, symbols, p.buckets);
+                (kMaxDomain - 1) / symbols, symbols, buckets);
+}
+}  // namespace
+
+void bitstogram_validate(const HeavyProtocol& p, int64_t symbols) {
+  check_buckets(p.buckets, symbols);
   const int64_t k = std::max<int64_t>(2, p.buckets * symbols);
   const int64_t K = hadamard_order(k);
   if (p.hashes * p.width != K)
@@ -252,7 +258,7 @@ void bitstogram_defaults(const HeavyProtocolSpec& spec, HeavyProtocol* p) {
                            spec.width <= kMaxHeavyWidth;
   int64_t K = 0;
   if (spec.buckets > 0) {
-    if (spec.buckets > (kMaxDomain - 1) / sigma) return;
+    check_buckets(spec.buckets, sigma);
     K = hadamard_order(std::max<int64_t>(2, spec.buckets * sigma));
   } else if (given_cells) {
     K = spec.hashes * spec.width;
