@@ -91,22 +91,31 @@ std::vector<std::string> alphabet_chars(const HeavyProtocol& p) {
   return chars;
 }
 
-// v[ℓ], the symbol of coordinate ℓ (1-based) in [0, |Σ|).
+// The number of characters of the UTF-8 text a (valid: the protocol's alphabet).
+int64_t char_count(std::string_view a) {
+  int64_t n = 0;
+  for (size_t i = 0; i < a.size(); i += static_cast<size_t>(utf8_char_length(a.substr(i)))) ++n;
+  return n;
+}
+
+// v[ℓ], the symbol of coordinate ℓ (1-based) in [0, |Σ|): alphabet, the characters'
+// indices in the alphabet as digits in base |alphabet| + 1, the pad the last digit;
+// bytes and int64, the byte (kHeavyEnd after a text). No allocation (the encoder's path).
 int64_t symbol_of(const HeavyProtocol& p, const HeavyItem& item, int64_t coordinate) {
   const auto from = static_cast<size_t>(item.prefix_end[coordinate - 1]);
   const auto to = static_cast<size_t>(item.prefix_end[coordinate]);
   if (p.dom() != HeavyDomain::Alphabet)
     return from < item.bytes.size() ? static_cast<uint8_t>(item.bytes[from]) : static_cast<int64_t>(kHeavyEnd);
-  const std::vector<std::string> chars = alphabet_chars(p);
-  const auto base = static_cast<int64_t>(chars.size()) + 1;  // the pad is digit base - 1
+  const std::string_view alphabet = p.alphabet_view(), bytes(item.bytes);
+  const int64_t base = char_count(alphabet) + 1;  // the pad is digit base - 1
   int64_t symbol = 0;
   size_t i = from;
   for (int64_t d = 0; d < p.chars_per_level; ++d) {
     int64_t digit = base - 1;
     if (i < to) {
-      const auto len = static_cast<size_t>(utf8_char_length(std::string_view(item.bytes).substr(i)));
-      const std::string_view ch(item.bytes.data() + i, len);
-      digit = static_cast<int64_t>(std::find(chars.begin(), chars.end(), ch) - chars.begin());
+      const auto len = static_cast<size_t>(utf8_char_length(bytes.substr(i)));
+      // UTF-8 synchronizes itself: the character is found at a character boundary
+      digit = char_count(alphabet.substr(0, alphabet.find(bytes.substr(i, len))));
       i += len;
     }
     symbol = symbol * base + digit;
