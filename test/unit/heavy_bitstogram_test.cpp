@@ -33,18 +33,8 @@ double C(double x) { return (std::exp(x) + 1) / (std::exp(x) - 1); }  // c(x)
 ldp::HeavyProtocol Bits(HeavyDomain domain, double epsilon, int64_t users, int64_t hashes = 0, int64_t width = 0,
                         int64_t max_length = 0, int64_t chars_per_level = 0, const std::string& alphabet = "",
                         int64_t buckets = 0) {
-  ldp::HeavyProtocolSpec spec;
-  spec.mechanism = HeavyMechanism::Bitstogram;
-  spec.domain = domain;
-  spec.epsilon = epsilon;
-  spec.expected_users = users;
-  spec.hashes = hashes;
-  spec.width = width;
-  spec.max_length = max_length;
-  spec.chars_per_level = chars_per_level;
-  spec.alphabet = alphabet;
-  spec.buckets = buckets;
-  return ldp::heavy_protocol_build(spec);
+  return ldp_test::MechProtocol(HeavyMechanism::Bitstogram, domain, epsilon, users, hashes, width, max_length,
+                                chars_per_level, -1, alphabet, buckets);
 }
 
 int64_t Bucket(const ldp::HeavyProtocol& p, const std::string& v) {

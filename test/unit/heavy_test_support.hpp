@@ -45,7 +45,7 @@ struct PreparedHeavy {
 inline ldp::HeavyProtocol MechProtocol(ldp::HeavyMechanism mechanism, ldp::HeavyDomain domain, double epsilon,
                                        int64_t expected_users, int64_t hashes = 0, int64_t width = 0,
                                        int64_t max_length = 0, int64_t chars_per_level = 0, int64_t start_length = -1,
-                                       const std::string& alphabet = "") {
+                                       const std::string& alphabet = "", int64_t buckets = 0) {
   ldp::HeavyProtocolSpec spec;
   spec.mechanism = mechanism;
   spec.domain = domain;
@@ -57,6 +57,7 @@ inline ldp::HeavyProtocol MechProtocol(ldp::HeavyMechanism mechanism, ldp::Heavy
   spec.chars_per_level = chars_per_level;
   spec.start_length = start_length;
   spec.alphabet = alphabet;
+  spec.buckets = buckets;
   return ldp::heavy_protocol_build(spec);
 }
 

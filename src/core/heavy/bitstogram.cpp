@@ -79,18 +79,6 @@ int64_t pow2_at_most(int64_t x) {
   return k;
 }
 
-// The alphabet's characters, in order (the alphabet domain).
-std::vector<std::string> alphabet_chars(const HeavyProtocol& p) {
-  std::vector<std::string> chars;
-  const std::string_view a = p.alphabet_view();
-  for (size_t i = 0; i < a.size();) {
-    const auto len = static_cast<size_t>(utf8_char_length(a.substr(i)));
-    chars.emplace_back(a.substr(i, len));
-    i += len;
-  }
-  return chars;
-}
-
 // The number of characters of the UTF-8 text a (valid: the protocol's alphabet).
 int64_t char_count(std::string_view a) {
   int64_t n = 0;
@@ -182,7 +170,7 @@ void prepare(const HeavySummary& s, int64_t* table) {
 void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery&, HeavyHitters* out) {
   const HeavyProtocol& p = s.protocol;
   const int64_t sigma = heavy_symbols(p), T = p.buckets, D = p.levels;
-  const std::vector<std::string> chars = p.dom() == HeavyDomain::Alphabet ? alphabet_chars(p) : std::vector<std::string>();
+  const std::vector<std::string> chars = p.dom() == HeavyDomain::Alphabet ? heavy_alphabet_chars(p) : std::vector<std::string>();
   const auto base = static_cast<int64_t>(chars.size()) + 1;
   HeavyCountSketch oracle = final_oracle(s, table);
   std::string item;
@@ -286,15 +274,10 @@ void bitstogram_defaults(const HeavyProtocolSpec& spec, HeavyProtocol* p) {
 }
 
 BitstogramReport bitstogram_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng) {
-  HeavyItem it;
-  heavy_encoder_item(p, HeavyMechanism::Bitstogram, item, &it);
-  return encode(p, it, rng);
+  return heavy_encode_item(p, HeavyMechanism::Bitstogram, item, rng, encode);
 }
-
 BitstogramReport bitstogram_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng) {
-  HeavyItem it;
-  heavy_encoder_item(p, HeavyMechanism::Bitstogram, item, &it);
-  return encode(p, it, rng);
+  return heavy_encode_item(p, HeavyMechanism::Bitstogram, item, rng, encode);
 }
 
 extern const HeavyMechanismImpl kBitstogramImpl = {

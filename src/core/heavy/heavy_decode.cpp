@@ -175,14 +175,19 @@ double heavy_count_sketch_sigma(const HeavySummary& s, double scale) {
 
 // ---- candidates ----
 
-HeavyExtender::HeavyExtender(const HeavyProtocol& p) : domain_(p.dom()), max_length_(p.max_length) {
+std::vector<std::string> heavy_alphabet_chars(const HeavyProtocol& p) {
+  std::vector<std::string> chars;
   const std::string_view a = p.alphabet_view();
   for (size_t i = 0; i < a.size();) {
     const auto len = static_cast<size_t>(utf8_char_length(a.substr(i)));
-    chars_.emplace_back(a.substr(i, len));
+    chars.emplace_back(a.substr(i, len));
     i += len;
   }
+  return chars;
 }
+
+HeavyExtender::HeavyExtender(const HeavyProtocol& p)
+    : domain_(p.dom()), max_length_(p.max_length), chars_(heavy_alphabet_chars(p)) {}
 
 double HeavyExtender::fanout(int64_t steps) const {
   const double base = domain_ == HeavyDomain::Alphabet ? static_cast<double>(chars_.size() + 1) : 256;

@@ -83,6 +83,14 @@ void bitstogram_defaults(const HeavyProtocolSpec& spec, HeavyProtocol* p);
 // (InvalidParameter naming the encoder), the item as heavy_item_from_text / _int make it.
 void heavy_encoder_item(const HeavyProtocol& p, HeavyMechanism m, std::string_view text, HeavyItem* out);
 void heavy_encoder_item(const HeavyProtocol& p, HeavyMechanism m, int64_t value, HeavyItem* out);
+// A device encoder: the item checked and cut as heavy_encoder_item does, then encoded.
+template <class Report, class Value>
+Report heavy_encode_item(const HeavyProtocol& p, HeavyMechanism m, Value item, RandomSource& rng,
+                         Report (*encode)(const HeavyProtocol&, const HeavyItem&, RandomSource&)) {
+  HeavyItem it;
+  heavy_encoder_item(p, m, item, &it);
+  return encode(p, it, rng);
+}
 
 // ---- decoding pieces ----
 constexpr double kZ95 = 1.959963984540054;
@@ -133,6 +141,9 @@ class HeavyCountSketch {
 // σ of a count sketch's median estimate at ε/2 (TreeHist's σ_F, Bitstogram's final σ,
 // derived, ALGORITHMS.md §5.1): c(ε/2)·sqrt(π·n·scale/2), scale = D for TreeHist's prefixes.
 double heavy_count_sketch_sigma(const HeavySummary& s, double scale);
+
+// The alphabet's characters in order (the alphabet domain; a validated protocol).
+std::vector<std::string> heavy_alphabet_chars(const HeavyProtocol& p);
 
 // A candidate prefix (or fragment) while a decoder builds it.
 struct HeavyNode {

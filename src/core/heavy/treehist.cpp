@@ -74,13 +74,7 @@ struct Symbol {
 // The symbols of one level in the alphabet domain: those with pads only at the end (the
 // others no item produces), the all-pad one last.
 std::vector<Symbol> alphabet_symbols(const HeavyProtocol& p) {
-  std::vector<std::string> chars;
-  const std::string_view a = p.alphabet_view();
-  for (size_t i = 0; i < a.size();) {
-    const auto len = static_cast<size_t>(utf8_char_length(a.substr(i)));
-    chars.emplace_back(a.substr(i, len));
-    i += len;
-  }
+  const std::vector<std::string> chars = heavy_alphabet_chars(p);
   std::vector<Symbol> out;
   // Symbols as (k characters, then s - k pads), k = s down to 0: all characters^k.
   for (int64_t k = p.chars_per_level; k >= 0; --k) {
