@@ -11,6 +11,9 @@
 //   sfp       F[p][j][l] (levels = P sketches: Σ y of the fragment reports at position
 //             p), then W[j][l] (Σ y of the word reports). Text arrays fragments=[...],
 //             word=[...].
+//   bitstogram B[ℓ][a] (levels = D sketches of K = hashes·width cells, row-major: Σ y of
+//             the Hadamard-response reports of coordinate ℓ at row a), then SF[j][r] (the
+//             final count sketch, as TreeHist's). Text arrays coordinates=[...], final=[...].
 // Each report adds ±1 to one cell of the first block and, where there is a second, ±1 to
 // one cell of it. Merges add counters, so any order and any parallel plan give the same
 // summary bit for bit.
@@ -45,6 +48,13 @@
 // with σ_frag = c(ε/2)·sqrt(P·n) and σ_word = c(ε/2)·sqrt(n) (derived, §7). Default τ =
 // 15√n (alphabet: P = 3, τ/σ_frag = 4.00, τ/σ_word = 6.93 at ε = 2), 30√n (bytes: P = 6,
 // 5.66 and 13.9; int64: P = 8, 4.90 and 13.9).
+//
+// Bitstogram (§6.2, bitstogram.cpp), c = c(ε/2), T buckets, h(v) the item's bucket:
+//   (t, b) at coordinate ℓ:  f̂_ℓ(t, b) = D·c·(H_K·B[ℓ])[t·|Σ| + b + 1]
+//   item v:                   f̂(v) = TreeHist's final estimate
+// with σ_B = c·sqrt(n·D) (derived, §6.2) and σ_F. Default τ = 15√n (alphabet; τ/σ_B = 2.83
+// at ε = 2, D = 6), 30√n (bytes, int64); its decoder prunes nothing with σ_B, which decides
+// how each bucket's item is spelt.
 //
 // Fixed hashes add a collision bias that is not in σ (§5.1 for TreeHist's count sketch:
 // RMS about sqrt(Σ_{y≠v} f(y)²/(m·t)) for the mean over rows; §4.1-4.2 for HCMS, with
