@@ -170,7 +170,8 @@ void prepare(const HeavySummary& s, int64_t* table) {
 void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery&, HeavyHitters* out) {
   const HeavyProtocol& p = s.protocol;
   const int64_t sigma = heavy_symbols(p), T = p.buckets, D = p.levels;
-  const std::vector<std::string> chars = p.dom() == HeavyDomain::Alphabet ? heavy_alphabet_chars(p) : std::vector<std::string>();
+  const std::vector<std::string> chars =
+      p.dom() == HeavyDomain::Alphabet ? heavy_alphabet_chars(p) : std::vector<std::string>();
   const auto base = static_cast<int64_t>(chars.size()) + 1;
   HeavyCountSketch oracle = final_oracle(s, table);
   std::string item;
@@ -184,8 +185,10 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
       const int64_t* col = table + l * s.sketch_cells() + t * sigma + 1;
       const int64_t b = std::max_element(col, col + sigma) - col;  // the first of ties
       if (p.dom() != HeavyDomain::Alphabet) {
-        if (p.dom() == HeavyDomain::Bytes && b == kHeavyEnd) closed = true;
-        else item.push_back(static_cast<char>(b));
+        if (p.dom() == HeavyDomain::Bytes && b == kHeavyEnd)
+          closed = true;
+        else
+          item.push_back(static_cast<char>(b));
         continue;
       }
       int64_t rest = b;
@@ -224,7 +227,8 @@ namespace {
 void check_buckets(int64_t buckets, int64_t symbols) {
   if (buckets < 1 || buckets > (kMaxDomain - 1) / symbols)
     throw_error(ErrorKind::InvalidParameter,
-                "bitstogram buckets must be in [1, %" PRId64 "] (buckets * %" PRId64 " symbols below 2^22), got %" PRId64,
+                "bitstogram buckets must be in [1, %" PRId64 "] (buckets * %" PRId64 " symbols below 2^22), got %"
+                PRId64,
                 (kMaxDomain - 1) / symbols, symbols, buckets);
 }
 }  // namespace
@@ -263,7 +267,8 @@ void bitstogram_defaults(const HeavyProtocolSpec& spec, HeavyProtocol* p) {
     return;
   } else {
     const int64_t cap = std::min(kMaxDomain, pow2_at_most(kMaxHeavyCells / (p->levels + 1)));
-    K = std::min(cap, pow2_at_least(4 * std::sqrt(static_cast<double>(p->expected_users)) * static_cast<double>(sigma) + 1));
+    const double want = 4 * std::sqrt(static_cast<double>(p->expected_users)) * static_cast<double>(sigma) + 1;
+    K = std::min(cap, pow2_at_least(want));
     if (spec.width > K && spec.width <= cap && (spec.width & (spec.width - 1)) == 0) K = spec.width;
     p->buckets = (K - 1) / sigma;
   }
