@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks the heavy-hitters protocols in SQL (issue 20): TreeHist, PEM and SFP at their
+# Benchmarks the heavy-hitters protocols in SQL (issue 20): TreeHist, Bitstogram, PEM and SFP at their
 # defaults, ratios measured in one run:
 #
 #   1. <mechanism>_agg over ROWS reports against sum(int4) over the same rows (the int4
@@ -9,7 +9,7 @@
 #      precision against the devices' true words above the default threshold, issue 20's
 #      guarantees, and the summary's stored bytes: one table, a row per protocol.
 #
-#   [MECHANISMS="treehist pem sfp"] [WORDS=file] bench/heavy.sh [ROWS] [REPEATS]
+#   [MECHANISMS="treehist bitstogram pem sfp"] [WORDS=file] bench/heavy.sh [ROWS] [REPEATS]
 #
 #   ROWS     devices, one report each (default 10000000); each protocol is
 #            ldp.<mechanism>_protocol(2, ROWS): its string default (6 letters a-z)
@@ -36,20 +36,22 @@ done
 ((rows >= 1 && repeats >= 1)) || { echo "heavy.sh: ROWS and REPEATS must be >= 1" >&2; exit 2; }
 IFS=$'\t' read -r words words_said <<<"$(ldp_word_file "${WORDS:-${LDP_BENCH_WORDS:-}}")"
 echo "heavy.sh: words from $words_said" >&2
-command_line="MECHANISMS=\"${MECHANISMS:-treehist pem sfp}\" LDP_BENCH_WORKERS=$workers bench/heavy.sh $rows $repeats (words: $(basename "$words"))"
-mechanisms="${MECHANISMS:-treehist pem sfp}"
+command_line="MECHANISMS=\"${MECHANISMS:-treehist bitstogram pem sfp}\" LDP_BENCH_WORKERS=$workers bench/heavy.sh $rows $repeats (words: $(basename "$words"))"
+mechanisms="${MECHANISMS:-treehist bitstogram pem sfp}"
 declare -A cols=(
   [treehist]="level int NOT NULL, hash_index int NOT NULL, coefficient int NOT NULL, prefix_report boolean NOT NULL, item_report boolean NOT NULL"
   [pem]="group_index int NOT NULL, hash_index int NOT NULL, coefficient int NOT NULL, report boolean NOT NULL"
+  [bitstogram]="coordinate int NOT NULL, hadamard_row int NOT NULL, symbol_report boolean NOT NULL, hash_index int NOT NULL, coefficient int NOT NULL, item_report boolean NOT NULL"
   [sfp]="fragment_start int NOT NULL, hash_index int NOT NULL, coefficient int NOT NULL, fragment_report boolean NOT NULL, word_hash_index int NOT NULL, word_coefficient int NOT NULL, word_report boolean NOT NULL"
 )
 declare -A args=(
   [treehist]="level, hash_index, coefficient, prefix_report, item_report"
   [pem]="group_index, hash_index, coefficient, report"
+  [bitstogram]="coordinate, hadamard_row, symbol_report, hash_index, coefficient, item_report"
   [sfp]="fragment_start, hash_index, coefficient, fragment_report, word_hash_index, word_coefficient, word_report"
 )
 for m in $mechanisms; do
-  [[ -n ${cols[$m]:-} ]] || { echo "heavy.sh: MECHANISMS: unknown '$m' (treehist, pem, sfp)" >&2; exit 2; }
+  [[ -n ${cols[$m]:-} ]] || { echo "heavy.sh: MECHANISMS: unknown '$m' (treehist, bitstogram, pem, sfp)" >&2; exit 2; }
 done
 slots=1048576
 bench_setup
@@ -120,7 +122,8 @@ mapfile -t td < <(time_queries "$serial" "${dq[@]}")
 
 # Issue 20's checks per mechanism: every word with true count >= τ + 3σ_P returned, σ_P
 # the largest standard error the mechanism prunes or decides with (treehist: c(ε/2)·
-# sqrt(π·n·D/2); pem: c(ε)·sqrt(g·n); sfp: c(ε/2)·sqrt(P·n)); no returned word with true
+# sqrt(π·n·D/2); pem: c(ε)·sqrt(g·n); sfp: c(ε/2)·sqrt(P·n); bitstogram: σ_B = c(ε/2)·
+# sqrt(D·n), the same formula as sfp's, in the ELSE branch); no returned word with true
 # count <= τ - 3·(its std_error); the returned intervals that miss the truth.
 check() {
   psql -qAtX -F' ' -c "

@@ -1,7 +1,7 @@
 // The heavy-hitters rows of ldp_summary_fuzz's families (fuzz_family.hpp): the summary
 // (ldp.heavy_summary: seeds of every domain and counter widths of 1 and 2 bytes, the
-// accessors and their agreements, treehist_trans in user-defined aggregates with odd
-// and out-of-range reports) and its protocol (ldp.heavy_protocol: a type of its own, no
+// accessors and their agreements, treehist_trans and bitstogram_trans in user-defined
+// aggregates with odd and out-of-range reports) and its protocol (ldp.heavy_protocol: a type of its own, no
 // ldp.summary kind, whose forms are read back and then used by the encoder and the
 // aggregate).
 #include <cstdlib>
@@ -46,6 +46,18 @@ const char* const kHeavySeeds[][2] = {
     {"treehist escaped alphabet n=0",
      "SELECT 'v1:treehist{epsilon=1,domain=alphabet,alphabet=\"x\\\"é\\\\\",max_length=2,chars_per_level=1,levels=2,"
      "hashes=1,width=4,expected_users=10,n=0,prune=[0,0,0,0,0,0,0,0],final=[0,0,0,0]}'::ldp.heavy_summary"},
+    {"bitstogram abc D=3 n=600 (heavy hitters)",
+     "SELECT ldp.bitstogram_agg(e.coordinate, e.hadamard_row, e.symbol_report, e.hash_index, e.coefficient, "
+     "e.item_report, ldp.bitstogram_protocol(8, 600, 'abc', 3, 1, 2, 8)) FROM generate_series(1, 600) i, "
+     "ldp.bitstogram_encode(CASE WHEN i % 3 = 0 THEN 'c' ELSE 'abc' END, "
+     "ldp.bitstogram_protocol(8, 600, 'abc', 3, 1, 2, 8), i) e"},
+    {"bitstogram ab 2x4 n=1", "SELECT 'v1:bitstogram{epsilon=2,domain=alphabet,alphabet=\"ab\",max_length=2,"
+                              "chars_per_level=1,levels=2,hashes=2,width=4,buckets=2,expected_users=10,n=1,"
+                              "coordinates=[0,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0],final=[0,0,0,0,0,0,0,-1]}'::ldp.heavy_summary"},
+    {"bitstogram int64 n=1500", "SELECT ldp.bitstogram_agg(e.coordinate, e.hadamard_row, e.symbol_report, e.hash_index, "
+                                "e.coefficient, e.item_report, ldp.bitstogram_int8_protocol(8, 1500, 2, 512)) "
+                                "FROM generate_series(1, 1500) i, ldp.bitstogram_encode(CASE WHEN i % 10 = 0 THEN -1 "
+                                "ELSE 7 END::bigint, ldp.bitstogram_int8_protocol(8, 1500, 2, 512), i) e"},
 };
 
 const char* const kProtocolSeeds[][2] = {
@@ -56,11 +68,13 @@ const char* const kProtocolSeeds[][2] = {
 };
 
 // The stored form: "LDPS", u8 format (3), u8 family, u8 mechanism, u8 domain, f64
-// epsilon and six i64 fields, u16 alphabet bytes and the alphabet, i64 n, then the
-// counter width (src/core/heavy/heavy_internal.hpp).
+// epsilon and six i64 fields (seven for bitstogram (2) and pem (3): buckets, start_length),
+// u16 alphabet bytes and the alphabet, i64 n, then the counter width
+// (src/core/heavy/heavy_internal.hpp).
 void heavy_layout(const Bytes& b, size_t* fields_start, size_t* counter_width_at) {
   *fields_start = 8;
-  *counter_width_at = b.size() > 66 ? 6 + 2 + 56 + 2 + (size_t{b[64]} << 8 | b[65]) + 8 : 0;
+  const size_t a = b.size() > 6 && (b[6] == 2 || b[6] == 3) ? 72 : 64;  // the alphabet's length
+  *counter_width_at = b.size() > a + 2 ? a + 2 + (size_t{b[a]} << 8 | b[a + 1]) + 8 : 0;
 }
 // ldp.heavy_protocol: u8 version, u8 mechanism, u8 domain, the fields from byte 3.
 void protocol_layout(const Bytes&, size_t* fields_start, size_t* counter_width_at) {
@@ -177,9 +191,38 @@ Reports treehist_reports(const StateParams& p) {
   return {rows, "v(a, b, c, d, e)", "v.a, v.b, v.c, v.d, v.e, " + protocol};
 }
 
+// bitstogram_trans: reports that fit the state (coordinates = levels, Hadamard rows in
+// [0, hashes·width), hashes, width), now and then one that does not, or NULL ones.
+Reports bitstogram_reports(const StateParams& p) {
+  const long L = p.levels, H = p.hashes, W = p.width;
+  if (L < 1 || L > 64 || H < 1 || H > 4096 || W < 2 || W > 4096 || (L + 1) * H * W > (1L << 16)) return {};
+  auto row = [](long a, long b, const char* c, long d, long e, const char* f) {
+    return "(" + std::to_string(a) + ", " + std::to_string(b) + ", " + c + ", " + std::to_string(d) + ", " +
+           std::to_string(e) + ", " + f + ")";
+  };
+  std::string rows = row(1, 0, "true", 0, 0, "false") + ", " + row(L, H * W - 1, "false", H - 1, W - 1, "true");
+  std::string protocol = p.protocol;
+  switch (p.variant % 6) {
+    case 0: {
+      const std::string odd[] = {row(0, 0, "true", 0, 0, "true"), row(L + 1, 0, "true", 0, 0, "true"),
+                                 row(1, H * W, "true", 0, 0, "true"), row(1, -1, "true", 0, 0, "true"),
+                                 row(1, 0, "true", H, 0, "true"), row(1, 0, "true", 0, W, "true")};
+      rows += ", " + odd[(p.variant / 6) % LDP_FUZZ_COUNT(odd)];
+      break;
+    }
+    case 1: rows += ", (NULL, NULL, NULL, NULL, NULL, NULL)"; break;
+    case 2: rows += ", (1, NULL, true, 0, 0, true)"; break;
+    case 3: protocol = "(SELECT " + p.protocol + " WHERE v.a IS NOT NULL)"; break;
+    default: break;
+  }
+  return {rows, "v(a, b, c, d, e, f)", "v.a, v.b, v.c, v.d, v.e, v.f, " + protocol};
+}
+
 const TransFn kHeavyTransFns[] = {
     {"treehist_trans", "treehist", "int, int, int, boolean, boolean, ldp.heavy_protocol", "treehist_agg",
      treehist_reports},
+    {"bitstogram_trans", "bitstogram", "int, int, boolean, int, int, boolean, ldp.heavy_protocol", "bitstogram_agg",
+     bitstogram_reports},
 };
 
 }  // namespace

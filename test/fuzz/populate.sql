@@ -52,13 +52,13 @@ CROSS JOIN LATERAL cms_encode(item, 2.0, 4, 16, i) c
 CROSS JOIN LATERAL hcms_encode(item, 2.0, 4, 16, i) h
 CROSS JOIN LATERAL hashtogram_encode(item, 2.0, 4, 16, i) t;
 
--- heavy hitters (TreeHist) over words and over 64-bit ids, small protocols (2 x 16; the
+-- heavy hitters (TreeHist; Bitstogram's protocol and summaries below) over words and over 64-bit ids, small protocols (2 x 16; the
 -- words' 4 letters of 'abcw' in 2 levels, the ids' 8 levels); the protocols are a table
 -- of their own too, and in each report row (a heavy_protocol column for sqlsmith)
 CREATE TABLE heavy_protocols (name text PRIMARY KEY, p heavy_protocol);
 INSERT INTO heavy_protocols VALUES ('words', treehist_protocol(2, 2000, 'abcw', 4, 2, 2, 16)),
   ('bytes', treehist_protocol(2, 2000, NULL, 3, NULL, 2, 16)), ('ids', treehist_int8_protocol(2, 2000, 2, 16)),
-  ('null', NULL);
+  ('bitstogram', bitstogram_protocol(2, 2000, 'abcw', 4, 1, 2, 16)), ('null', NULL);
 CREATE TABLE heavy_reports (
   id int PRIMARY KEY, at timestamptz NOT NULL, item text, id8 bigint, items text[], p heavy_protocol,
   w_level int, w_j int, w_r int, w_prefix boolean, w_item boolean,
@@ -119,12 +119,16 @@ INSERT INTO heavy_summaries (day, mechanism, s)
 SELECT at::date, 'words', treehist_agg(w_level, w_j, w_r, w_prefix, w_item, treehist_protocol(2, 2000, 'abcw', 4, 2, 2, 16))
 FROM heavy_reports WHERE id < 100000 GROUP BY 1
 UNION ALL SELECT at::date, 'ids', treehist_agg(i_level, i_j, i_r, i_prefix, i_item, treehist_int8_protocol(2, 2000, 2, 16))
-FROM heavy_reports WHERE id < 100000 GROUP BY 1;
+FROM heavy_reports WHERE id < 100000 GROUP BY 1
+UNION ALL SELECT h.at::date, 'bitstogram', bitstogram_agg(r.coordinate, r.hadamard_row, r.symbol_report, r.hash_index,
+  r.coefficient, r.item_report, bitstogram_protocol(2, 2000, 'abcw', 4, 1, 2, 16))
+FROM heavy_reports h, bitstogram_encode(h.item, bitstogram_protocol(2, 2000, 'abcw', 4, 1, 2, 16), h.id) r GROUP BY 1;
 INSERT INTO heavy_summaries (day, mechanism, s)
 SELECT NULL, mechanism, rollup(s) FROM heavy_summaries GROUP BY mechanism;
 INSERT INTO heavy_summaries (day, mechanism, s) VALUES
   (NULL, 'text', 'v1:treehist{epsilon=2,domain=alphabet,alphabet="ab",max_length=2,chars_per_level=1,levels=2,hashes=1,width=2,expected_users=10,n=1,prune=[1,0,0,0],final=[0,-1]}'),
   (NULL, 'text', 'v1:treehist{epsilon=1,domain=bytes,max_length=2,chars_per_level=1,levels=2,hashes=1,width=2,expected_users=10,n=0,prune=[0,0,0,0],final=[0,0]}'),
+  (NULL, 'text', 'v1:bitstogram{epsilon=2,domain=alphabet,alphabet="ab",max_length=2,chars_per_level=1,levels=2,hashes=2,width=4,buckets=2,expected_users=10,n=1,coordinates=[0,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0],final=[0,0,0,0,0,0,0,-1]}'),
   (NULL, 'null', NULL);
 
 -- ---- a mean, a frequency and a sketch collection, their ended epochs closed ----

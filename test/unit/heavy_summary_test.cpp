@@ -31,6 +31,10 @@ using ldp_test::MechProtocol;
 using ldp_test::PreparedHeavy;
 using ldp_test::Protocol;
 using ldp_test::ThrowsKind;
+using ldp_test::binary_of;
+using ldp_test::from_binary;
+using ldp_test::from_text;
+using ldp_test::text_of;
 
 double C(double x) { return (std::exp(x) + 1) / (std::exp(x) - 1); }  // c(x)
 
@@ -338,27 +342,6 @@ TEST(HeavyHitters, ItemsFitMaxLengthAndPadsEndThem) {
 
 // ---- forms ----
 
-std::string text_of(const Heavy& s) {
-  std::string out(ldp::heavy_summary_text_size(*s), '\0');
-  ldp::heavy_summary_to_text(*s, out.data(), out.size());
-  out.pop_back();
-  return out;
-}
-std::vector<uint8_t> binary_of(const Heavy& s) {
-  std::vector<uint8_t> out(ldp::heavy_summary_binary_size(*s));
-  ldp::heavy_summary_to_binary(*s, out.data(), out.size());
-  return out;
-}
-Heavy from_text(const std::string& t) {
-  Heavy s(ldp::heavy_summary_parse_size(t.c_str()));
-  ldp::heavy_summary_from_text(t.c_str(), s.get(), s.bytes());
-  return s;
-}
-Heavy from_binary(const std::vector<uint8_t>& b) {
-  Heavy s(ldp::heavy_summary_binary_parse_size(b.data(), b.size()));
-  ldp::heavy_summary_from_binary(b.data(), b.size(), s.get(), s.bytes());
-  return s;
-}
 
 TEST(HeavyCodec, TextAndFixedBytes) {
   Heavy s(Protocol(HeavyDomain::Alphabet, 1, 10, 1, 2, 1, 1, "ab"));
@@ -524,7 +507,7 @@ TEST(HeavyProtocol, PemAndSfpDefaultsAndTextForms) {
   }
   EXPECT_FALSE(ldp::same_heavy_protocol(pem, odd));
   auto bad = [](auto f) { return ThrowsKind(ErrorKind::InvalidParameter, f); };
-  EXPECT_TRUE(bad([] { MechProtocol(HeavyMechanism::Bitstogram, HeavyDomain::Alphabet, 2, 1000); }));
+  EXPECT_TRUE(bad([] { MechProtocol(static_cast<HeavyMechanism>(5), HeavyDomain::Alphabet, 2, 1000); }));
   EXPECT_TRUE(bad([] { MechProtocol(HeavyMechanism::TreeHist, HeavyDomain::Alphabet, 2, 1000, 0, 0, 6, 2, 1); }));
   EXPECT_TRUE(bad([] { MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 2, 1000, 0, 0, 6, 2, 6); }));
   EXPECT_TRUE(bad([] { MechProtocol(HeavyMechanism::PEM, HeavyDomain::Alphabet, 2, 1000, 0, 0, 6, 2, -2); }));
@@ -738,7 +721,10 @@ TEST(HeavyCodec, PemAndSfpTextBinaryAndRefusals) {
   for (size_t len = 0; len < good.size(); ++len)
     EXPECT_TRUE(bad_binary(std::vector<uint8_t>(good.begin(), good.begin() + static_cast<long>(len)))) << len;
   std::vector<uint8_t> b = good;
-  b[6] = 2;  // bitstogram: reserved
+  b[6] = 2;  // bitstogram: start_length read as buckets, hashes * width not its K
+  EXPECT_TRUE(bad_binary(b));
+  b = good;
+  b[6] = 5;  // unknown
   EXPECT_TRUE(bad_binary(b));
   b = good;
   b[6] = 1;  // read as TreeHist, start_length is taken for the alphabet's length

@@ -1,6 +1,6 @@
 // An owning, aligned heavy-hitters summary for the unit tests, its prepared table, and
 // simulated populations of devices reporting through the SDK's encoder of the summary's
-// mechanism (TreeHist, PEM, SFP).
+// mechanism (TreeHist, Bitstogram, PEM, SFP).
 #pragma once
 
 #include <cstdint>
@@ -45,7 +45,7 @@ struct PreparedHeavy {
 inline ldp::HeavyProtocol MechProtocol(ldp::HeavyMechanism mechanism, ldp::HeavyDomain domain, double epsilon,
                                        int64_t expected_users, int64_t hashes = 0, int64_t width = 0,
                                        int64_t max_length = 0, int64_t chars_per_level = 0, int64_t start_length = -1,
-                                       const std::string& alphabet = "") {
+                                       const std::string& alphabet = "", int64_t buckets = 0) {
   ldp::HeavyProtocolSpec spec;
   spec.mechanism = mechanism;
   spec.domain = domain;
@@ -57,6 +57,7 @@ inline ldp::HeavyProtocol MechProtocol(ldp::HeavyMechanism mechanism, ldp::Heavy
   spec.chars_per_level = chars_per_level;
   spec.start_length = start_length;
   spec.alphabet = alphabet;
+  spec.buckets = buckets;
   return ldp::heavy_protocol_build(spec);
 }
 
@@ -65,6 +66,29 @@ inline ldp::HeavyProtocol Protocol(ldp::HeavyDomain domain, double epsilon, int6
                                    const std::string& alphabet = "") {
   return MechProtocol(ldp::HeavyMechanism::TreeHist, domain, epsilon, expected_users, hashes, width, max_length,
                       chars_per_level, -1, alphabet);
+}
+
+// The summary's text and binary forms, and summaries read back from them.
+inline std::string text_of(const Heavy& s) {
+  std::string out(ldp::heavy_summary_text_size(*s), '\0');
+  ldp::heavy_summary_to_text(*s, out.data(), out.size());
+  out.pop_back();
+  return out;
+}
+inline std::vector<uint8_t> binary_of(const Heavy& s) {
+  std::vector<uint8_t> out(ldp::heavy_summary_binary_size(*s));
+  ldp::heavy_summary_to_binary(*s, out.data(), out.size());
+  return out;
+}
+inline Heavy from_text(const std::string& t) {
+  Heavy s(ldp::heavy_summary_parse_size(t.c_str()));
+  ldp::heavy_summary_from_text(t.c_str(), s.get(), s.bytes());
+  return s;
+}
+inline Heavy from_binary(const std::vector<uint8_t>& b) {
+  Heavy s(ldp::heavy_summary_binary_parse_size(b.data(), b.size()));
+  ldp::heavy_summary_from_binary(b.data(), b.size(), s.get(), s.bytes());
+  return s;
 }
 
 // One device holding item reports into s, by the summary's mechanism.
@@ -76,6 +100,9 @@ inline void report(Heavy& s, const std::string& item, ldp::RandomSource& rng) {
       return;
     case ldp::HeavyMechanism::SFP:
       ldp::sfp_add_report(s.get(), ldp::sfp_encode(p, item, rng));
+      return;
+    case ldp::HeavyMechanism::Bitstogram:
+      ldp::bitstogram_add_report(s.get(), ldp::bitstogram_encode(p, item, rng));
       return;
     default:
       ldp::heavy_add_report(s.get(), ldp::treehist_encode(p, item, rng));

@@ -11,6 +11,8 @@
 #include "common/stats.hpp"
 #include "heavy/heavy_internal.hpp"
 #include "heavy/heavy_summary.hpp"
+#include "common/select.hpp"
+#include "sketch/count_sketch.hpp"
 #include "sketch/hcms_oracle.hpp"
 
 namespace ldp {
@@ -150,16 +152,42 @@ double HeavyHcms::estimate(std::string_view u) {
   return scale_ * hcms_count(sketch_table_row_sum(table_, t_, m_, u, scratch_.data()), reports_, m_, epsilon_);
 }
 
+// ---- the count sketch of one sketch ----
+
+HeavyCountSketch::HeavyCountSketch(const HeavySummary& s, const int64_t* table, int64_t index, double scale)
+    : t_(s.protocol.hashes),
+      m_(s.protocol.width),
+      table_(table + index * t_ * m_),
+      scale_(scale),
+      hashes_(static_cast<size_t>(2 * t_)),
+      rows_(static_cast<size_t>(t_)) {}
+
+double* HeavyCountSketch::rows(std::string_view u) {
+  count_sketch_rows(table_, t_, m_, u, scale_, hashes_.data(), rows_.data());
+  return rows_.data();
+}
+double HeavyCountSketch::estimate(std::string_view u) { return median_of(rows(u), t_); }
+bool HeavyCountSketch::at_least(std::string_view u, double x) { return median_at_least(rows(u), t_, x); }
+
+double heavy_count_sketch_sigma(const HeavySummary& s, double scale) {
+  return heavy_c(s.protocol.epsilon / 2) * std::sqrt(M_PI * static_cast<double>(s.n) * scale / 2);
+}
+
 // ---- candidates ----
 
-HeavyExtender::HeavyExtender(const HeavyProtocol& p) : domain_(p.dom()), max_length_(p.max_length) {
+std::vector<std::string> heavy_alphabet_chars(const HeavyProtocol& p) {
+  std::vector<std::string> chars;
   const std::string_view a = p.alphabet_view();
   for (size_t i = 0; i < a.size();) {
     const auto len = static_cast<size_t>(utf8_char_length(a.substr(i)));
-    chars_.emplace_back(a.substr(i, len));
+    chars.emplace_back(a.substr(i, len));
     i += len;
   }
+  return chars;
 }
+
+HeavyExtender::HeavyExtender(const HeavyProtocol& p)
+    : domain_(p.dom()), max_length_(p.max_length), chars_(heavy_alphabet_chars(p)) {}
 
 double HeavyExtender::fanout(int64_t steps) const {
   const double base = domain_ == HeavyDomain::Alphabet ? static_cast<double>(chars_.size() + 1) : 256;

@@ -64,15 +64,33 @@ struct HeavyMechanismImpl {
   // Fills out->items (count and item bytes only), prune_thresholds, candidates and
   // survivors; out's threshold and σ's are set, s.n > 0.
   void (*decode)(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q, HeavyHitters* out);
+  // After heavy_prepare's row transforms, what else the table needs (nullptr: nothing;
+  // Bitstogram: the transforms across rows that make each coordinate's sketch one
+  // Hadamard transform of its K cells).
+  void (*prepare)(const HeavySummary& s, int64_t* table);
 };
 const HeavyMechanismImpl* heavy_impl_from_byte(uint8_t id);  // nullptr: unknown (or reserved)
 const HeavyMechanismImpl& heavy_impl(HeavyMechanism id);     // Internal when unknown
+
+// ---- Bitstogram's protocol (bitstogram.cpp) ----
+// The checks of its buckets and Hadamard-response size (validate_heavy_protocol), and the
+// defaults of buckets, hashes and width (heavy_protocol_build; p's other fields are set).
+void bitstogram_validate(const HeavyProtocol& p, int64_t symbols);
+void bitstogram_defaults(const HeavyProtocolSpec& spec, HeavyProtocol* p);
 
 // ---- encoders ----
 // The item a device encoder of mechanism m reports: the protocol validated and of m
 // (InvalidParameter naming the encoder), the item as heavy_item_from_text / _int make it.
 void heavy_encoder_item(const HeavyProtocol& p, HeavyMechanism m, std::string_view text, HeavyItem* out);
 void heavy_encoder_item(const HeavyProtocol& p, HeavyMechanism m, int64_t value, HeavyItem* out);
+// A device encoder: the item checked and cut as heavy_encoder_item does, then encoded.
+template <class Report, class Value>
+Report heavy_encode_item(const HeavyProtocol& p, HeavyMechanism m, Value item, RandomSource& rng,
+                         Report (*encode)(const HeavyProtocol&, const HeavyItem&, RandomSource&)) {
+  HeavyItem it;
+  heavy_encoder_item(p, m, item, &it);
+  return encode(p, it, rng);
+}
 
 // ---- decoding pieces ----
 constexpr double kZ95 = 1.959963984540054;
@@ -100,6 +118,32 @@ class HeavyHcms {
   double epsilon_, reports_, scale_;
   std::vector<uint64_t> scratch_;
 };
+
+// One count sketch (§5.1, sketch/count_sketch.hpp) of the prepared table: sketch `index`
+// of the summary, its row estimates scale·g_j(u)·T[j][h_j(u)] and their median
+// (TreeHist's prefix and final oracles, Bitstogram's final oracle).
+class HeavyCountSketch {
+ public:
+  HeavyCountSketch(const HeavySummary& s, const int64_t* table, int64_t index, double scale);
+  // The rows' estimates of u (valid until the next call).
+  double* rows(std::string_view u);
+  double estimate(std::string_view u);
+  bool at_least(std::string_view u, double x);
+  int64_t t() const { return t_; }
+
+ private:
+  int64_t t_, m_;
+  const int64_t* table_;
+  double scale_;
+  std::vector<uint64_t> hashes_;
+  std::vector<double> rows_;
+};
+// σ of a count sketch's median estimate at ε/2 (TreeHist's σ_F, Bitstogram's final σ,
+// derived, ALGORITHMS.md §5.1): c(ε/2)·sqrt(π·n·scale/2), scale = D for TreeHist's prefixes.
+double heavy_count_sketch_sigma(const HeavySummary& s, double scale);
+
+// The alphabet's characters in order (the alphabet domain; a validated protocol).
+std::vector<std::string> heavy_alphabet_chars(const HeavyProtocol& p);
 
 // A candidate prefix (or fragment) while a decoder builds it.
 struct HeavyNode {

@@ -163,8 +163,6 @@ int64_t HeavyProtocol::sketches() const {
 }
 
 void validate_heavy_protocol(const HeavyProtocol& p) {
-  if (p.mechanism == static_cast<uint8_t>(HeavyMechanism::Bitstogram))
-    bad("the heavy-hitters mechanism bitstogram (%" PRId64 ") is not implemented", p.mechanism);
   const HeavyMechanismImpl* impl = heavy_impl_from_byte(p.mechanism);
   if (impl == nullptr) bad("unknown heavy-hitters mechanism %" PRId64, p.mechanism);
   check_epsilon(p.epsilon);
@@ -226,6 +224,10 @@ void validate_heavy_protocol(const HeavyProtocol& p) {
           ": got start_length + chars_per_level = %" PRId64,
           kMaxHeavyCandidates, s0 + p.chars_per_level);
   }
+  if (p.mech() == HeavyMechanism::Bitstogram)
+    bitstogram_validate(p, sigma);
+  else if (p.buckets != 0)
+    throw_error(ErrorKind::InvalidParameter, "buckets is bitstogram's, not %s's", impl->name);
   // SFP queries 256·|Σ| fragments at each position (|Σ| < 2^16 here: no overflow).
   if (p.mech() == HeavyMechanism::SFP && 256 * sigma > kMaxHeavyCandidates)
     bad("sfp queries 256 * (symbols per fragment) fragments at each position, at most %" PRId64 ": got 256 * %" PRId64
@@ -235,11 +237,7 @@ void validate_heavy_protocol(const HeavyProtocol& p) {
 
 HeavyProtocol heavy_protocol_build(const HeavyProtocolSpec& spec) {
   const HeavyMechanismImpl* impl = heavy_impl_from_byte(static_cast<uint8_t>(spec.mechanism));
-  if (impl == nullptr)
-    bad(spec.mechanism == HeavyMechanism::Bitstogram ? "the heavy-hitters mechanism bitstogram (%" PRId64
-                                                       ") is not implemented"
-                                                     : "unknown heavy-hitters mechanism %" PRId64,
-        static_cast<int64_t>(spec.mechanism));
+  if (impl == nullptr) bad("unknown heavy-hitters mechanism %" PRId64, static_cast<int64_t>(spec.mechanism));
   HeavyProtocol p;
   std::memset(&p, 0, sizeof p);
   p.mechanism = static_cast<uint8_t>(spec.mechanism);
@@ -278,6 +276,13 @@ HeavyProtocol heavy_protocol_build(const HeavyProtocolSpec& spec) {
   if (p.levels == 0 && p.chars_per_level >= 1 && p.max_length > s0 &&
       p.max_length <= kMaxHeavyLevels * kMaxHeavyCharsPerLevel)
     p.levels = (p.max_length - s0 + p.chars_per_level - 1) / p.chars_per_level;
+  if (spec.mechanism == HeavyMechanism::Bitstogram) {
+    bitstogram_defaults(spec, &p);  // buckets, hashes, width
+    validate_heavy_protocol(p);
+    return p;
+  }
+  if (spec.buckets != 0)
+    throw_error(ErrorKind::InvalidParameter, "buckets is bitstogram's, not %s's", impl->name);
   p.width = spec.width != 0 ? spec.width : impl->default_width;
   p.hashes = spec.hashes != 0 ? spec.hashes : impl->default_hashes;
   if (p.hashes == 0 && p.levels >= 1) {
@@ -294,7 +299,7 @@ bool same_heavy_protocol(const HeavyProtocol& a, const HeavyProtocol& b) {
   return a.mechanism == b.mechanism && a.domain == b.domain && a.start_length == b.start_length &&
          std::memcmp(&a.epsilon, &b.epsilon, 8) == 0 && a.max_length == b.max_length &&
          a.chars_per_level == b.chars_per_level && a.levels == b.levels && a.hashes == b.hashes && a.width == b.width &&
-         a.expected_users == b.expected_users && a.alphabet_view() == b.alphabet_view();
+         a.expected_users == b.expected_users && a.buckets == b.buckets && a.alphabet_view() == b.alphabet_view();
 }
 
 // ---- items ----
@@ -374,13 +379,13 @@ void heavy_render_fields(const HeavyProtocol& p, TextOut& o) {
     }
     o.put("\"");
   }
-  const bool pem = p.mech() == HeavyMechanism::PEM;
-  const char* keys[] = {
-      ",max_length=", ",start_length=", ",chars_per_level=", ",levels=", ",hashes=", ",width=", ",expected_users="};
+  const bool pem = p.mech() == HeavyMechanism::PEM, bits = p.mech() == HeavyMechanism::Bitstogram;
+  const char* keys[] = {",max_length=", ",start_length=", ",chars_per_level=", ",levels=",
+                        ",hashes=",     ",width=",        ",buckets=",         ",expected_users="};
   const int64_t values[] = {p.max_length, p.start_length, p.chars_per_level, p.levels,
-                            p.hashes,     p.width,        p.expected_users};
-  for (int i = 0; i < 7; ++i) {
-    if (i == 1 && !pem) continue;
+                            p.hashes,     p.width,        p.buckets,         p.expected_users};
+  for (int i = 0; i < 8; ++i) {
+    if ((i == 1 && !pem) || (i == 6 && !bits)) continue;
     o.put(keys[i]);
     o.number(values[i]);
   }
@@ -419,12 +424,13 @@ HeavyProtocol heavy_parse_fields(TextCursor& c, HeavyMechanism m) {
     std::memcpy(p.alphabet, a.data(), a.size());
     p.alphabet_bytes = static_cast<uint32_t>(a.size());
   }
-  const char* keys[] = {"max_length", "start_length", "chars_per_level", "levels", "hashes", "width", "expected_users"};
+  const char* keys[] = {"max_length", "start_length", "chars_per_level", "levels",
+                        "hashes",     "width",        "buckets",         "expected_users"};
   int64_t start_length = 0;
   int64_t* fields[] = {&p.max_length, &start_length, &p.chars_per_level, &p.levels,
-                       &p.hashes,     &p.width,      &p.expected_users};
-  for (int i = 0; i < 7; ++i) {
-    if (i == 1 && m != HeavyMechanism::PEM) continue;
+                       &p.hashes,     &p.width,      &p.buckets,         &p.expected_users};
+  for (int i = 0; i < 8; ++i) {
+    if ((i == 1 && m != HeavyMechanism::PEM) || (i == 6 && m != HeavyMechanism::Bitstogram)) continue;
     c.expect(",");
     *fields[i] = c.field(keys[i]);
   }
@@ -464,7 +470,8 @@ HeavyProtocol heavy_protocol_from_text(const char* text) {
 }
 
 size_t heavy_fields_binary_size(const HeavyProtocol& p) {
-  return 2 + 8 * (p.mech() == HeavyMechanism::PEM ? 8 : 7) + 2 + p.alphabet_bytes;
+  const bool extra = p.mech() == HeavyMechanism::PEM || p.mech() == HeavyMechanism::Bitstogram;
+  return 2 + 8 * (extra ? 8 : 7) + 2 + p.alphabet_bytes;
 }
 
 void heavy_put_fields(uint8_t*& o, const HeavyProtocol& p) {
@@ -474,6 +481,7 @@ void heavy_put_fields(uint8_t*& o, const HeavyProtocol& p) {
   for (int64_t v : {p.max_length, p.chars_per_level, p.levels, p.hashes, p.width, p.expected_users})
     put_be64(o, static_cast<uint64_t>(v));
   if (p.mech() == HeavyMechanism::PEM) put_be64(o, p.start_length);
+  if (p.mech() == HeavyMechanism::Bitstogram) put_be64(o, static_cast<uint64_t>(p.buckets));
   *o++ = static_cast<uint8_t>(p.alphabet_bytes >> 8);
   *o++ = static_cast<uint8_t>(p.alphabet_bytes);
   std::memcpy(o, p.alphabet, p.alphabet_bytes);
@@ -494,6 +502,7 @@ HeavyProtocol heavy_read_fields(ByteReader& r) {
     if (s0 < 0 || s0 > UINT16_MAX) r.fail("start_length out of range");
     p.start_length = static_cast<uint16_t>(s0);
   }
+  if (p.mech() == HeavyMechanism::Bitstogram) p.buckets = r.i64();
   const size_t a = static_cast<size_t>(r.u8()) << 8 | r.u8();
   if (a > static_cast<size_t>(kMaxHeavyAlphabetBytes)) r.fail("an alphabet of more than 256 bytes");
   if (a > r.left) r.fail("truncated");

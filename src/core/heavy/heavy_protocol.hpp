@@ -8,7 +8,11 @@
 // Mechanisms (the registry kMechanisms in heavy_summary.cpp):
 //   treehist (1)  seed 003 §3, ALGORITHMS.md §6.1: a prefix tree, levels = D prefix
 //                 oracles and a final one, each §5.1's count sketch (median over rows).
-//   bitstogram (2) reserved (seed 003 §4), not implemented: refused.
+//   bitstogram (2) seed 003 §4, ALGORITHMS.md §6.2: levels = D coordinates of
+//                 chars_per_level characters (default 1: |Σ| = 27 over [a-z]); buckets T;
+//                 level sketch ℓ holds coordinate ℓ's Hadamard-response vector of
+//                 K = hadamard_order(T·|Σ|) <= hashes·width cells (row-major: cell a is
+//                 HR row a), the extra sketch the final count sketch (§5.1), both at ε/2.
 //   pem (3)       prefix extending (Wang et al., ALGORITHMS.md §7): levels = g groups;
 //                 group i's oracle holds the prefixes of s0 + (i+1)·s characters
 //                 (s0 = start_length, s = chars_per_level), the last group's are whole
@@ -56,8 +60,8 @@
 // chars_per_level=2,levels=3,hashes=128,width=1024,expected_users=1000000}, fields in
 // this order, no alphabet field outside the alphabet domain; the alphabet is quoted,
 // with \" and \\ escaped. v1:pem{...} has start_length=<s0> after max_length;
-// v1:sfp{...} has TreeHist's fields. Parsing is strict (InvalidText) and validates the
-// protocol.
+// v1:sfp{...} has TreeHist's fields; v1:bitstogram{...} has buckets=<T> after width.
+// Parsing is strict (InvalidText) and validates the protocol.
 #pragma once
 
 #include <cstddef>
@@ -67,7 +71,6 @@
 
 namespace ldp {
 
-// Bitstogram = 2 is reserved (not implemented: refused wherever a protocol is read).
 enum class HeavyMechanism : uint8_t { TreeHist = 1, Bitstogram = 2, PEM = 3, SFP = 4 };
 enum class HeavyDomain : uint8_t { Alphabet = 1, Bytes = 2, Int64 = 3 };
 
@@ -99,6 +102,7 @@ struct HeavyProtocol {
   int64_t hashes;                         // t
   int64_t width;                          // m, a power of two
   int64_t expected_users;                 // n0, what the defaults were chosen for
+  int64_t buckets;                        // Bitstogram: T, the range of the item hash (else 0)
   char alphabet[kMaxHeavyAlphabetBytes];  // zeros after alphabet_bytes
 
   HeavyMechanism mech() const { return static_cast<HeavyMechanism>(mechanism); }
@@ -118,6 +122,7 @@ struct HeavyProtocolSpec {
   std::string alphabet;        // alphabet domain only; default "abc...z"
   int64_t max_length = 0, chars_per_level = 0, levels = 0, hashes = 0, width = 0;
   int64_t start_length = -1;  // PEM's s0; -1: the default (0); other mechanisms: -1 or 0
+  int64_t buckets = 0;        // Bitstogram's T; 0: the default (bitstogram.cpp)
 };
 
 // The protocol with every parameter not given filled from the defaults, validated

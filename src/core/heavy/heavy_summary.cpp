@@ -16,10 +16,10 @@ namespace ldp {
 extern const HeavyMechanismImpl kTreeHistImpl;
 extern const HeavyMechanismImpl kPemImpl;
 extern const HeavyMechanismImpl kSfpImpl;
+extern const HeavyMechanismImpl kBitstogramImpl;
 
 namespace {
-// Bitstogram (2) is reserved: no entry, so every reader refuses it.
-const HeavyMechanismImpl* const kMechanisms[] = {&kTreeHistImpl, &kPemImpl, &kSfpImpl};
+const HeavyMechanismImpl* const kMechanisms[] = {&kTreeHistImpl, &kBitstogramImpl, &kPemImpl, &kSfpImpl};
 
 [[noreturn]] void impossible(const char* name, const char* what, int64_t lo, int64_t hi, int64_t got) {
   throw_error(ErrorKind::ImpossibleReport, "%s %s must be in [%" PRId64 ", %" PRId64 "), got %" PRId64, name, what, lo,
@@ -168,6 +168,20 @@ void sfp_add_report(HeavySummary* s, const SfpReport& r) {
   s->n += 1;
 }
 
+void bitstogram_add_report(HeavySummary* s, const BitstogramReport& r) {
+  check_mechanism(*s, HeavyMechanism::Bitstogram);
+  const HeavyProtocol& p = s->protocol;
+  if (r.coordinate < 1 || r.coordinate > p.levels)
+    throw_error(ErrorKind::ImpossibleReport, "bitstogram coordinate must be in [1, levels = %" PRId64 "], got %" PRId64,
+                p.levels, r.coordinate);
+  const int64_t rows = bitstogram_hadamard_order(p);
+  if (r.hadamard_row < 0 || r.hadamard_row >= rows) impossible("bitstogram", "hadamard_row", 0, rows, r.hadamard_row);
+  const int64_t c = cell(p, "bitstogram", "hash_index", r.hash_index, "coefficient", r.coefficient);
+  s->sketch(r.coordinate - 1)[r.hadamard_row] += r.symbol_report ? 1 : -1;
+  s->sketch(p.levels)[c] += r.item_report ? 1 : -1;
+  s->n += 1;
+}
+
 void heavy_summary_merge(HeavySummary* into, const HeavySummary& from) {
   if (!same_heavy_protocol(into->protocol, from.protocol))
     throw_error(ErrorKind::InvalidParameter, "cannot merge heavy-hitters summaries of different protocols: %s and %s",
@@ -187,6 +201,7 @@ void heavy_prepare(const HeavySummary& s, int64_t* table) {
   const int64_t m = s.protocol.width, rows = s.protocol.sketches() * s.protocol.hashes;
   std::memcpy(table, s.counters(), sizeof(int64_t) * static_cast<size_t>(s.cells()));
   for (int64_t i = 0; i < rows; ++i) fwht_exact(reinterpret_cast<uint64_t*>(table + i * m), m);  // Σ|S| <= n
+  if (const auto prepare = heavy_impl(s.protocol.mech()).prepare) prepare(s, table);
 }
 
 }  // namespace ldp

@@ -11,6 +11,9 @@
 //   sfp       F[p][j][l] (levels = P sketches: Σ y of the fragment reports at position
 //             p), then W[j][l] (Σ y of the word reports). Text arrays fragments=[...],
 //             word=[...].
+//   bitstogram B[ℓ][a] (levels = D sketches of K = hashes·width cells, row-major: Σ y of
+//             the Hadamard-response reports of coordinate ℓ at row a), then SF[j][r] (the
+//             final count sketch, as TreeHist's). Text arrays coordinates=[...], final=[...].
 // Each report adds ±1 to one cell of the first block and, where there is a second, ±1 to
 // one cell of it. Merges add counters, so any order and any parallel plan give the same
 // summary bit for bit.
@@ -45,6 +48,13 @@
 // with σ_frag = c(ε/2)·sqrt(P·n) and σ_word = c(ε/2)·sqrt(n) (derived, §7). Default τ =
 // 15√n (alphabet: P = 3, τ/σ_frag = 4.00, τ/σ_word = 6.93 at ε = 2), 30√n (bytes: P = 6,
 // 5.66 and 13.9; int64: P = 8, 4.90 and 13.9).
+//
+// Bitstogram (§6.2, bitstogram.cpp), c = c(ε/2), T buckets, h(v) the item's bucket:
+//   (t, b) at coordinate ℓ:  f̂_ℓ(t, b) = D·c·(H_K·B[ℓ])[t·|Σ| + b + 1]
+//   item v:                   f̂(v) = TreeHist's final estimate
+// with σ_B = c·sqrt(n·D) (derived, §6.2) and σ_F. Default τ = 15√n (alphabet; τ/σ_B = 2.83
+// at ε = 2, D = 6), 30√n (bytes, int64); its decoder prunes nothing with σ_B, which decides
+// how each bucket's item is spelt.
 //
 // Fixed hashes add a collision bias that is not in σ (§5.1 for TreeHist's count sketch:
 // RMS about sqrt(Σ_{y≠v} f(y)²/(m·t)) for the mean over rows; §4.1-4.2 for HCMS, with
@@ -168,6 +178,22 @@ struct SfpReport {
 };
 void sfp_add_report(HeavySummary* s, const SfpReport& r);
 
+// A Bitstogram report row (SQL columns in this order): the coordinate ℓ in 1..levels, the
+// Hadamard-response row in [0, K) and its y (+1 as true) on (h(v), v[ℓ]), the final
+// count sketch's row, coefficient and y on v. K = bitstogram_hadamard_order(p).
+struct BitstogramReport {
+  int64_t coordinate;
+  int64_t hadamard_row;
+  bool symbol_report;
+  int64_t hash_index;
+  int64_t coefficient;
+  bool item_report;
+};
+void bitstogram_add_report(HeavySummary* s, const BitstogramReport& r);
+// K: the Hadamard-response size of each coordinate, the smallest power of two >= T·|Σ| + 1
+// (freq/hadamard.cpp's hadamard_order of T·|Σ| values).
+int64_t bitstogram_hadamard_order(const HeavyProtocol& p);
+
 // into += from (the same protocol, else InvalidParameter).
 void heavy_summary_merge(HeavySummary* into, const HeavySummary& from);
 
@@ -186,6 +212,12 @@ PemReport pem_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng
 // (unpadded), the word report HCMS at ε/2 on v, each with its own (j, l).
 SfpReport sfp_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng);
 SfpReport sfp_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng);
+// Bitstogram: coordinate ℓ uniform in [1, D]; §2's Hadamard response at ε/2
+// (freq/hadamard.cpp's hadamard_encode) of the value h(v)·|Σ| + v[ℓ] over T·|Σ| values,
+// h(v) = XXH64(v, kBitstogramBucketSeed) mod T; §5.1's count-sketch bit at ε/2 of v.
+BitstogramReport bitstogram_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng);
+BitstogramReport bitstogram_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng);
+constexpr uint64_t kBitstogramBucketSeed = 0xFFFFFFFFFFFFFFFEull;  // no count-sketch row's seed either
 // The seed of SFP's 8-bit hash of the whole item (ours: pure-LDP uses 10, which is also an
 // HCMS row's seed; no row's seed is this one, hashes <= 2^16).
 constexpr uint64_t kSfpHashSeed = 0xFFFFFFFFFFFFFFFFull;

@@ -131,6 +131,7 @@ extern const HeavyMechanismImpl kPemImpl = {
     frequency,
     level_frequency,
     decode,
+    /*prepare=*/nullptr,
 };
 
 }  // namespace ldp

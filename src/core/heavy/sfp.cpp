@@ -208,6 +208,7 @@ extern const HeavyMechanismImpl kSfpImpl = {
     frequency,
     level_frequency,
     decode,
+    /*prepare=*/nullptr,
 };
 
 }  // namespace ldp

@@ -52,39 +52,17 @@ HeavyReport encode(const HeavyProtocol& p, const HeavyItem& item, RandomSource& 
   return {level, j, r, x_prefix != flip_prefix, x_item != flip_item};
 }
 
-// One count sketch of the prepared table: the final oracle or a level's prefix oracle.
-class Oracle {
- public:
-  Oracle(const HeavySummary& s, const int64_t* table, int64_t level)  // level D + 1: the final one
-      : t_(s.protocol.hashes),
-        m_(s.protocol.width),
-        table_(table + (level - 1) * t_ * m_),
-        scale_(static_cast<double>(level <= s.protocol.levels ? s.protocol.levels * t_ : t_) * c_half(s.protocol)),
-        hashes_(static_cast<size_t>(2 * t_)),
-        rows_(static_cast<size_t>(t_)) {}
-  // The rows' estimates of u (valid until the next call).
-  double* rows(std::string_view u) {
-    count_sketch_rows(table_, t_, m_, u, scale_, hashes_.data(), rows_.data());
-    return rows_.data();
-  }
-  double estimate(std::string_view u) { return median_of(rows(u), t_); }
-  bool at_least(std::string_view u, double x) { return median_at_least(rows(u), t_, x); }
-  int64_t t() const { return t_; }
-
- private:
-  int64_t t_, m_;
-  const int64_t* table_;
-  double scale_;
-  std::vector<uint64_t> hashes_;
-  std::vector<double> rows_;
-};
+// A level's prefix oracle (scaled by D·t·c(ε/2)), or the final one (level D + 1, t·c(ε/2)).
+HeavyCountSketch oracle_of(const HeavySummary& s, const int64_t* table, int64_t level) {
+  const HeavyProtocol& p = s.protocol;
+  return HeavyCountSketch(s, table, level - 1,
+                          static_cast<double>(level <= p.levels ? p.levels * p.hashes : p.hashes) * c_half(p));
+}
 
 double sigma_prune(const HeavySummary& s) {
-  return c_half(s.protocol) * std::sqrt(M_PI * static_cast<double>(s.n) * static_cast<double>(s.protocol.levels) / 2);
+  return heavy_count_sketch_sigma(s, static_cast<double>(s.protocol.levels));
 }
-double sigma_final(const HeavySummary& s) {
-  return c_half(s.protocol) * std::sqrt(M_PI * static_cast<double>(s.n) / 2);
-}
+double sigma_final(const HeavySummary& s) { return heavy_count_sketch_sigma(s, 1); }
 
 // A symbol's bytes, its characters before any pad, and whether it ends the item (pad).
 struct Symbol {
@@ -96,13 +74,7 @@ struct Symbol {
 // The symbols of one level in the alphabet domain: those with pads only at the end (the
 // others no item produces), the all-pad one last.
 std::vector<Symbol> alphabet_symbols(const HeavyProtocol& p) {
-  std::vector<std::string> chars;
-  const std::string_view a = p.alphabet_view();
-  for (size_t i = 0; i < a.size();) {
-    const auto len = static_cast<size_t>(utf8_char_length(a.substr(i)));
-    chars.emplace_back(a.substr(i, len));
-    i += len;
-  }
+  const std::vector<std::string> chars = heavy_alphabet_chars(p);
   std::vector<Symbol> out;
   // Symbols as (k characters, then s - k pads), k = s down to 0: all characters^k.
   for (int64_t k = p.chars_per_level; k >= 0; --k) {
@@ -189,13 +161,11 @@ HeavyReport treehist_encode_int(const HeavyProtocol& p, int64_t item, RandomSour
 namespace {
 
 HeavyEstimate frequency(const HeavySummary& s, const int64_t* table, const HeavyItem& it) {
-  Oracle final(s, table, s.protocol.levels + 1);
-  return {final.estimate(it.bytes), sigma_final(s)};
+  return {oracle_of(s, table, s.protocol.levels + 1).estimate(it.bytes), sigma_final(s)};
 }
 
 HeavyEstimate level_frequency(const HeavySummary& s, const int64_t* table, const HeavyItem& it, int64_t level) {
-  Oracle oracle(s, table, level);
-  return {oracle.estimate(it.prefix(level)), sigma_prune(s)};
+  return {oracle_of(s, table, level).estimate(it.prefix(level)), sigma_prune(s)};
 }
 
 void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q, HeavyHitters* result) {
@@ -215,7 +185,7 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
                   " symbols), more than %" PRId64 ": raise the threshold (%g)",
                   heavy_mechanism_name(p.mech()), static_cast<int64_t>(parents.size()) * sigma, level, parents.size(),
                   sigma, kMaxHeavyCandidates, out.threshold);
-    Oracle oracle(s, table, last ? p.levels + 1 : level);
+    HeavyCountSketch oracle = oracle_of(s, table, last ? p.levels + 1 : level);
     double prune_at = out.threshold;
     if (!last) {  // τ_P (heavy_summary.hpp, kTreeHistNoiseChildren)
       int64_t count = 0;
@@ -255,6 +225,7 @@ extern const HeavyMechanismImpl kTreeHistImpl = {
     /*default_chars_per_level=*/2,
     /*default_hashes=*/0,  // n0/(2000·levels), heavy_protocol.cpp
     /*default_width=*/1024,        {15, 30},           sigma_prune, sigma_final, frequency, level_frequency, decode,
+    /*prepare=*/nullptr,
 };
 
 }  // namespace ldp

@@ -145,6 +145,25 @@ LDP_FUNCTION(ldp_sfp_trans) {
   });
 }
 
+// bitstogram_agg(coordinate, hadamard_row, symbol_report, hash_index, coefficient,
+// item_report, protocol): one ±1 in the coordinate's Hadamard-response sketch (its K =
+// hashes·width cells, row-major), one in the final count sketch.
+LDP_FUNCTION(ldp_bitstogram_trans) {
+  if (ldp::HeavySummary* st = fast_state(fcinfo, ldp::HeavyMechanism::Bitstogram, 7)) {
+    const ldp::HeavyProtocol& p = st->protocol;
+    const int64 coordinate = PG_GETARG_INT32(1), row = PG_GETARG_INT32(2), cell = cell_of(fcinfo, p, 4);
+    if (likely(static_cast<uint64>(coordinate - 1) < static_cast<uint64>(p.levels) &&
+               static_cast<uint64>(row) < static_cast<uint64>(st->block) && cell >= 0)) {
+      ldp::heavy_add_pending2(st, coordinate - 1, row, PG_GETARG_BOOL(3), p.levels, cell, PG_GETARG_BOOL(6));
+      PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+    }
+  }
+  return trans_general(fcinfo, ldp::HeavyMechanism::Bitstogram, "bitstogram_trans", 7, [&](ldp::HeavySummary* st) {
+    ldp::bitstogram_add_report(st, {PG_GETARG_INT32(1), PG_GETARG_INT32(2), PG_GETARG_BOOL(3), PG_GETARG_INT32(4),
+                                    PG_GETARG_INT32(5), PG_GETARG_BOOL(6)});
+  });
+}
+
 // Strict combine function (also rollup's transition).
 LDP_FUNCTION(ldp_heavy_combine) {
   ldp_pg::LiveSummary* into = ldp_pg::live_rw_arg(fcinfo, 0, &kHeavyCodec);

@@ -38,6 +38,14 @@ Datum row(FunctionCallInfo fcinfo, const ldp::SfpReport& r) {
   return ldp_pg::composite_result(fcinfo, v, nulls, 7);
 }
 
+Datum row(FunctionCallInfo fcinfo, const ldp::BitstogramReport& r) {
+  Datum v[6] = {Int32GetDatum(static_cast<int32>(r.coordinate)),  Int32GetDatum(static_cast<int32>(r.hadamard_row)),
+                BoolGetDatum(r.symbol_report),                      Int32GetDatum(static_cast<int32>(r.hash_index)),
+                Int32GetDatum(static_cast<int32>(r.coefficient)), BoolGetDatum(r.item_report)};
+  bool nulls[6] = {};
+  return ldp_pg::composite_result(fcinfo, v, nulls, 6);
+}
+
 // The protocol argument, which must be of mechanism m (22023 otherwise).
 ldp::HeavyProtocol protocol_of(FunctionCallInfo fcinfo, HeavyMechanism m, const char* fn) {
   ldp::HeavyProtocol p = heavy_protocol_arg(fcinfo, 1);
@@ -80,4 +88,12 @@ LDP_FUNCTION(ldp_pem_encode_int8) {
 LDP_FUNCTION(ldp_sfp_encode) { return encode_text<ldp::SfpReport>(fcinfo, HeavyMechanism::SFP, "sfp_encode", ldp::sfp_encode); }
 LDP_FUNCTION(ldp_sfp_encode_int8) {
   return encode_int8<ldp::SfpReport>(fcinfo, HeavyMechanism::SFP, "sfp_encode", ldp::sfp_encode_int);
+}
+LDP_FUNCTION(ldp_bitstogram_encode) {
+  return encode_text<ldp::BitstogramReport>(fcinfo, HeavyMechanism::Bitstogram, "bitstogram_encode",
+                                            ldp::bitstogram_encode);
+}
+LDP_FUNCTION(ldp_bitstogram_encode_int8) {
+  return encode_int8<ldp::BitstogramReport>(fcinfo, HeavyMechanism::Bitstogram, "bitstogram_encode",
+                                            ldp::bitstogram_encode_int);
 }

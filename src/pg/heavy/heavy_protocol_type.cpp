@@ -39,6 +39,7 @@ struct Given {
   const char* alphabet;  // nullptr: none
   size_t alphabet_len;
   int64 max_length, start_length, chars_per_level, hashes, width;  // 0 (start_length -1): the default
+  int64 buckets;                                                   // Bitstogram's T; 0: the default
 };
 
 Datum build(FunctionCallInfo fcinfo, const Given& g) {
@@ -58,6 +59,7 @@ Datum build(FunctionCallInfo fcinfo, const Given& g) {
     spec.chars_per_level = g.chars_per_level;
     spec.hashes = g.hashes;
     spec.width = g.width;
+    spec.buckets = g.buckets;
     p = ldp::heavy_protocol_build(spec);
   });
   return heavy_protocol_datum(p);
@@ -124,7 +126,7 @@ namespace {
 // (PEM),] chars_per_level, hashes, width): alphabet NULL means any UTF-8 text as bytes, one
 // byte per level (group, fragment).
 Datum text_protocol(FunctionCallInfo fcinfo, ldp::HeavyMechanism m) {
-  Given g{m, ldp::HeavyDomain::Alphabet, nullptr, 0, 0, -1, 0, 0, 0};
+  Given g{m, ldp::HeavyDomain::Alphabet, nullptr, 0, 0, -1, 0, 0, 0, 0};
   if (PG_ARGISNULL(2)) {
     g.domain = ldp::HeavyDomain::Bytes;
   } else {
@@ -155,6 +157,10 @@ Datum text_protocol(FunctionCallInfo fcinfo, ldp::HeavyMechanism m) {
   g.chars_per_level = optional_int4(fcinfo, s_arg);
   g.hashes = optional_int4(fcinfo, s_arg + 1);
   g.width = optional_int4(fcinfo, s_arg + 2);
+  if (m == ldp::HeavyMechanism::Bitstogram) {  // bitstogram_protocol(..., width, buckets)
+    check_given(fcinfo, s_arg + 3, "buckets");
+    g.buckets = optional_int4(fcinfo, s_arg + 3);
+  }
   return build(fcinfo, g);
 }
 
@@ -163,7 +169,11 @@ Datum text_protocol(FunctionCallInfo fcinfo, ldp::HeavyMechanism m) {
 Datum int8_protocol(FunctionCallInfo fcinfo, ldp::HeavyMechanism m) {
   check_given(fcinfo, 2, "hashes");
   check_given(fcinfo, 3, "width");
-  const Given g{m, ldp::HeavyDomain::Int64, nullptr, 0, 0, -1, 0, optional_int4(fcinfo, 2), optional_int4(fcinfo, 3)};
+  Given g{m, ldp::HeavyDomain::Int64, nullptr, 0, 0, -1, 0, optional_int4(fcinfo, 2), optional_int4(fcinfo, 3), 0};
+  if (m == ldp::HeavyMechanism::Bitstogram) {  // bitstogram_int8_protocol(..., width, buckets)
+    check_given(fcinfo, 4, "buckets");
+    g.buckets = optional_int4(fcinfo, 4);
+  }
   return build(fcinfo, g);
 }
 
@@ -175,3 +185,5 @@ LDP_FUNCTION(ldp_sfp_protocol) { return text_protocol(fcinfo, ldp::HeavyMechanis
 LDP_FUNCTION(ldp_treehist_int8_protocol) { return int8_protocol(fcinfo, ldp::HeavyMechanism::TreeHist); }
 LDP_FUNCTION(ldp_pem_int8_protocol) { return int8_protocol(fcinfo, ldp::HeavyMechanism::PEM); }
 LDP_FUNCTION(ldp_sfp_int8_protocol) { return int8_protocol(fcinfo, ldp::HeavyMechanism::SFP); }
+LDP_FUNCTION(ldp_bitstogram_protocol) { return text_protocol(fcinfo, ldp::HeavyMechanism::Bitstogram); }
+LDP_FUNCTION(ldp_bitstogram_int8_protocol) { return int8_protocol(fcinfo, ldp::HeavyMechanism::Bitstogram); }
