@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -18,7 +19,8 @@ namespace ldp::tools {
 
 HeavyProtocol heavy_load_protocol(const HeavyLoadSpec& s) {
   HeavyProtocolSpec p;
-  p.mechanism = HeavyMechanism::TreeHist;
+  p.mechanism = s.mechanism;
+  p.start_length = s.start_length;
   p.epsilon = s.epsilon;
   p.expected_users = s.expected_users > 0 ? s.expected_users : s.users;
   if (s.integers()) {
@@ -36,9 +38,9 @@ HeavyProtocol heavy_load_protocol(const HeavyLoadSpec& s) {
   try {
     return heavy_protocol_build(p);
   } catch (const ldp::Error& e) {
-    throw UsageError(std::string("invalid TreeHist protocol: ") + e.what() +
+    throw UsageError(std::string("invalid ") + heavy_mechanism_name(s.mechanism) + " protocol: " + e.what() +
                      " (--epsilon, --users/--expected-users, --alphabet, --max-length, --chars-per-level, "
-                     "--hashes, --width)");
+                     "--hashes, --width" + (s.mechanism == HeavyMechanism::PEM ? ", --start-length)" : ")"));
   }
 }
 
@@ -50,8 +52,8 @@ HeavyProtocol validate_heavy_spec(const HeavyLoadSpec& s) {
     throw UsageError("--first-user-id must be >= 0 and leave room for every user id");
   if (s.integers()) {
     if (!(s.zipf_s > 0) || !std::isfinite(s.zipf_s))
-      throw UsageError("treehist draws words (--words FILE) or Zipf integer ids (--distribution zipf:S with --k K, "
-                       "S > 0)");
+      throw UsageError(std::string(heavy_mechanism_name(s.mechanism)) +
+                       " draws words (--words FILE) or Zipf integer ids (--distribution zipf:S with --k K, S > 0)");
     if (s.k < 1 || s.k > (int64_t{1} << 22)) throw UsageError("--k (the Zipf ranks) must be in [1, 4194304]");
     if (!s.alphabet.empty() || s.bytes_domain || s.max_length != 0 || s.chars_per_level != 0 || s.lowercase)
       throw UsageError("--alphabet, --bytes, --max-length, --chars-per-level and --lowercase apply to words, not to "
@@ -62,6 +64,8 @@ HeavyProtocol validate_heavy_spec(const HeavyLoadSpec& s) {
       throw UsageError("with --bytes a level is one byte: --chars-per-level must be 1");
     if (s.k != 0) throw UsageError("--k applies to Zipf integer ids, not to words");
   }
+  if (s.start_length >= 0 && s.mechanism != HeavyMechanism::PEM)
+    throw UsageError("--start-length applies to pem only");
   return heavy_load_protocol(s);
 }
 
@@ -207,6 +211,71 @@ void append_treehist_row(std::string& out, int64_t user_id, const HeavyReport& r
   out.append(r.item_report ? "\tt\n" : "\tf\n", 3);
 }
 
+namespace {
+
+void append_pem_row(std::string& out, int64_t user_id, const PemReport& r) {
+  append_int_field(out, user_id);
+  out.append("\t1\t", 3);
+  append_int_field(out, r.group);
+  out.push_back('\t');
+  append_int_field(out, r.hash_index);
+  out.push_back('\t');
+  append_int_field(out, r.coefficient);
+  out.append(r.report ? "\tt\n" : "\tf\n", 3);
+}
+
+void append_sfp_row(std::string& out, int64_t user_id, const SfpReport& r) {
+  append_int_field(out, user_id);
+  out.append("\t1\t", 3);
+  append_int_field(out, r.position);
+  out.push_back('\t');
+  append_int_field(out, r.hash_index);
+  out.push_back('\t');
+  append_int_field(out, r.coefficient);
+  out.append(r.fragment_report ? "\tt\t" : "\tf\t", 3);
+  append_int_field(out, r.word_hash_index);
+  out.push_back('\t');
+  append_int_field(out, r.word_coefficient);
+  out.append(r.word_report ? "\tt\n" : "\tf\n", 3);
+}
+
+// One device's report of a word (id < 0) or of the integer id, by the protocol's
+// mechanism: counted into local (when given) and, with rows, its COPY row appended.
+template <class Item>
+void encode_heavy(const HeavyProtocol& p, const Item& item, RandomSource& rng, HeavySummary* local,
+                  std::string* rows, int64_t user_id) {
+  switch (p.mech()) {
+    case HeavyMechanism::PEM: {
+      const PemReport r = [&] {
+        if constexpr (std::is_same_v<Item, int64_t>) return pem_encode_int(p, item, rng);
+        else return pem_encode(p, item, rng);
+      }();
+      if (local) pem_add_report(local, r);
+      if (rows) append_pem_row(*rows, user_id, r);
+      return;
+    }
+    case HeavyMechanism::SFP: {
+      const SfpReport r = [&] {
+        if constexpr (std::is_same_v<Item, int64_t>) return sfp_encode_int(p, item, rng);
+        else return sfp_encode(p, item, rng);
+      }();
+      if (local) sfp_add_report(local, r);
+      if (rows) append_sfp_row(*rows, user_id, r);
+      return;
+    }
+    default: {
+      const HeavyReport r = [&] {
+        if constexpr (std::is_same_v<Item, int64_t>) return treehist_encode_int(p, item, rng);
+        else return treehist_encode(p, item, rng);
+      }();
+      if (local) heavy_add_report(local, r);
+      if (rows) append_treehist_row(*rows, user_id, r);
+    }
+  }
+}
+
+}  // namespace
+
 HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSink& sink, const ProgressFn& progress,
                                        size_t chunk_bytes) {
   HeavyLoadResult result;
@@ -243,16 +312,16 @@ HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSin
   RandomSource& prng = *pop_rng;
   RandomSource& erng = *enc_rng;
   ChunkedRows out(sink, progress, chunk_bytes, 128);
-  std::string& buf = out.buf();
+  std::string* rows = sink ? &out.buf() : nullptr;  // no sink: nothing formatted
   int64_t done = 0;
   try {
     for (int64_t u = 0; u < spec.users; ++u) {
       const size_t i = draw_cdf_index(cdf, prng);
       ++truth[i];
-      const HeavyReport r =
-          spec.integers() ? treehist_encode_int(p, ids[i], erng) : treehist_encode(p, result.items[i], erng);
-      if (local) heavy_add_report(local, r);
-      append_treehist_row(buf, spec.first_user_id + u, r);
+      if (spec.integers())
+        encode_heavy(p, ids[i], erng, local, rows, spec.first_user_id + u);
+      else
+        encode_heavy(p, result.items[i], erng, local, rows, spec.first_user_id + u);
       ++done;
       out.rows_done(done);
     }
@@ -264,7 +333,13 @@ HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSin
   return result;
 }
 
-std::vector<FreqColumn> heavy_report_columns() {
+std::vector<FreqColumn> heavy_report_columns(HeavyMechanism m) {
+  if (m == HeavyMechanism::PEM)
+    return {{"group_index", "integer"}, {"hash_index", "integer"}, {"coefficient", "integer"}, {"report", "boolean"}};
+  if (m == HeavyMechanism::SFP)
+    return {{"fragment_start", "integer"}, {"hash_index", "integer"},      {"coefficient", "integer"},
+            {"fragment_report", "boolean"}, {"word_hash_index", "integer"}, {"word_coefficient", "integer"},
+            {"word_report", "boolean"}};
   return {{"level", "integer"},
           {"hash_index", "integer"},
           {"coefficient", "integer"},
