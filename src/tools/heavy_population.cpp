@@ -17,6 +17,15 @@ namespace ldp::tools {
 // ---------------------------------------------------------------------------
 // The protocol and the population
 
+bool parse_heavy_mechanism(const std::string& name, HeavyMechanism* out) {
+  for (HeavyMechanism m : {HeavyMechanism::TreeHist, HeavyMechanism::PEM, HeavyMechanism::SFP})
+    if (name == heavy_mechanism_name(m)) {
+      *out = m;
+      return true;
+    }
+  return false;
+}
+
 HeavyProtocol heavy_load_protocol(const HeavyLoadSpec& s) {
   HeavyProtocolSpec p;
   p.mechanism = s.mechanism;

@@ -59,6 +59,10 @@ struct HeavyLoadSpec {
   bool integers() const { return words_path.empty(); }
 };
 
+// The heavy-hitters mechanism of a --mechanism name (treehist, pem, sfp): false for
+// any other name.
+bool parse_heavy_mechanism(const std::string& name, HeavyMechanism* out);
+
 // The protocol of the spec (UsageError naming the options when the core refuses it).
 HeavyProtocol heavy_load_protocol(const HeavyLoadSpec& spec);
 // Checks the options (UsageError naming the option); returns the protocol.
