@@ -101,13 +101,8 @@ Score score(const std::unordered_map<std::string, int64_t>& truth, const HeavyHi
 
 Run run_one(HeavyMechanism m, const std::string& words, int64_t users, uint64_t seed, bool lowercase,
             const HeavyHittersQuery& q, bool print_missed) {
-  HeavyLoadSpec spec;
-  spec.mechanism = m;
-  spec.epsilon = 2;
-  spec.users = users;
-  spec.words_path = words;
+  HeavyLoadSpec spec = heavy_words_spec(m, words, users, seed);
   spec.lowercase = lowercase;
-  spec.seed = seed;
   const HeavyLoadResult r = generate_heavy_reports(spec, {});
   const HeavySummary& s = **r.local;
   std::unordered_map<std::string, int64_t> truth;

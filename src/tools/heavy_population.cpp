@@ -17,6 +17,16 @@ namespace ldp::tools {
 // ---------------------------------------------------------------------------
 // The protocol and the population
 
+HeavyLoadSpec heavy_words_spec(HeavyMechanism m, const std::string& path, int64_t users, uint64_t seed) {
+  HeavyLoadSpec s;
+  s.mechanism = m;
+  s.epsilon = 2;
+  s.users = users;
+  s.words_path = path;
+  s.seed = seed;
+  return s;
+}
+
 bool parse_heavy_mechanism(const std::string& name, HeavyMechanism* out) {
   for (HeavyMechanism m : {HeavyMechanism::TreeHist, HeavyMechanism::PEM, HeavyMechanism::SFP})
     if (name == heavy_mechanism_name(m)) {
@@ -208,14 +218,24 @@ HeavyQuality heavy_quality(const HeavyLoadResult& r, const HeavyHitters& h) {
 // ---------------------------------------------------------------------------
 // Formatting and generation
 
-void append_treehist_row(std::string& out, int64_t user_id, const HeavyReport& r) {
+namespace {
+
+// "user_id\t1\ta\tb\tc": every heavy row's first five fields (round 1, then the level,
+// group or position, the row and the coefficient).
+void append_row_head(std::string& out, int64_t user_id, int64_t a, int64_t b, int64_t c) {
   append_int_field(out, user_id);
   out.append("\t1\t", 3);
-  append_int_field(out, r.level);
+  append_int_field(out, a);
   out.push_back('\t');
-  append_int_field(out, r.hash_index);
+  append_int_field(out, b);
   out.push_back('\t');
-  append_int_field(out, r.coefficient);
+  append_int_field(out, c);
+}
+
+}  // namespace
+
+void append_treehist_row(std::string& out, int64_t user_id, const HeavyReport& r) {
+  append_row_head(out, user_id, r.level, r.hash_index, r.coefficient);
   out.append(r.prefix_report ? "\tt" : "\tf", 2);
   out.append(r.item_report ? "\tt\n" : "\tf\n", 3);
 }
@@ -223,24 +243,12 @@ void append_treehist_row(std::string& out, int64_t user_id, const HeavyReport& r
 namespace {
 
 void append_pem_row(std::string& out, int64_t user_id, const PemReport& r) {
-  append_int_field(out, user_id);
-  out.append("\t1\t", 3);
-  append_int_field(out, r.group);
-  out.push_back('\t');
-  append_int_field(out, r.hash_index);
-  out.push_back('\t');
-  append_int_field(out, r.coefficient);
+  append_row_head(out, user_id, r.group, r.hash_index, r.coefficient);
   out.append(r.report ? "\tt\n" : "\tf\n", 3);
 }
 
 void append_sfp_row(std::string& out, int64_t user_id, const SfpReport& r) {
-  append_int_field(out, user_id);
-  out.append("\t1\t", 3);
-  append_int_field(out, r.position);
-  out.push_back('\t');
-  append_int_field(out, r.hash_index);
-  out.push_back('\t');
-  append_int_field(out, r.coefficient);
+  append_row_head(out, user_id, r.position, r.hash_index, r.coefficient);
   out.append(r.fragment_report ? "\tt\t" : "\tf\t", 3);
   append_int_field(out, r.word_hash_index);
   out.push_back('\t');
@@ -248,38 +256,37 @@ void append_sfp_row(std::string& out, int64_t user_id, const SfpReport& r) {
   out.append(r.word_report ? "\tt\n" : "\tf\n", 3);
 }
 
-// One device's report of a word (id < 0) or of the integer id, by the protocol's
-// mechanism: counted into local (when given) and, with rows, its COPY row appended.
+// One device's report of a word or of an integer id by one mechanism's encoder: counted
+// into local (when given) and, with rows, its COPY row appended.
+template <class Item, class Report>
+void encode_with(Report (*text)(const HeavyProtocol&, std::string_view, RandomSource&),
+                 Report (*integer)(const HeavyProtocol&, int64_t, RandomSource&),
+                 void (*add)(HeavySummary*, const Report&), void (*append)(std::string&, int64_t, const Report&),
+                 const HeavyProtocol& p, const Item& item, RandomSource& rng, HeavySummary* local, std::string* rows,
+                 int64_t user_id) {
+  Report r;
+  if constexpr (std::is_same_v<Item, int64_t>)
+    r = integer(p, item, rng);
+  else
+    r = text(p, item, rng);
+  if (local) add(local, r);
+  if (rows) append(*rows, user_id, r);
+}
+
+// The same by the protocol's mechanism.
 template <class Item>
 void encode_heavy(const HeavyProtocol& p, const Item& item, RandomSource& rng, HeavySummary* local,
                   std::string* rows, int64_t user_id) {
   switch (p.mech()) {
-    case HeavyMechanism::PEM: {
-      const PemReport r = [&] {
-        if constexpr (std::is_same_v<Item, int64_t>) return pem_encode_int(p, item, rng);
-        else return pem_encode(p, item, rng);
-      }();
-      if (local) pem_add_report(local, r);
-      if (rows) append_pem_row(*rows, user_id, r);
-      return;
-    }
-    case HeavyMechanism::SFP: {
-      const SfpReport r = [&] {
-        if constexpr (std::is_same_v<Item, int64_t>) return sfp_encode_int(p, item, rng);
-        else return sfp_encode(p, item, rng);
-      }();
-      if (local) sfp_add_report(local, r);
-      if (rows) append_sfp_row(*rows, user_id, r);
-      return;
-    }
-    default: {
-      const HeavyReport r = [&] {
-        if constexpr (std::is_same_v<Item, int64_t>) return treehist_encode_int(p, item, rng);
-        else return treehist_encode(p, item, rng);
-      }();
-      if (local) heavy_add_report(local, r);
-      if (rows) append_treehist_row(*rows, user_id, r);
-    }
+    case HeavyMechanism::PEM:
+      return encode_with(pem_encode, pem_encode_int, pem_add_report, append_pem_row, p, item, rng, local, rows,
+                         user_id);
+    case HeavyMechanism::SFP:
+      return encode_with(sfp_encode, sfp_encode_int, sfp_add_report, append_sfp_row, p, item, rng, local, rows,
+                         user_id);
+    default:
+      return encode_with(treehist_encode, treehist_encode_int, heavy_add_report, append_treehist_row, p, item, rng,
+                         local, rows, user_id);
   }
 }
 

@@ -59,6 +59,10 @@ struct HeavyLoadSpec {
   bool integers() const { return words_path.empty(); }
 };
 
+// A seeded spec of m's defaults at ε = 2 for users holding the words of a file (tests,
+// benches; an empty path for Zipf ids, whose zipf_s and k the caller sets).
+HeavyLoadSpec heavy_words_spec(HeavyMechanism m, const std::string& path, int64_t users, uint64_t seed);
+
 // The heavy-hitters mechanism of a --mechanism name (treehist, pem, sfp): false for
 // any other name.
 bool parse_heavy_mechanism(const std::string& name, HeavyMechanism* out);

@@ -51,24 +51,14 @@ std::string heavy_words_file() {
 
 HeavyLoadSpec word_spec(const std::string& path, int64_t users, uint64_t seed,
                         ldp::HeavyMechanism m = ldp::HeavyMechanism::TreeHist) {
-  HeavyLoadSpec s;
-  s.mechanism = m;
-  s.epsilon = 2;
-  s.users = users;
-  s.words_path = path;
-  s.seed = seed;
-  return s;
+  return heavy_words_spec(m, path, users, seed);
 }
 
 HeavyLoadSpec zipf_spec(double exponent, int64_t k, int64_t users, uint64_t seed,
                         ldp::HeavyMechanism m = ldp::HeavyMechanism::TreeHist) {
-  HeavyLoadSpec s;
-  s.mechanism = m;
-  s.epsilon = 2;
-  s.users = users;
+  HeavyLoadSpec s = heavy_words_spec(m, "", users, seed);  // no words: Zipf ids
   s.zipf_s = exponent;
   s.k = k;
-  s.seed = seed;
   return s;
 }
 
@@ -331,6 +321,13 @@ class HeavyLoaderDb : public TableDbTest {
     return "(SELECT " + heavy_agg(r.protocol.mech()) + t.quote(ldp::heavy_protocol_to_text(r.protocol)) +
            "::ldp.heavy_protocol) FROM " + table_ + ")";
   }
+  // the items ldp.heavy_hitters returns for the table
+  std::set<std::string> found(const HeavyLoadResult& r) {
+    std::set<std::string> out;
+    for (const auto& row : query("SELECT item FROM ldp.heavy_hitters(" + summary(r) + ")"))
+      out.insert(row[0].as<std::string>());
+    return out;
+  }
   // ldp.heavy_hitters of the table equals the local decoder's, item for item
   void expect_same_hitters(const HeavyLoadResult& r) {
     const ldp::HeavyHitters h = r.local->hitters();
@@ -395,10 +392,7 @@ TEST_F(HeavyLoaderDb, HeavyHittersOfWordsAreTheLoadersAndTheTruths) {
   EXPECT_EQ(one_row("SELECT " + summary(r) + "::text")[0].as<std::string>(), r.local->text());
   expect_same_hitters(r);
   // the three heavy words and nothing else (each is 7 sigma or more above tau)
-  std::set<std::string> found;
-  for (const auto& row : query("SELECT item FROM ldp.heavy_hitters(" + summary(r) + ")"))
-    found.insert(row[0].as<std::string>());
-  EXPECT_EQ(found, (std::set<std::string>{"the", "of", "and"}));
+  EXPECT_EQ(found(r), (std::set<std::string>{"the", "of", "and"}));
   const HeavyQuality q = heavy_quality(r, r.local->hitters());
   EXPECT_EQ(q.true_heavy, 3);
   EXPECT_EQ(q.recall, 1);
@@ -444,10 +438,7 @@ TEST_F(HeavyLoaderDb, PemAndSfpHeavyHittersAreTheLoaders) {
               ldp::heavy_protocol_to_text(r.protocol));
     EXPECT_EQ(one_row("SELECT " + summary(r) + "::text")[0].as<std::string>(), r.local->text());
     expect_same_hitters(r);
-    std::set<std::string> found;
-    for (const auto& row : query("SELECT item FROM ldp.heavy_hitters(" + summary(r) + ")"))
-      found.insert(row[0].as<std::string>());
-    EXPECT_EQ(found, (std::set<std::string>{"the", "of", "and"}));
+    EXPECT_EQ(found(r), (std::set<std::string>{"the", "of", "and"}));
     drop();
   }
 }
