@@ -48,6 +48,7 @@ struct Run {
   int64_t missed_cut = 0, missed_pruned = 0, missed_cut_low = 0, missed_pruned_low = 0;
   int64_t missed_guaranteed = 0, returned_too_low = 0, intervals_missing = 0, interval_bound = 0;
   double tau = 0, sigma_prune = 0, sigma_final = 0;
+  std::string queries;  // candidates queried at each level (SFP: fragments, then words), at τ
 };
 
 double cpu_ms() {  // this thread's CPU time (the machine may be shared)
@@ -123,6 +124,7 @@ Run run_one(HeavyMechanism m, const std::string& words, int64_t users, uint64_t 
 
   const double n = static_cast<double>(s.n), tau = h.threshold;
   out.tau = tau;
+  for (int64_t c : h.candidates) out.queries += (out.queries.empty() ? "" : "+") + std::to_string(c);
   out.sigma_prune = h.sigma_prune;
   out.sigma_final = h.sigma_final;
   for (const auto& [item, f] : truth) out.true_heavy += static_cast<double>(f) >= tau;
@@ -213,13 +215,14 @@ int main(int argc, char** argv) {
       std::printf(
           "%s seed %llu: τ %.0f (σ_P %.0f, σ %.0f), %lld true above τ; at τ %lld returned, recall %.3f, precision "
           "%.3f, missed %lld cut + %lld pruned; at τ-σ %lld returned, recall %.3f, precision %.3f, missed %lld cut + "
-          "%lld pruned; decode %.0f ms (CPU %.0f ms); checks: %lld missed >= τ+3σ_P, %lld returned <= τ-3se, %lld of %lld "
+          "%lld pruned; queries %s, decode %.0f ms (CPU %.0f ms); checks: %lld missed >= τ+3σ_P, %lld returned <= τ-3se, %lld of %lld "
           "intervals miss (bound %lld)\n",
           name.c_str(), static_cast<unsigned long long>(seed), r.tau, r.sigma_prune, r.sigma_final,
           static_cast<long long>(r.true_heavy), static_cast<long long>(r.returned), r.recall, r.precision,
           static_cast<long long>(r.missed_cut), static_cast<long long>(r.missed_pruned),
           static_cast<long long>(r.returned_low), r.recall_low, r.precision_low,
-          static_cast<long long>(r.missed_cut_low), static_cast<long long>(r.missed_pruned_low), r.decode_ms,
+          static_cast<long long>(r.missed_cut_low), static_cast<long long>(r.missed_pruned_low), r.queries.c_str(),
+          r.decode_ms,
           r.decode_cpu_ms,
           static_cast<long long>(r.missed_guaranteed), static_cast<long long>(r.returned_too_low),
           static_cast<long long>(r.intervals_missing), static_cast<long long>(r.returned),
