@@ -25,9 +25,8 @@
 // Candidates that no item can produce are never queried: in the alphabet domain a pad
 // is followed only by pads (a symbol "*a" or a child of "ab*" other than the pad), in the
 // bytes domain a prefix must begin valid UTF-8 and the end symbol follows only a whole
-// character and only end symbols follow it. Threshold tests use count_sketch_at_least
-// (no selection, and no more rows than decide the median's side); only the returned
-// items pay for their median.
+// character and only end symbols follow it. Threshold tests use median_at_least (one
+// pass, no selection); only the returned items pay for their median.
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
@@ -75,9 +74,7 @@ class Oracle {
     return rows_.data();
   }
   double estimate(std::string_view u) { return median_of(rows(u), t_); }
-  bool at_least(std::string_view u, double x) {
-    return count_sketch_at_least(table_, t_, m_, u, scale_, x, hashes_.data(), rows_.data());
-  }
+  bool at_least(std::string_view u, double x) { return median_at_least(rows(u), t_, x); }
   int64_t t() const { return t_; }
 
  private:
@@ -246,10 +243,11 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
         // The child as a whole item, unless it only ends its parent (the pad or end
         // symbol: the same bytes, tested at the level before).
         if ((level == 1 || child.size() > parent.size()) && (last || can_end(p, child))) {
-          if (final.at_least(child, out.threshold)) {
+          double* rows = final.rows(child);
+          if (median_at_least(rows, final.t(), out.threshold)) {
             HeavyHitter h{};
             h.item = std::string(child);
-            h.count = final.estimate(child);
+            h.count = median_of(rows, final.t());
             out.items.push_back(std::move(h));
           }
         }

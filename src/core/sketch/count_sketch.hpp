@@ -22,11 +22,5 @@ bool count_sketch_entry(std::string_view u, int64_t j, int64_t r, int64_t m);
 // for the hashes (all 2t computed at once: ItemHashes, sketch_hash.hpp).
 void count_sketch_rows(const int64_t* table, int64_t t, int64_t m, std::string_view u, double scale,
                        uint64_t* hashes, double* rows);
-// median_of(rows) >= x for those rows (median_at_least), computing the rows in blocks
-// of 16 and stopping once more than half are on one side of x: a light candidate
-// against a heavy threshold is decided before its last rows are hashed and read. The
-// same answer as count_sketch_rows then median_at_least; rows is left partly filled.
-bool count_sketch_at_least(const int64_t* table, int64_t t, int64_t m, std::string_view u, double scale, double x,
-                           uint64_t* hashes, double* rows);
 
 }  // namespace ldp

@@ -19,7 +19,6 @@
 // mean of two rows, n·c²). Fixed hashes add a collision bias, not in the standard
 // error: RMS about sqrt(Σ_{y≠u} f(y)²/(m·t)) for the mean over rows; the median moves
 // less for a heavy neighbour (each shared row shifts it by at most ~0.08·c·sqrt(t·n)).
-#include <algorithm>
 #include <cmath>
 
 #include "common/select.hpp"
@@ -59,27 +58,6 @@ void count_sketch_rows(const int64_t* table, int64_t t, int64_t m, std::string_v
     const double v = scale * static_cast<double>(table[j * m + static_cast<int64_t>(hashes[2 * j] & mask)]);
     rows[j] = (hashes[2 * j + 1] & 1) == 0 ? v : -v;
   }
-}
-
-bool count_sketch_at_least(const int64_t* table, int64_t t, int64_t m, std::string_view u, double scale, double x,
-                           uint64_t* hashes, double* rows) {
-  const ItemHashes item(u);
-  const uint64_t mask = static_cast<uint64_t>(m) - 1;
-  const int64_t decided = t / 2 + 1;  // this many rows on one side fix the median's side
-  int64_t above = 0, below = 0;
-  for (int64_t j0 = 0; j0 < t; j0 += 16) {
-    const int64_t end = std::min(t, j0 + 16);
-    item.hashes(static_cast<uint64_t>(2 * j0), 1, 2 * (end - j0), hashes + 2 * j0);
-    for (int64_t j = j0; j < end; ++j) {
-      const double v = scale * static_cast<double>(table[j * m + static_cast<int64_t>(hashes[2 * j] & mask)]);
-      rows[j] = (hashes[2 * j + 1] & 1) == 0 ? v : -v;
-      above += rows[j] >= x;
-    }
-    below = end - above;
-    if (above >= decided) return true;
-    if (below >= decided) return false;
-  }
-  return median_at_least(rows, t, x);
 }
 
 SignedSketchReport hashtogram_encode(std::string_view item, double epsilon, int64_t hashes,
