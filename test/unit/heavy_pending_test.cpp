@@ -1,5 +1,5 @@
 // The aggregation state's pending area (heavy_summary.hpp: the buffer of cell increments,
-// the int16 sums, the rows' counts): what the aggregates' fast paths add through it equals
+// the int8 sums that spill into the counters at ±127): what the aggregates' fast paths add through it equals
 // what the checked adders add, bit for bit.
 #include <gtest/gtest.h>
 
@@ -16,9 +16,9 @@ using ldp::HeavyDomain;
 using ldp_test::Heavy;
 using ldp_test::Protocol;
 
-// The aggregation state's pending area (buffer, int16 sums, row counts) gives the counters
-// that heavy_add_report gives, bit for bit, across buffer applications and the row
-// flushes that keep an int16 from overflowing (one row takes 100,000 increments here).
+// The aggregation state's pending area (buffer, int8 sums) gives the counters that
+// heavy_add_report gives, bit for bit, across buffer applications and the spills that keep
+// an int8 from overflowing (one cell takes 100,000 increments of +1 here).
 TEST(HeavySummary, PendingAreaEqualsDirectAdds) {
   const ldp::HeavyProtocol p = Protocol(HeavyDomain::Alphabet, 2, 1000, 2, 4, 2, 1, "ab");
   Heavy direct(p);
@@ -47,6 +47,22 @@ TEST(HeavySummary, PendingAreaEqualsDirectAdds) {
   ldp::heavy_add_pending2(pending.get(), 0, 3, true, p.levels, 3, true);
   ldp::heavy_flush_pending(pending.get());
   EXPECT_EQ(pending->counters()[3], skewed_cell + 1);
+}
+
+// A cell that only ever takes -1 (and one that only takes +1) spills at -127 (+127) and
+// ends with its exact count, whatever the buffer's boundaries.
+TEST(HeavySummary, PendingSumsSpillBothSigns) {
+  const ldp::HeavyProtocol p = Protocol(HeavyDomain::Alphabet, 2, 1000, 2, 4, 2, 1, "ab");
+  Heavy pending(ldp::heavy_summary_size(p) + ldp::heavy_pending_bytes(p));
+  ldp::heavy_summary_init(pending.get(), p);
+  ldp::heavy_summary_add_pending_area(pending.get());
+  for (int64_t i = 0; i < 10001; ++i) ldp::heavy_add_pending2(pending.get(), 0, 5, false, p.levels, 6, true);
+  ldp::heavy_flush_pending(pending.get());
+  const int64_t plus = p.levels * p.hashes * p.width + 6;  // cell 6 of the final sketch
+  for (int64_t i = 0; i < p.cells(); ++i) {
+    const int64_t want = i == 5 ? -10001 : i == plus ? 10001 : 0;
+    ASSERT_EQ(pending->counters()[i], want) << "cell " << i;
+  }
 }
 
 // PEM's one increment per report through the pending area equals pem_add_report.

@@ -89,22 +89,46 @@ inline void put_be64s(uint8_t*& o, const int64_t* v, size_t n) {
 // every one of the n counters as two's complement. Most sketch counters fit in 2 or 4:
 // a stored or shipped summary (a parallel worker's state) is that much smaller.
 inline int compact_counter_bytes(const int64_t* v, size_t n) {
-  int64_t lo = 0, hi = 0;
-  for (size_t i = 0; i < n; ++i) {
-    lo = v[i] < lo ? v[i] : lo;
-    hi = v[i] > hi ? v[i] : hi;
-  }
-  if (lo >= INT8_MIN && hi <= INT8_MAX) return 1;
-  if (lo >= INT16_MIN && hi <= INT16_MAX) return 2;
-  if (lo >= INT32_MIN && hi <= INT32_MAX) return 4;
+  // v ^ (v >> 63) is v for v >= 0 and -v - 1 for v < 0: v fits k bytes when that is below
+  // 2^(8k-1). An OR over four lanes, a pass at memory speed (every flattened state).
+  uint64_t m[4] = {0, 0, 0, 0};
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (size_t k = 0; k < 4; ++k) m[k] |= static_cast<uint64_t>(v[i + k] ^ (v[i + k] >> 63));
+  for (; i < n; ++i) m[0] |= static_cast<uint64_t>(v[i] ^ (v[i] >> 63));
+  const uint64_t all = m[0] | m[1] | m[2] | m[3];
+  if (all <= static_cast<uint64_t>(INT8_MAX)) return 1;
+  if (all <= static_cast<uint64_t>(INT16_MAX)) return 2;
+  if (all <= static_cast<uint64_t>(INT32_MAX)) return 4;
   return 8;
 }
-// n counters at `bytes` bytes each (compact_counter_bytes), big-endian.
-inline void put_counters(uint8_t*& o, const int64_t* v, size_t n, int bytes) {
-  for (size_t i = 0; i < n; ++i) {
-    uint64_t x = static_cast<uint64_t>(v[i]);
-    for (int b = bytes - 1; b >= 0; --b) *o++ = static_cast<uint8_t>(x >> (8 * b));
+// x at q, big-endian.
+template <typename U>
+inline void put_be(uint8_t* q, U x) {
+  if constexpr (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+    if constexpr (sizeof(U) == 2) x = __builtin_bswap16(x);
+    if constexpr (sizeof(U) == 4) x = __builtin_bswap32(x);
   }
+  std::memcpy(q, &x, sizeof x);
+}
+// n counters at `bytes` bytes each (compact_counter_bytes), big-endian: a loop of byte
+// swaps per width.
+inline void put_counters(uint8_t*& o, const int64_t* v, size_t n, int bytes) {
+  switch (bytes) {
+    case 1:
+      for (size_t i = 0; i < n; ++i) o[i] = static_cast<uint8_t>(v[i]);
+      break;
+    case 2:
+      for (size_t i = 0; i < n; ++i) put_be(o + 2 * i, static_cast<uint16_t>(v[i]));
+      break;
+    case 4:
+      for (size_t i = 0; i < n; ++i) put_be(o + 4 * i, static_cast<uint32_t>(v[i]));
+      break;
+    default:
+      put_be64s(o, v, n);
+      return;
+  }
+  o += static_cast<size_t>(bytes) * n;
 }
 inline uint64_t double_bits(double d) {
   uint64_t v;

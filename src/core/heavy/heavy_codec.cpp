@@ -166,21 +166,26 @@ void heavy_summary_from_text(const char* text, HeavySummary* out, size_t size) {
   check_counts(*out, ErrorKind::InvalidText);
 }
 
-size_t heavy_summary_binary_size(const HeavySummary& s) {
-  const auto cells = static_cast<size_t>(s.cells());
+namespace {
+size_t binary_size_at(const HeavySummary& s, int counter_bytes) {
   return kStoredHeaderSize + heavy_fields_binary_size(s.protocol) + 8 + 1 +
-         static_cast<size_t>(compact_counter_bytes(s.counters(), cells)) * cells;
+         static_cast<size_t>(counter_bytes) * static_cast<size_t>(s.cells());
+}
+}  // namespace
+
+size_t heavy_summary_binary_size(const HeavySummary& s) {
+  return binary_size_at(s, compact_counter_bytes(s.counters(), static_cast<size_t>(s.cells())));
 }
 
 void heavy_summary_to_binary(const HeavySummary& s, uint8_t* out, size_t cap) {
-  if (cap < heavy_summary_binary_size(s)) throw_error(ErrorKind::Internal, "%s binary buffer too small", kType);
+  const auto cells = static_cast<size_t>(s.cells());
+  const int bytes = compact_counter_bytes(s.counters(), cells);  // one pass (a large state's)
+  if (cap < binary_size_at(s, bytes)) throw_error(ErrorKind::Internal, "%s binary buffer too small", kType);
   uint8_t* o = out;
   write_stored_header(o, Family::Heavy, kStoredFormatCompact);
   o += kStoredHeaderSize;
   heavy_put_fields(o, s.protocol);
   put_be64(o, static_cast<uint64_t>(s.n));
-  const auto cells = static_cast<size_t>(s.cells());
-  const int bytes = compact_counter_bytes(s.counters(), cells);
   *o++ = static_cast<uint8_t>(bytes);
   put_counters(o, s.counters(), cells, bytes);
 }

@@ -86,30 +86,15 @@ void heavy_add_report(HeavySummary* s, const HeavyReport& r) {
 }
 
 namespace {
-// The pending area: the buffer, the int16 sums, the rows' increment counts.
-size_t sums_bytes(int64_t cells) { return static_cast<size_t>((cells * 2 + 7) / 8 * 8); }
-int64_t pending_rows(const HeavyProtocol& p) { return p.cells() / p.width; }  // rows of width cells
-int16_t* pending_sums(HeavySummary* s) { return reinterpret_cast<int16_t*>(heavy_pending_buffer(s) + kHeavyBuffer); }
-uint16_t* pending_row_counts(HeavySummary* s) {
-  return reinterpret_cast<uint16_t*>(reinterpret_cast<char*>(pending_sums(s)) + sums_bytes(s->cells()));
-}
-// A row's int16s take at most this many increments before they are added to the counters.
-constexpr uint16_t kRowMax = 32767;
-
-void flush_row(HeavySummary* s, int64_t row) {
-  const int64_t m = s->protocol.width;
-  int16_t* sums = pending_sums(s) + row * m;
-  int64_t* c = s->counters() + row * m;
-  for (int64_t i = 0; i < m; ++i) c[i] += sums[i];
-  std::memset(sums, 0, sizeof(int16_t) * static_cast<size_t>(m));
-  pending_row_counts(s)[row] = 0;
-}
+// The pending area: the buffer, then an int8 sum per counter.
+size_t sums_bytes(int64_t cells) { return static_cast<size_t>((cells + 7) / 8 * 8); }
+int8_t* pending_sums(HeavySummary* s) { return reinterpret_cast<int8_t*>(heavy_pending_buffer(s) + kHeavyBuffer); }
+// A sum that reaches ±kSpill is added to its counter and starts again at 0, so that the
+// int8s hold [-kSpill + 1, kSpill - 1] between increments and never overflow.
+constexpr int kSpill = 127;
 }  // namespace
 
-size_t heavy_pending_bytes(const HeavyProtocol& p) {
-  return sizeof(uint32_t) * kHeavyBuffer + sums_bytes(p.cells()) +
-         static_cast<size_t>((pending_rows(p) * 2 + 7) / 8 * 8);
-}
+size_t heavy_pending_bytes(const HeavyProtocol& p) { return sizeof(uint32_t) * kHeavyBuffer + sums_bytes(p.cells()); }
 
 void heavy_summary_add_pending_area(HeavySummary* s) {
   s->pending = 1;
@@ -118,30 +103,39 @@ void heavy_summary_add_pending_area(HeavySummary* s) {
   std::memset(heavy_pending_buffer(s), 0, heavy_pending_bytes(s->protocol));
 }
 
-// The buffered increments into the int16 sums (the width is a power of two: a cell's row
-// is its index shifted). Prefetching a few increments ahead keeps several misses in flight.
+// The buffered increments into the int8 sums, a sum at ±kSpill into its counter (the
+// sum's own cache line tells: no other memory is read per increment). Prefetching a few
+// increments ahead keeps several misses in flight.
 void heavy_apply_buffer(HeavySummary* s) {
-  int16_t* sums = pending_sums(s);
-  uint16_t* rows = pending_row_counts(s);
-  const int shift = __builtin_ctzll(static_cast<uint64_t>(s->protocol.width));
+  int8_t* sums = pending_sums(s);
+  int64_t* counters = s->counters();
   const uint32_t* b = heavy_pending_buffer(s);
   const int64_t count = s->buffered;
   constexpr int64_t kAhead = 16;
   for (int64_t i = 0; i < count; ++i) {
     if (i + kAhead < count) __builtin_prefetch(sums + (b[i + kAhead] >> 1), 1);
     const uint32_t cell = b[i] >> 1;
-    sums[cell] += static_cast<int16_t>(static_cast<int>(b[i] & 1) * 2 - 1);
-    if (++rows[cell >> shift] == kRowMax) flush_row(s, cell >> shift);
+    const int v = sums[cell] + static_cast<int>(b[i] & 1) * 2 - 1;
+    if (__builtin_expect(v == kSpill || v == -kSpill, 0)) {
+      counters[cell] += v;
+      sums[cell] = 0;
+    } else {
+      sums[cell] = static_cast<int8_t>(v);
+    }
   }
+  if (count > 0) s->pending = 2;  // sums to flush
   s->buffered = 0;
 }
 
 void heavy_flush_pending(HeavySummary* s) {
   if (s->pending == 0) return;
   heavy_apply_buffer(s);
-  const uint16_t* rows = pending_row_counts(s);
-  for (int64_t r = 0, n = pending_rows(s->protocol); r < n; ++r)
-    if (rows[r] != 0) flush_row(s, r);
+  if (s->pending == 1) return;  // every sum 0 (settled before, nothing added since)
+  int8_t* sums = pending_sums(s);
+  int64_t* c = s->counters();
+  for (int64_t i = 0, n = s->cells(); i < n; ++i) c[i] += sums[i];
+  std::memset(sums, 0, static_cast<size_t>(s->cells()));
+  s->pending = 1;
 }
 
 void pem_add_report(HeavySummary* s, const PemReport& r) {

@@ -74,19 +74,22 @@ namespace ldp {
 
 // An aggregation state may have a pending area after the counters (never in the text or
 // binary forms), as the signed sketches have (sketch_summary.hpp): a buffer of the last
-// reports' cell increments (each a 32-bit cell index and sign), then an int16 per counter
-// that a full buffer is applied to with the cells prefetched, then a uint16 per row (of
-// width cells) counting the increments in its int16s, which are added to the counters
-// before one could overflow. A report then costs two stores into a buffer in the L1
-// cache; the int16s (2 MiB at the string default for 10^7 users, against 8 MiB of
-// counters) mostly stay in the L2 cache, and the misses of a full buffer overlap where
-// each report's two misses stalled the scan (3.5x sum(int4) before). Readers see the
-// counters with the pending counts added (heavy_flush_pending, which the glue runs
-// before anything reads a live summary).
+// reports' cell increments (each a 32-bit cell index and sign), then an int8 per counter
+// that a full buffer is applied to with the cells prefetched; a sum that reaches ±127 is
+// added to its counter and starts again at 0 (the increment's own cache line tells, so
+// nothing else is read per increment). A report then costs two stores into a buffer in
+// the L1 cache; the int8s (1 MiB at TreeHist's string default for 10^7 users, 3.5 MiB at
+// Bitstogram's, against 8 and 28 MiB of counters) mostly stay in the L2 cache, and the
+// misses of a full buffer overlap where each report's two misses stalled the scan (3.5x
+// sum(int4) before; int16 sums with a count per row of width cells before 0.9.0's
+// Bitstogram made its state too large for the L2 cache). Readers see the counters with
+// the pending counts added (heavy_flush_pending, which the glue runs before anything
+// reads a live summary).
 struct HeavySummary {
   HeavyProtocol protocol;
   int64_t n;          // reports counted
-  uint32_t pending;   // 1: a pending area follows the counters; 0: none
+  uint32_t pending;   // a pending area follows the counters: 2 (its sums may hold counts) or 1
+                      // (they are all 0); 0: none
   uint32_t buffered;  // cell increments waiting in it
   int64_t block;      // with a pending area: hashes·width, the cells of one oracle
 
