@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/random.hpp"
+#include "rappor/rappor_client.hpp"
 #include "rappor/rappor_internal.hpp"
 #include "rappor/rappor_summary.hpp"
 #include "rappor_test_support.hpp"
@@ -165,6 +167,48 @@ TEST(RapporDecode, CollidingCandidatesShareTheirColumn) {
   for (size_t j = 0; j < cands.size(); ++j)
     if (ldp::rappor_bloom(cands[j], 0, 8, 1).w[0] == static_cast<uint64_t>(abit)) group += d.items[j].count;
   EXPECT_NEAR(group, 60000, 5 * d.items[0].std_error * static_cast<double>(sharing));
+}
+
+// Columns that are linearly dependent without being identical (one cohort of 8 bits, 2
+// hashes: filters {a,b}, {c,d}, {a,c}, {b,d}, so x1 + x2 = x3 + x4): the unconstrained
+// estimates of step 7 cannot tell them apart; the rows stay finite, and a candidate the
+// constrained fit detects but whose unconstrained SE is too large is not detected.
+TEST(RapporDecode, DependentColumnsStayFinite) {
+  const RapporParams P = Params(8, 2, 1, 0.5, 0.25, 0.75);
+  std::map<std::pair<int, int>, std::string> by_filter;
+  int64_t pos[2];
+  for (int i = 0; i < 2000; ++i) {
+    const std::string s = "d" + std::to_string(i);
+    ldp::rappor_bloom_positions(s, 0, 8, 2, pos);
+    if (pos[0] == pos[1]) continue;
+    by_filter.emplace(std::make_pair(static_cast<int>(std::min(pos[0], pos[1])), static_cast<int>(std::max(pos[0], pos[1]))), s);
+  }
+  std::vector<std::string> cands;
+  for (int a = 0; a < 8 && cands.empty(); ++a)
+    for (int b = a + 1; b < 8 && cands.empty(); ++b)
+      for (int c = b + 1; c < 8 && cands.empty(); ++c)
+        for (int d = c + 1; d < 8 && cands.empty(); ++d) {
+          const std::pair<int, int> f[4] = {{a, b}, {c, d}, {a, c}, {b, d}};
+          if (std::all_of(f, f + 4, [&](const std::pair<int, int>& x) { return by_filter.count(x) > 0; }))
+            for (const auto& x : f) cands.push_back(by_filter[x]);
+        }
+  ASSERT_EQ(cands.size(), 4u);
+  RapporPopulation pop;
+  pop.items = {{cands[0], 30000}, {cands[1], 20000}};
+  ldp::RapporAccumulator acc = ldp_test::rappor_simulate(P, pop, 5);
+  for (bool decode_r : {false, true}) {
+    ldp::RapporDecodeOptions o;
+    o.decode_r_estimates = decode_r;
+    const ldp::RapporDecode d = ldp::rappor_decode(acc.summary(), views(cands), o);
+    for (const auto& e : d.items) {
+      std::printf("  %s: count %.0f SE %.0f detected %d\n", decode_r ? "Decode's" : "default", e.count, e.std_error,
+                  e.detected);
+      EXPECT_TRUE(std::isfinite(e.count) && std::isfinite(e.std_error) && e.std_error >= 0);
+      EXPECT_TRUE(e.ci_lower >= 0 && e.ci_lower <= e.ci_upper && e.ci_upper <= 1);
+      EXPECT_EQ(e.detected, e.count > 1e-6 + 2 * e.std_error);
+      EXPECT_EQ(e.collision, 1);
+    }
+  }
 }
 
 TEST(RapporDecode, SparseCohortsUpTo2To31) {

@@ -165,14 +165,17 @@ void unconstrained_fit(const std::vector<int64_t>& fitted, const std::vector<int
   }
   info.diagonal().array() += 1e-10 * info.diagonal().maxCoeff();  // step 4's δ
   const Eigen::LLT<Eigen::MatrixXd> llt(info);
+  if (llt.info() != Eigen::Success) return;  // keep the constrained fit's figures
   const Eigen::VectorXd b = llt.solve(rhs);
   Eigen::VectorXd e = Eigen::VectorXd::Zero(nf);
   for (int64_t g : wanted) {  // (info⁻¹)_aa = |L⁻¹e_a|²
     const Eigen::Index a = at[static_cast<size_t>(g)];
     e.setZero();
     e(a) = 1;
+    const double v = llt.matrixL().solve(e).squaredNorm();
+    if (!std::isfinite(b(a)) || !std::isfinite(v)) continue;  // rounding on a dependent set: keep step 4's
     (*beta)[static_cast<size_t>(g)] = b(a);
-    (*var)[static_cast<size_t>(g)] = llt.matrixL().solve(e).squaredNorm();
+    (*var)[static_cast<size_t>(g)] = v;
   }
 }
 
