@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -16,9 +17,29 @@ namespace ldp::tools {
 // ---------------------------------------------------------------------------
 // The protocol and the population
 
+HeavyLoadSpec heavy_words_spec(HeavyMechanism m, const std::string& path, int64_t users, uint64_t seed) {
+  HeavyLoadSpec s;
+  s.mechanism = m;
+  s.epsilon = 2;
+  s.users = users;
+  s.words_path = path;
+  s.seed = seed;
+  return s;
+}
+
+bool parse_heavy_mechanism(const std::string& name, HeavyMechanism* out) {
+  for (HeavyMechanism m : {HeavyMechanism::TreeHist, HeavyMechanism::PEM, HeavyMechanism::SFP})
+    if (name == heavy_mechanism_name(m)) {
+      *out = m;
+      return true;
+    }
+  return false;
+}
+
 HeavyProtocol heavy_load_protocol(const HeavyLoadSpec& s) {
   HeavyProtocolSpec p;
-  p.mechanism = HeavyMechanism::TreeHist;
+  p.mechanism = s.mechanism;
+  p.start_length = s.start_length;
   p.epsilon = s.epsilon;
   p.expected_users = s.expected_users > 0 ? s.expected_users : s.users;
   if (s.integers()) {
@@ -36,9 +57,9 @@ HeavyProtocol heavy_load_protocol(const HeavyLoadSpec& s) {
   try {
     return heavy_protocol_build(p);
   } catch (const ldp::Error& e) {
-    throw UsageError(std::string("invalid TreeHist protocol: ") + e.what() +
+    throw UsageError(std::string("invalid ") + heavy_mechanism_name(s.mechanism) + " protocol: " + e.what() +
                      " (--epsilon, --users/--expected-users, --alphabet, --max-length, --chars-per-level, "
-                     "--hashes, --width)");
+                     "--hashes, --width" + (s.mechanism == HeavyMechanism::PEM ? ", --start-length)" : ")"));
   }
 }
 
@@ -50,8 +71,8 @@ HeavyProtocol validate_heavy_spec(const HeavyLoadSpec& s) {
     throw UsageError("--first-user-id must be >= 0 and leave room for every user id");
   if (s.integers()) {
     if (!(s.zipf_s > 0) || !std::isfinite(s.zipf_s))
-      throw UsageError("treehist draws words (--words FILE) or Zipf integer ids (--distribution zipf:S with --k K, "
-                       "S > 0)");
+      throw UsageError(std::string(heavy_mechanism_name(s.mechanism)) +
+                       " draws words (--words FILE) or Zipf integer ids (--distribution zipf:S with --k K, S > 0)");
     if (s.k < 1 || s.k > (int64_t{1} << 22)) throw UsageError("--k (the Zipf ranks) must be in [1, 4194304]");
     if (!s.alphabet.empty() || s.bytes_domain || s.max_length != 0 || s.chars_per_level != 0 || s.lowercase)
       throw UsageError("--alphabet, --bytes, --max-length, --chars-per-level and --lowercase apply to words, not to "
@@ -62,6 +83,8 @@ HeavyProtocol validate_heavy_spec(const HeavyLoadSpec& s) {
       throw UsageError("with --bytes a level is one byte: --chars-per-level must be 1");
     if (s.k != 0) throw UsageError("--k applies to Zipf integer ids, not to words");
   }
+  if (s.start_length >= 0 && s.mechanism != HeavyMechanism::PEM)
+    throw UsageError("--start-length applies to pem only");
   return heavy_load_protocol(s);
 }
 
@@ -195,17 +218,79 @@ HeavyQuality heavy_quality(const HeavyLoadResult& r, const HeavyHitters& h) {
 // ---------------------------------------------------------------------------
 // Formatting and generation
 
-void append_treehist_row(std::string& out, int64_t user_id, const HeavyReport& r) {
+namespace {
+
+// "user_id\t1\ta\tb\tc": every heavy row's first five fields (round 1, then the level,
+// group or position, the row and the coefficient).
+void append_row_head(std::string& out, int64_t user_id, int64_t a, int64_t b, int64_t c) {
   append_int_field(out, user_id);
   out.append("\t1\t", 3);
-  append_int_field(out, r.level);
+  append_int_field(out, a);
   out.push_back('\t');
-  append_int_field(out, r.hash_index);
+  append_int_field(out, b);
   out.push_back('\t');
-  append_int_field(out, r.coefficient);
+  append_int_field(out, c);
+}
+
+}  // namespace
+
+void append_treehist_row(std::string& out, int64_t user_id, const HeavyReport& r) {
+  append_row_head(out, user_id, r.level, r.hash_index, r.coefficient);
   out.append(r.prefix_report ? "\tt" : "\tf", 2);
   out.append(r.item_report ? "\tt\n" : "\tf\n", 3);
 }
+
+namespace {
+
+void append_pem_row(std::string& out, int64_t user_id, const PemReport& r) {
+  append_row_head(out, user_id, r.group, r.hash_index, r.coefficient);
+  out.append(r.report ? "\tt\n" : "\tf\n", 3);
+}
+
+void append_sfp_row(std::string& out, int64_t user_id, const SfpReport& r) {
+  append_row_head(out, user_id, r.position, r.hash_index, r.coefficient);
+  out.append(r.fragment_report ? "\tt\t" : "\tf\t", 3);
+  append_int_field(out, r.word_hash_index);
+  out.push_back('\t');
+  append_int_field(out, r.word_coefficient);
+  out.append(r.word_report ? "\tt\n" : "\tf\n", 3);
+}
+
+// One device's report of a word or of an integer id by one mechanism's encoder: counted
+// into local (when given) and, with rows, its COPY row appended.
+template <class Item, class Report>
+void encode_with(Report (*text)(const HeavyProtocol&, std::string_view, RandomSource&),
+                 Report (*integer)(const HeavyProtocol&, int64_t, RandomSource&),
+                 void (*add)(HeavySummary*, const Report&), void (*append)(std::string&, int64_t, const Report&),
+                 const HeavyProtocol& p, const Item& item, RandomSource& rng, HeavySummary* local, std::string* rows,
+                 int64_t user_id) {
+  Report r;
+  if constexpr (std::is_same_v<Item, int64_t>)
+    r = integer(p, item, rng);
+  else
+    r = text(p, item, rng);
+  if (local) add(local, r);
+  if (rows) append(*rows, user_id, r);
+}
+
+// The same by the protocol's mechanism.
+template <class Item>
+void encode_heavy(const HeavyProtocol& p, const Item& item, RandomSource& rng, HeavySummary* local,
+                  std::string* rows, int64_t user_id) {
+  switch (p.mech()) {
+    case HeavyMechanism::PEM:
+      return encode_with(pem_encode, pem_encode_int, pem_add_report, append_pem_row, p, item, rng, local, rows,
+                         user_id);
+    case HeavyMechanism::SFP:
+      return encode_with(sfp_encode, sfp_encode_int, sfp_add_report, append_sfp_row, p, item, rng, local, rows,
+                         user_id);
+    default:
+      return encode_with(treehist_encode, treehist_encode_int, heavy_add_report, append_treehist_row, p, item, rng,
+                         local, rows, user_id);
+  }
+}
+
+}  // namespace
 
 HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSink& sink, const ProgressFn& progress,
                                        size_t chunk_bytes) {
@@ -243,16 +328,16 @@ HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSin
   RandomSource& prng = *pop_rng;
   RandomSource& erng = *enc_rng;
   ChunkedRows out(sink, progress, chunk_bytes, 128);
-  std::string& buf = out.buf();
+  std::string* rows = sink ? &out.buf() : nullptr;  // no sink: nothing formatted
   int64_t done = 0;
   try {
     for (int64_t u = 0; u < spec.users; ++u) {
       const size_t i = draw_cdf_index(cdf, prng);
       ++truth[i];
-      const HeavyReport r =
-          spec.integers() ? treehist_encode_int(p, ids[i], erng) : treehist_encode(p, result.items[i], erng);
-      if (local) heavy_add_report(local, r);
-      append_treehist_row(buf, spec.first_user_id + u, r);
+      if (spec.integers())
+        encode_heavy(p, ids[i], erng, local, rows, spec.first_user_id + u);
+      else
+        encode_heavy(p, result.items[i], erng, local, rows, spec.first_user_id + u);
       ++done;
       out.rows_done(done);
     }
@@ -264,7 +349,13 @@ HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSin
   return result;
 }
 
-std::vector<FreqColumn> heavy_report_columns() {
+std::vector<FreqColumn> heavy_report_columns(HeavyMechanism m) {
+  if (m == HeavyMechanism::PEM)
+    return {{"group_index", "integer"}, {"hash_index", "integer"}, {"coefficient", "integer"}, {"report", "boolean"}};
+  if (m == HeavyMechanism::SFP)
+    return {{"fragment_start", "integer"}, {"hash_index", "integer"},      {"coefficient", "integer"},
+            {"fragment_report", "boolean"}, {"word_hash_index", "integer"}, {"word_coefficient", "integer"},
+            {"word_report", "boolean"}};
   return {{"level", "integer"},
           {"hash_index", "integer"},
           {"coefficient", "integer"},

@@ -1,9 +1,10 @@
 // Populations of simulated users holding words or 64-bit integer ids, and the reports
-// their devices send with TreeHist (heavy hitters, ALGORITHMS.md §6.1) through the core
-// library's device SDK (treehist_encode, treehist_encode_int).
+// their devices send with a heavy-hitters protocol (TreeHist, ALGORITHMS.md §6.1; PEM and
+// SFP, §7) through the core library's device SDK (treehist_encode, pem_encode,
+// sfp_encode and their integer forms).
 //
 // generate_heavy_reports() builds the protocol from the options (heavy_protocol_build,
-// what ldp.treehist_protocol and ldp.treehist_int8_protocol call), draws every user's
+// what ldp.<mechanism>_protocol and ldp.treehist_int8_protocol call), draws every user's
 // item, encodes it, formats the report as PostgreSQL COPY text and tallies the truth
 // (how many users hold each item) and a local decoder state (a HeavySummary fed with
 // the same reports): its heavy hitters are exactly what ldp.heavy_hitters(<aggregate>)
@@ -38,11 +39,13 @@ namespace ldp::tools {
 struct HeavyLoadSpec {
   // The protocol, as the SQL builders take it: 0 (or an empty alphabet) leaves a
   // parameter to the defaults. bytes_domain: ldp.treehist_protocol(..., alphabet => NULL).
+  HeavyMechanism mechanism = HeavyMechanism::TreeHist;
   double epsilon = 0;
   int64_t expected_users = 0;  // 0: users
   std::string alphabet;        // empty: "abc...z"
   bool bytes_domain = false;
   int64_t max_length = 0, chars_per_level = 0, hashes = 0, width = 0;
+  int64_t start_length = -1;  // PEM's s0 (-1: the default)
 
   int64_t users = 0;
   std::string words_path;    // words: the word-count file; empty: zipf integers
@@ -55,6 +58,14 @@ struct HeavyLoadSpec {
   bool local_decode = true;  // feed a local HeavySummary
   bool integers() const { return words_path.empty(); }
 };
+
+// A seeded spec of m's defaults at ε = 2 for users holding the words of a file (tests,
+// benches; an empty path for Zipf ids, whose zipf_s and k the caller sets).
+HeavyLoadSpec heavy_words_spec(HeavyMechanism m, const std::string& path, int64_t users, uint64_t seed);
+
+// The heavy-hitters mechanism of a --mechanism name (treehist, pem, sfp): false for
+// any other name.
+bool parse_heavy_mechanism(const std::string& name, HeavyMechanism* out);
 
 // The protocol of the spec (UsageError naming the options when the core refuses it).
 HeavyProtocol heavy_load_protocol(const HeavyLoadSpec& spec);
@@ -114,14 +125,18 @@ HeavyQuality heavy_quality(const HeavyLoadResult& r, const HeavyHitters& h);
 void append_treehist_row(std::string& out, int64_t user_id, const HeavyReport& r);
 
 // Draws the population, encodes every report with the core library and hands the COPY
-// text to sink in chunks of about chunk_bytes. With a seed the output is reproducible:
-// the population uses one stream and the encoder another (as the other loaders).
+// text to sink in chunks of about chunk_bytes (an empty sink: no text is made, for
+// simulations that only decode locally). With a seed the output is reproducible: the
+// population uses one stream and the encoder another (as the other loaders).
 HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSink& sink,
                                        const ProgressFn& progress = {}, size_t chunk_bytes = size_t{1} << 20);
 
-// The report columns (after user_id bigint and round integer): level, hash_index,
-// coefficient integer, prefix_report, item_report boolean: ldp.treehist_agg's arguments.
-std::vector<FreqColumn> heavy_report_columns();
+// The report columns (after user_id bigint and round integer), ldp.<mechanism>_agg's
+// arguments: treehist level, hash_index, coefficient integer, prefix_report, item_report
+// boolean; pem group_index, hash_index, coefficient integer, report boolean; sfp
+// fragment_start, hash_index, coefficient integer, fragment_report boolean,
+// word_hash_index, word_coefficient integer, word_report boolean.
+std::vector<FreqColumn> heavy_report_columns(HeavyMechanism m = HeavyMechanism::TreeHist);
 
 // Writes the truth as a word-count file: a header "item<TAB>count", then every item at
 // least one user holds, most frequent first. UsageError when the file cannot be written.

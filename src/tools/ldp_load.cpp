@@ -28,7 +28,7 @@ namespace {
 const char* kUsage = R"(Usage: ldp_load --mechanism MECH --epsilon E --distribution DIST --table NAME [options]
        ldp_load --mechanism FREQ --epsilon E --k K --distribution ITEMS --table NAME [options]
        ldp_load --mechanism SKETCH --epsilon E --hashes H --width W --words FILE --table NAME [options]
-       ldp_load --mechanism treehist --epsilon E (--words FILE | --distribution zipf:S --k K) --table NAME [options]
+       ldp_load --mechanism treehist|pem|sfp --epsilon E (--words FILE | --distribution zipf:S --k K) --table NAME [options]
 
 Simulates USERS devices, each holding a true value drawn from DIST (a number, an
 item of [0, K) or a word of FILE), encodes every value with the ldp core library
@@ -46,8 +46,9 @@ Mechanism:
                        frequency oracles over items [0, K): see "Frequency oracles"
   --mechanism cms|hcms|hashtogram
                        sketch frequency oracles over words: see "Sketches"
-  --mechanism treehist heavy hitters (TreeHist) of words or integer ids, found
-                       without candidates: see "Heavy hitters"
+  --mechanism treehist|pem|sfp
+                       heavy hitters (TreeHist, PEM, Apple's SFP) of words or
+                       integer ids, found without candidates: see "Heavy hitters"
   --epsilon E          privacy parameter of one report, in (0, 700]
   --max-value M        values lie in [0, M] (required, except for rr)
   --gamma G            onebit: output perturbation, flip probability in [0, 0.5)
@@ -119,8 +120,9 @@ Sketches (each user holds one word, any string, and sends one report):
   ldp.hashtogram_agg(hash_index, coefficient, report, E, H, W); estimates of
   candidate words: ldp.frequencies(<aggregate>, ARRAY['you', 'the', ...]).
 
-Heavy hitters (--mechanism treehist; each user holds one word or one 64-bit id and
-sends one report under a protocol built as ldp.treehist_protocol builds it):
+Heavy hitters (--mechanism treehist, pem or sfp; each user holds one word or one
+64-bit id and sends one report under a protocol built as ldp.<mechanism>_protocol
+builds it, ldp.<mechanism>_int8_protocol for integer ids):
   --words FILE         words (--distribution words:FILE is the same): a word-count
                        file as above. Users hold the words the protocol can encode,
                        each with probability count / (the total count of those
@@ -131,7 +133,7 @@ sends one report under a protocol built as ldp.treehist_protocol builds it):
   --lowercase          words: fold A-Z to a-z first, adding up the counts of words
                        that become equal ("I" -> "i")
   --distribution zipf:S --k K
-                       integer ids under ldp.treehist_int8_protocol: ranks 0..K-1
+                       integer ids under ldp.<mechanism>_int8_protocol: ranks 0..K-1
                        with P(rank i) ~ (i+1)^-S
   --ids scrambled|ranks
                        the id of rank i: a fixed scrambling of i spread over the
@@ -141,17 +143,20 @@ sends one report under a protocol built as ldp.treehist_protocol builds it):
   --alphabet A         words: the alphabet (default abcdefghijklmnopqrstuvwxyz)
   --bytes              words: any UTF-8 text, one byte per level (alphabet => NULL)
   --max-length L, --chars-per-level S, --hashes H, --width W
-                       the protocol's parameters (default: ldp.treehist_protocol's;
+                       the protocol's parameters (default: ldp.<mechanism>_protocol's;
                        integer ids take --hashes and --width only)
   --truth FILE         write the true counts to FILE (item<TAB>count, header line,
                        most frequent first, every item someone holds; integer ids
                        in decimal), e.g. for \copy into a table
   --top T, --print-summary, --no-decode
                        as above; the local decoder also runs heavy_hitters
-  Table: (user_id bigint, round integer, level integer, hash_index integer,
-  coefficient integer, prefix_report boolean, item_report boolean); round is 1.
-  Aggregate: ldp.treehist_agg(level, hash_index, coefficient, prefix_report,
-  item_report, '<protocol=>'::ldp.heavy_protocol); then ldp.heavy_hitters(summary).
+  Table: (user_id bigint, round integer, then the encoder's columns); round is 1.
+  treehist: level, hash_index, coefficient integer, prefix_report, item_report
+  boolean; pem: group_index, hash_index, coefficient integer, report boolean; sfp:
+  fragment_start, hash_index, coefficient integer, fragment_report boolean,
+  word_hash_index, word_coefficient integer, word_report boolean.
+  Aggregate: ldp.<mechanism>_agg(<those columns>, '<protocol=>'::ldp.heavy_protocol);
+  then ldp.heavy_hitters(summary).
   Output: protocol= (the text form: cast it to ldp.heavy_protocol), threshold=
   (the default tau of ldp.heavy_hitters at n = reports), true_heavy= (items whose
   true count is at least tau), local_heavy_hitters=, local_recall=,
@@ -330,9 +335,9 @@ int main(int argc, char** argv) {
   std::optional<ldp::SketchMechanism> sketch_mechanism;
   FreqCli freq;  // the frequency-oracle options
   SketchCli sketch;  // the sketch options
-  HeavyCli heavy;    // the treehist options
-  bool treehist = false;
-  std::vector<std::string> heavy_only;  // treehist options given, for the error
+  HeavyCli heavy;    // the heavy-hitters options (treehist, pem, sfp)
+  bool treehist = false;                // a heavy-hitters mechanism (heavy.spec.mechanism)
+  std::vector<std::string> heavy_only;  // heavy-hitters options given, for the error
   std::vector<std::string> freq_only;  // frequency-oracle options given, for the error
   std::vector<std::string> k_only;     // of those, the ones sketches do not take
   std::vector<std::string> sketch_only;
@@ -347,13 +352,13 @@ int main(int argc, char** argv) {
   while ((c = getopt_long(argc, argv, ":", kOptions, nullptr)) != -1) {
     switch (c) {
       case kMechanism:
-        treehist = std::string(optarg) == "treehist";
+        treehist = parse_heavy_mechanism(optarg, &heavy.spec.mechanism);
         mechanism = parse_mechanism(optarg);
         freq_mechanism = parse_freq_mechanism(optarg);
         sketch_mechanism = parse_sketch_mechanism(optarg);
         if (!mechanism && !freq_mechanism && !sketch_mechanism && !treehist)
           usage_error(std::string("--mechanism must be rr, onebit, laplace, piecewise, grr, sue, "
-                                  "oue, dbitflip, olh, hadamard, cms, hcms, hashtogram or treehist, "
+                                  "oue, dbitflip, olh, hadamard, cms, hcms, hashtogram, treehist, pem or sfp, "
                                   "got '") + optarg + "'");
         break;
       case kEpsilon: spec.epsilon = parse_number("epsilon", optarg); have_epsilon = true; break;
@@ -467,7 +472,7 @@ int main(int argc, char** argv) {
   if (optind < argc) usage_error(std::string("unexpected argument '") + argv[optind] + "'");
   if (!mechanism && !freq_mechanism && !sketch_mechanism && !treehist)
     usage_error("--mechanism is required (rr, onebit, laplace, piecewise, grr, sue, oue, "
-                "dbitflip, olh, hadamard, cms, hcms, hashtogram or treehist)");
+                "dbitflip, olh, hadamard, cms, hcms, hashtogram, treehist, pem or sfp)");
   if (!words_file.empty() && !distribution.empty())
     usage_error("give the words either as --words FILE or as --distribution words:FILE");
   // the table and the connection, the same for both kinds of load
@@ -478,12 +483,13 @@ int main(int argc, char** argv) {
     cli.analyze = analyze;
   };
   if (treehist) {
+    const std::string hm = heavy_mechanism_name(heavy.spec.mechanism);
     if (have_max || have_gamma || have_gran || spec.constant_users || have_drift)
       usage_error("--max-value, --gamma, --granularity, --constant-users and --drift apply to the "
-                  "mean mechanisms, not treehist");
+                  "mean mechanisms, not " + hm);
     for (const std::string& o : k_only)
-      if (o != "--k") usage_error(o + " applies to the frequency oracles over [0, K), not treehist");
-    if (have_rounds) usage_error("--rounds does not apply to treehist (one report per device)");
+      if (o != "--k") usage_error(o + " applies to the frequency oracles over [0, K), not " + hm);
+    if (have_rounds) usage_error("--rounds does not apply to " + hm + " (one report per device)");
     if (!have_epsilon) usage_error("--epsilon is required");
     if (table.empty()) usage_error("--table is required");
     HeavyLoadSpec& h = heavy.spec;
@@ -498,11 +504,11 @@ int main(int argc, char** argv) {
       }
       h.k = freq.spec.k;
     } else if (!distribution.empty()) {
-      usage_error("--distribution " + distribution + ": treehist takes words:FILE (or --words FILE) "
+      usage_error("--distribution " + distribution + ": " + hm + " takes words:FILE (or --words FILE) "
                   "or zipf:S with --k K");
     }
     if (words_file.empty() && h.zipf_s == 0)
-      usage_error("treehist needs --words FILE (word<TAB>count lines, e.g. "
+      usage_error(hm + " needs --words FILE (word<TAB>count lines, e.g. "
                   "test/data/subtlex_top1000.tsv) or --distribution zipf:S --k K (integer ids)");
     if (!words_file.empty() && have_k) usage_error("--k applies to Zipf integer ids, not to words");
     h.words_path = words_file;
@@ -523,7 +529,7 @@ int main(int argc, char** argv) {
     }
   }
   if (!heavy_only.empty())
-    usage_error(heavy_only.front() + " applies to treehist, not " +
+    usage_error(heavy_only.front() + " applies to treehist, pem and sfp, not " +
                 (sketch_mechanism   ? sketch_mechanism_name(*sketch_mechanism)
                  : freq_mechanism ? freq_mechanism_name(*freq_mechanism)
                                   : mechanism_name(*mechanism)));
@@ -599,7 +605,7 @@ int main(int argc, char** argv) {
   if (!freq_only.empty())
     usage_error(freq_only.front() + " applies to the frequency oracles (grr, sue, oue, dbitflip, "
                 "olh, hadamard; --words, --top, --print-summary and --no-decode also to cms, "
-                "hcms, hashtogram and treehist), not " + mechanism_name(*mechanism));
+                "hcms, hashtogram, treehist, pem and sfp), not " + mechanism_name(*mechanism));
   spec.mechanism = *mechanism;
   if (!have_epsilon) usage_error("--epsilon is required");
   if (distribution.empty()) usage_error("--distribution is required");

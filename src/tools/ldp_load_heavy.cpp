@@ -1,4 +1,4 @@
-// ldp_load --mechanism treehist: TreeHist reports of words or Zipf integer ids
+// ldp_load --mechanism treehist|pem|sfp: TreeHist, PEM or SFP reports of words or Zipf integer ids
 // (heavy_population.*), loaded with COPY; the protocol, the truth, and the local
 // decoder's heavy hitters (what ldp.heavy_hitters returns for the table) with their
 // recall and precision against the true set on stdout.
@@ -20,12 +20,13 @@ namespace {
 void print_protocol(const HeavyCli& cli, const HeavyLoadResult& r) {
   const HeavyLoadSpec& s = cli.spec;
   const HeavyProtocol& p = r.protocol;
-  std::printf("mechanism=treehist\n");
+  std::printf("mechanism=%s\n", heavy_mechanism_name(p.mech()));
   std::printf("protocol=%s\n", heavy_protocol_to_text(p).c_str());
   std::printf("epsilon=%s\n", num(p.epsilon).c_str());
   std::printf("domain=%s\n", heavy_domain_name(p.dom()));
   std::printf("max_length=%" PRId64 "\n", p.max_length);
   std::printf("chars_per_level=%" PRId64 "\n", p.chars_per_level);
+  if (p.mech() == HeavyMechanism::PEM) std::printf("start_length=%d\n", static_cast<int>(p.start_length));
   std::printf("levels=%" PRId64 "\n", p.levels);
   std::printf("hashes=%" PRId64 "\n", p.hashes);
   std::printf("width=%" PRId64 "\n", p.width);
@@ -137,7 +138,7 @@ int run_heavy_load(const HeavyCli& cli) {
   }
 
   HeavyLoadResult result;
-  int rc = load_with_progress(cli.dsn, "treehist", cli.spec.users, cli.table, cli.analyze, &result,
+  int rc = load_with_progress(cli.dsn, heavy_mechanism_name(p.mech()), cli.spec.users, cli.table, cli.analyze, &result,
                               [&](pqxx::connection& conn, const ProgressFn& on_progress) {
                                 return load_heavy_reports(conn, cli.spec, cli.table, cli.truncate, on_progress,
                                                           /*analyze=*/false);
@@ -149,9 +150,9 @@ int run_heavy_load(const HeavyCli& cli) {
 
   double rate = result.seconds > 0 ? static_cast<double>(result.truth.reports) / result.seconds : 0;
   std::fprintf(stderr,
-               "ldp_load: %" PRId64 " treehist reports (%s, %" PRId64 " levels, hashes = %" PRId64 ", width = %" PRId64
+               "ldp_load: %" PRId64 " %s reports (%s, %" PRId64 " levels, hashes = %" PRId64 ", width = %" PRId64
                ") into %s in %.2f s: %s reports/s\n",
-               result.truth.reports, heavy_domain_name(p.dom()), p.levels, p.hashes, p.width, cli.table.c_str(),
+               result.truth.reports, heavy_mechanism_name(p.mech()), heavy_domain_name(p.dom()), p.levels, p.hashes, p.width, cli.table.c_str(),
                result.seconds, Progress::human(rate).c_str());
   return 0;
 }

@@ -190,21 +190,21 @@ inline SketchLoadResult load_sketch_reports(pqxx::connection_base& conn,
       [&](auto emit) { return generate_sketch_reports(spec, emit, progress); });
 }
 
-// The TreeHist counterpart (heavy_population.hpp): the same transaction, one COPY of
-// the reports (level, hash_index, coefficient, prefix_report, item_report), the
-// protocol, the truth and the local decoding back.
+// The heavy-hitters counterpart (heavy_population.hpp: TreeHist, PEM, SFP): the same
+// transaction, one COPY of the reports (heavy_report_columns), the protocol, the truth
+// and the local decoding back.
 inline HeavyLoadResult load_heavy_reports(pqxx::connection_base& conn, const HeavyLoadSpec& spec,
                                           const std::string& table, bool truncate,
                                           const ProgressFn& progress = {}, bool analyze = true) {
   validate_heavy_spec(spec);
-  const std::vector<FreqColumn> report_columns = heavy_report_columns();
+  const std::vector<FreqColumn> report_columns = heavy_report_columns(spec.mechanism);
   return copy_into_table<HeavyLoadResult>(
       conn, table, truncate, analyze, report_copy_columns(report_columns),
       [&](pqxx::work& txn, const std::string& qt, bool exists) {
         if (!exists)
           txn.exec0(report_create_table_sql(qt, report_columns));
         else
-          check_report_columns(txn, qt, table, "treehist", report_columns);
+          check_report_columns(txn, qt, table, heavy_mechanism_name(spec.mechanism), report_columns);
       },
       [&](auto emit) { return generate_heavy_reports(spec, emit, progress); });
 }

@@ -1,5 +1,5 @@
-// Tests of the TreeHist loader (src/tools/heavy_population.*, pg_load.hpp), the code
-// behind `ldp_load --mechanism treehist`: the protocol, the words it skips, the COPY
+// Tests of the heavy-hitters loader (src/tools/heavy_population.*, pg_load.hpp), the code
+// behind `ldp_load --mechanism treehist|pem|sfp`: the protocol, the words it skips, the COPY
 // text, the truth and the truth file without a server (HeavyLoaderOffline), then loads
 // into a server and ldp.treehist_agg / ldp.heavy_hitters on what was loaded
 // (HeavyLoaderDb: connects with the libpq environment that the test script sets; the
@@ -49,22 +49,16 @@ std::string heavy_words_file() {
   return s;
 }
 
-HeavyLoadSpec word_spec(const std::string& path, int64_t users, uint64_t seed) {
-  HeavyLoadSpec s;
-  s.epsilon = 2;
-  s.users = users;
-  s.words_path = path;
-  s.seed = seed;
-  return s;
+HeavyLoadSpec word_spec(const std::string& path, int64_t users, uint64_t seed,
+                        ldp::HeavyMechanism m = ldp::HeavyMechanism::TreeHist) {
+  return heavy_words_spec(m, path, users, seed);
 }
 
-HeavyLoadSpec zipf_spec(double exponent, int64_t k, int64_t users, uint64_t seed) {
-  HeavyLoadSpec s;
-  s.epsilon = 2;
-  s.users = users;
+HeavyLoadSpec zipf_spec(double exponent, int64_t k, int64_t users, uint64_t seed,
+                        ldp::HeavyMechanism m = ldp::HeavyMechanism::TreeHist) {
+  HeavyLoadSpec s = heavy_words_spec(m, "", users, seed);  // no words: Zipf ids
   s.zipf_s = exponent;
   s.k = k;
-  s.seed = seed;
   return s;
 }
 
@@ -251,6 +245,50 @@ TEST(HeavyLoaderOffline, ZipfIdsAndTheTruthFile) {
   EXPECT_EQ(header, "item\tcount");
 }
 
+// PEM and SFP: the COPY rows (heavy_report_columns' order) re-read into a summary are
+// the local one, for words and Zipf ids; the protocol is ldp.<mechanism>_protocol's.
+TEST(HeavyLoaderOffline, PemAndSfpCopyTextDecodesToTheLocalSummary) {
+  TempFile f(heavy_words_file());
+  for (ldp::HeavyMechanism m : {ldp::HeavyMechanism::PEM, ldp::HeavyMechanism::SFP})
+    for (const HeavyLoadSpec& s : {word_spec(f.path, 3000, 35, m), zipf_spec(1.2, 500, 3000, 36, m)}) {
+      SCOPED_TRACE(std::string(ldp::heavy_mechanism_name(m)) + (s.integers() ? ", zipf ids" : ", words"));
+      HeavyLoadResult r;
+      const std::string text = generate_heavy_text(s, &r);
+      ASSERT_TRUE(r.local);
+      EXPECT_EQ(r.protocol.mech(), m);
+      EXPECT_EQ(r.protocol.dom(), s.integers() ? ldp::HeavyDomain::Int64 : ldp::HeavyDomain::Alphabet);
+      EXPECT_EQ(r.protocol.levels, s.integers() ? 8 : m == ldp::HeavyMechanism::PEM ? 2 : 3);
+      const size_t fields = 2 + heavy_report_columns(m).size();
+      LocalHeavy back(r.protocol);
+      int64_t uid = s.first_user_id;
+      for (const auto& row : parse_lines(text)) {
+        ASSERT_EQ(row.size(), fields);
+        EXPECT_EQ(std::stoll(row[0]), uid++);
+        EXPECT_EQ(row[1], "1");
+        if (m == ldp::HeavyMechanism::PEM)
+          ldp::pem_add_report(back.get(), {std::stoll(row[2]), std::stoll(row[3]), std::stoll(row[4]), row[5] == "t"});
+        else
+          ldp::sfp_add_report(back.get(), {std::stoll(row[2]), std::stoll(row[3]), std::stoll(row[4]), row[5] == "t",
+                                           std::stoll(row[6]), std::stoll(row[7]), row[8] == "t"});
+      }
+      EXPECT_EQ(uid, s.first_user_id + 3000);
+      EXPECT_EQ(back.text(), r.local->text());
+      // the same seed draws the same items whatever the mechanism
+      HeavyLoadSpec th = s;
+      th.mechanism = ldp::HeavyMechanism::TreeHist;
+      HeavyLoadResult o;
+      generate_heavy_text(th, &o);
+      EXPECT_EQ(o.truth.true_counts, r.truth.true_counts);
+    }
+  HeavyLoadSpec bad = word_spec(f.path, 10, 1);
+  bad.start_length = 1;
+  expect_refused(bad, "--start-length applies to pem only");
+  ldp::HeavyMechanism parsed{};
+  EXPECT_TRUE(parse_heavy_mechanism("sfp", &parsed));
+  EXPECT_EQ(parsed, ldp::HeavyMechanism::SFP);
+  EXPECT_FALSE(parse_heavy_mechanism("bitstogram", &parsed));
+}
+
 TEST(HeavyLoaderOffline, FormatsRowsAndTables) {
   std::string out;
   append_treehist_row(out, 7, {3, 12, 1023, true, false});
@@ -267,7 +305,12 @@ TEST(HeavyLoaderOffline, FormatsRowsAndTables) {
 
 namespace {
 
-const char* kHeavyAgg = "ldp.treehist_agg(level, hash_index, coefficient, prefix_report, item_report, ";
+// ldp.<mechanism>_agg over the loader's columns, up to the protocol argument
+std::string heavy_agg(ldp::HeavyMechanism m) {
+  std::string cols;
+  for (const FreqColumn& c : heavy_report_columns(m)) cols += std::string(c.name) + ", ";
+  return "ldp." + std::string(ldp::heavy_mechanism_name(m)) + "_agg(" + cols;
+}
 
 class HeavyLoaderDb : public TableDbTest {
  protected:
@@ -275,8 +318,15 @@ class HeavyLoaderDb : public TableDbTest {
   // the aggregate over the loaded table, with the protocol's text form
   std::string summary(const HeavyLoadResult& r) {
     pqxx::nontransaction t(*conn_);
-    return "(SELECT " + std::string(kHeavyAgg) + t.quote(ldp::heavy_protocol_to_text(r.protocol)) +
+    return "(SELECT " + heavy_agg(r.protocol.mech()) + t.quote(ldp::heavy_protocol_to_text(r.protocol)) +
            "::ldp.heavy_protocol) FROM " + table_ + ")";
+  }
+  // the items ldp.heavy_hitters returns for the table
+  std::set<std::string> found(const HeavyLoadResult& r) {
+    std::set<std::string> out;
+    for (const auto& row : query("SELECT item FROM ldp.heavy_hitters(" + summary(r) + ")"))
+      out.insert(row[0].as<std::string>());
+    return out;
   }
   // ldp.heavy_hitters of the table equals the local decoder's, item for item
   void expect_same_hitters(const HeavyLoadResult& r) {
@@ -342,10 +392,7 @@ TEST_F(HeavyLoaderDb, HeavyHittersOfWordsAreTheLoadersAndTheTruths) {
   EXPECT_EQ(one_row("SELECT " + summary(r) + "::text")[0].as<std::string>(), r.local->text());
   expect_same_hitters(r);
   // the three heavy words and nothing else (each is 7 sigma or more above tau)
-  std::set<std::string> found;
-  for (const auto& row : query("SELECT item FROM ldp.heavy_hitters(" + summary(r) + ")"))
-    found.insert(row[0].as<std::string>());
-  EXPECT_EQ(found, (std::set<std::string>{"the", "of", "and"}));
+  EXPECT_EQ(found(r), (std::set<std::string>{"the", "of", "and"}));
   const HeavyQuality q = heavy_quality(r, r.local->hitters());
   EXPECT_EQ(q.true_heavy, 3);
   EXPECT_EQ(q.recall, 1);
@@ -377,4 +424,21 @@ TEST_F(HeavyLoaderDb, ZipfIdsAndParallelPlans) {
     plan += row[0].as<std::string>() + "\n";
   EXPECT_NE(plan.find("Partial Aggregate"), std::string::npos) << plan;
   EXPECT_EQ(one_row("SELECT " + summary(r) + "::text")[0].as<std::string>(), serial);
+}
+
+TEST_F(HeavyLoaderDb, PemAndSfpHeavyHittersAreTheLoaders) {
+  if (!need_extension()) GTEST_SKIP() << "the ldp extension is not installed on the test server: skipped";
+  TempFile f(heavy_words_file());
+  for (ldp::HeavyMechanism m : {ldp::HeavyMechanism::PEM, ldp::HeavyMechanism::SFP}) {
+    const std::string name = ldp::heavy_mechanism_name(m);
+    SCOPED_TRACE(name);
+    HeavyLoadResult r = load_heavy_reports(*conn_, word_spec(f.path, 50000, 45, m), table_, true);
+    ASSERT_TRUE(r.local);
+    EXPECT_EQ(one_row("SELECT ldp." + name + "_protocol(2, 50000)::text")[0].as<std::string>(),
+              ldp::heavy_protocol_to_text(r.protocol));
+    EXPECT_EQ(one_row("SELECT " + summary(r) + "::text")[0].as<std::string>(), r.local->text());
+    expect_same_hitters(r);
+    EXPECT_EQ(found(r), (std::set<std::string>{"the", "of", "and"}));
+    drop();
+  }
 }

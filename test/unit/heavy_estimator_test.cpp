@@ -323,6 +323,36 @@ TEST(HeavyStat, Utf8BytesAtTheirDefault) {
   EXPECT_EQ(h.items[0].item, "日本");
 }
 
+// The decoder asks the final oracle about every candidate that is a whole item at the
+// level where it ends, whatever that candidate's own prefix estimate (treehist.cpp):
+// with the prefix oracles of levels >= L emptied (nothing survives level L), the heavy
+// words of at most L·s characters are still found, and the longer ones are not.
+TEST(HeavyStat, WholeItemsAreDecidedByTheFinalOracleAtTheLevelTheyEnd) {
+  const Population heavy = {{"a", 3000}, {"to", 3000}, {"the", 3000}, {"that", 3000}, {"there", 3000}, {"thinks", 3000}};
+  Population pop = heavy;
+  ldp::SeededRandom rng(95);
+  for (int i = 0; i < 6000; ++i) {  // light filler: 6 letters, one holder each
+    std::string w;
+    for (int k = 0; k < 6; ++k) w += static_cast<char>('a' + rng.below(26));
+    pop.push_back({w, 1});
+  }
+  const ldp::HeavyProtocol p = Protocol(HeavyDomain::Alphabet, 2, 24000, 16, 256);
+  const Heavy full = ldp_test::simulate(p, pop, rng);
+  ldp::HeavyHittersQuery q;
+  q.threshold = 1500;  // σ_F = 383, σ_P = 664 at n = 24,000
+  for (int64_t emptied_from = 1; emptied_from <= p.levels; ++emptied_from) {
+    Heavy s = full;
+    for (int64_t level = emptied_from; level < p.levels; ++level)
+      std::fill_n(s.get()->prune(level), s->sketch_cells(), 0);
+    const ldp::HeavyHitters h = PreparedHeavy(s).hitters(q);
+    std::map<std::string, bool> got;
+    for (const ldp::HeavyHitter& x : h.items) got[x.item] = true;
+    for (const auto& [w, f] : heavy)
+      EXPECT_EQ(got.count(w), static_cast<int64_t>(w.size()) <= emptied_from * p.chars_per_level ? 1u : 0u)
+          << w << ", prefix oracles emptied from level " << emptied_from;
+  }
+}
+
 // SUBTLEX-US's top 1000 counts as a Zipf population of 64-bit integers (word i -> a
 // spread-out value, negative for odd i), at the integer default.
 void RunZipfIntegers(double n_target, uint64_t seed, const char* name) {
@@ -376,8 +406,9 @@ TEST(HeavyStat, DISABLED_ZipfIntegersAtAMillionAndTenMillion) {
   RunZipfIntegers(1e7, 74, "subtlex counts as int64 at 10^7, t = 256");
 }
 
-// Recall and precision at τ over seeds (printed; the model of §6.1 expects 0.89 recall at
-// 10^6 and 0.90 / 0.97 at 10^7 with r = 8). --gtest_also_run_disabled_tests.
+// Recall and precision at τ over seeds on the bundled top 1000 (printed; the full
+// workload of issue 20, every 1–6-letter word, is bench/heavy_seeds.sh's).
+// --gtest_also_run_disabled_tests.
 TEST(HeavyStat, DISABLED_ZipfWordsOverSeeds) {
   for (double n : {1e6, 1e7}) {
     std::vector<double> recall, precision;

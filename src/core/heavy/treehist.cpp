@@ -9,9 +9,15 @@
 //
 // Decoder (heavy_hitters): C_1 = Σ; at levels ℓ = 1..D-1 keep the candidates with
 // f̂_ℓ(u) >= τ_P = min(τ, max(τ - 2σ_P, z_r·σ_P)), z_r = Φ⁻¹(1 - r/|Σ|) (r =
-// kTreeHistNoiseChildren), and set C_{ℓ+1} = survivors × Σ; the level-D candidates are
-// not pruned with their prefix estimate but go straight to the final oracle, and the
-// items with f̂(v) >= τ are returned, by f̂ descending, trailing pad removed. Default τ
+// kTreeHistNoiseChildren), and set C_{ℓ+1} = survivors × Σ. Every candidate that is an
+// item by itself (u followed by pads or the end symbol; alphabet and bytes domains) is
+// asked of the final oracle at the level where its last character is placed, whether
+// or not it survives the cut (ours, 2026-11-26): a word of ℓ·s characters or fewer never
+// meets its own prefix cut (its level-ℓ prefix is itself: "she" at level 2 was pruned
+// at τ_P = τ - 0.9σ_P with probability up to 0.2 for a word at τ), and candidates ending
+// with a pad are not kept (their only child is themselves). The level-D candidates go
+// straight to the final oracle; the items with f̂(v) >= τ are returned, by f̂
+// descending, trailing pad removed. Default τ
 // from the summary's own n: 15√n for the alphabet domain (§6.1's string default, D = 3,
 // τ/σ_P = 3.19 at ε = 2), 30√n for int64 (§6.1, D = 8, 3.91) and for the bytes domain
 // (ours: D = 6 levels of 256 symbols is a tree like the integers'; at 15√n its τ/σ_P
@@ -94,23 +100,15 @@ std::vector<Symbol> alphabet_symbols(const HeavyProtocol& p) {
   return out;
 }
 
-struct Node {
-  std::string bytes;
-  bool closed;  // a pad or the end symbol was seen
-};
-
-// Calls f(child bytes, closed) for every child at `level` of `parent` that an item can
-// produce (the alphabet domain: no more than max_length characters; the bytes domain:
-// whole characters at the last level).
+// Calls f(child bytes, closed) for every child at `level` of `parent` (a prefix of
+// whole symbols, none of them a pad or the end) that an item can produce (the alphabet
+// domain: no more than max_length characters; the bytes domain: whole characters at the
+// last level); closed: the child ends with a pad or the end symbol, or is full.
 template <class F>
-void for_each_child(const HeavyProtocol& p, const std::vector<Symbol>& symbols, const Node& parent, int64_t level,
-                    std::string& buf, F&& f) {
+void for_each_child(const HeavyProtocol& p, const std::vector<Symbol>& symbols, const std::string& parent,
+                    int64_t level, std::string& buf, F&& f) {
   const bool last = level == p.levels;
-  if (parent.closed) {  // only the pad (end) symbol follows
-    f(std::string_view(parent.bytes), true);
-    return;
-  }
-  buf = parent.bytes;
+  buf = parent;
   const size_t base = buf.size();
   switch (p.dom()) {
     case HeavyDomain::Alphabet: {
@@ -124,7 +122,7 @@ void for_each_child(const HeavyProtocol& p, const std::vector<Symbol>& symbols, 
       return;
     }
     case HeavyDomain::Bytes:
-      if (utf8_prefix_state(parent.bytes) == 0) f(std::string_view(parent.bytes), true);  // the end symbol
+      if (utf8_prefix_state(parent) == 0) f(std::string_view(parent), true);  // the end symbol
       buf.resize(base + 1);
       for (int b = 0; b < 256; ++b) {
         if (b == kHeavyEnd || b == 0) continue;  // U+0000 is no item (heavy_item_from_text)
@@ -142,6 +140,17 @@ void for_each_child(const HeavyProtocol& p, const std::vector<Symbol>& symbols, 
       }
       return;
   }
+}
+
+// Whether a prefix of whole symbols is an item by itself, followed by pads (alphabet) or
+// the end symbol (bytes: whole UTF-8 characters); an int64 item has all its levels.
+bool can_end(const HeavyProtocol& p, std::string_view prefix) {
+  switch (p.dom()) {
+    case HeavyDomain::Alphabet: return true;
+    case HeavyDomain::Bytes: return utf8_prefix_state(prefix) == 0;
+    case HeavyDomain::Int64: return false;
+  }
+  return false;
 }
 
 }  // namespace
@@ -175,8 +184,9 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
   const int64_t sigma = heavy_symbols(p);
 
   const std::vector<Symbol> symbols = p.dom() == HeavyDomain::Alphabet ? alphabet_symbols(p) : std::vector<Symbol>();
-  std::vector<Node> parents{Node{std::string(), false}}, next;
+  std::vector<std::string> parents{std::string()}, next;  // the survivors: prefixes that are not closed
   std::string buf;
+  HeavyCountSketch final = oracle_of(s, table, p.levels + 1);
   for (int64_t level = 1; level <= p.levels; ++level) {
     const bool last = level == p.levels;
     if (static_cast<int64_t>(parents.size()) > kMaxHeavyCandidates / sigma)
@@ -185,11 +195,11 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
                   " symbols), more than %" PRId64 ": raise the threshold (%g)",
                   heavy_mechanism_name(p.mech()), static_cast<int64_t>(parents.size()) * sigma, level, parents.size(),
                   sigma, kMaxHeavyCandidates, out.threshold);
-    HeavyCountSketch oracle = oracle_of(s, table, last ? p.levels + 1 : level);
+    HeavyCountSketch oracle = oracle_of(s, table, level);
     double prune_at = out.threshold;
     if (!last) {  // τ_P (heavy_summary.hpp, kTreeHistNoiseChildren)
       int64_t count = 0;
-      for (const Node& parent : parents)
+      for (const std::string& parent : parents)
         for_each_child(p, symbols, parent, level, buf, [&](std::string_view, bool) { ++count; });
       prune_at = heavy_prune_threshold(out.threshold, out.sigma_prune, q.noise_children, static_cast<double>(sigma),
                                        count, n, true);
@@ -197,19 +207,21 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
     }
     int64_t queried = 0;
     next.clear();
-    for (const Node& parent : parents)
+    for (const std::string& parent : parents)
       for_each_child(p, symbols, parent, level, buf, [&](std::string_view child, bool closed) {
         ++queried;
-        if (!last) {
-          if (oracle.at_least(child, prune_at)) next.push_back(Node{std::string(child), closed});
-          return;
+        // The child as a whole item, unless it only ends its parent (the pad or end
+        // symbol: the same bytes, tested at the level before).
+        if ((level == 1 || child.size() > parent.size()) && (last || can_end(p, child))) {
+          double* rows = final.rows(child);
+          if (median_at_least(rows, final.t(), out.threshold)) {
+            HeavyHitter h{};
+            h.item = std::string(child);
+            h.count = median_of(rows, final.t());
+            out.items.push_back(std::move(h));
+          }
         }
-        double* rows = oracle.rows(child);
-        if (!median_at_least(rows, oracle.t(), out.threshold)) return;
-        HeavyHitter h{};
-        h.item = std::string(child);
-        h.count = median_of(rows, oracle.t());
-        out.items.push_back(std::move(h));
+        if (!last && !closed && oracle.at_least(child, prune_at)) next.emplace_back(child);
       });
     out.candidates.push_back(queried);
     out.survivors.push_back(last ? static_cast<int64_t>(out.items.size()) : static_cast<int64_t>(next.size()));
