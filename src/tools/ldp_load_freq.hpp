@@ -10,6 +10,7 @@
 
 #include "freq_population.hpp"
 #include "heavy_population.hpp"
+#include "rappor_population.hpp"
 #include "sketch_population.hpp"
 
 namespace ldp::tools {
@@ -36,6 +37,10 @@ using SketchCli = LoadCli<SketchLoadSpec>;
 struct HeavyCli : LoadCli<HeavyLoadSpec> {
   std::string truth_path;  // --truth FILE: the true counts as a word-count file
 };
+struct RapporCli : LoadCli<RapporLoadSpec> {
+  std::string truth_path;     // --truth FILE
+  int64_t candidates = 1000;  // the local decode's candidates: the most likely items
+};
 
 // Validates the options (UsageError), loads the reports, prints the key=value lines
 // on stdout and the one-line summary on stderr. Returns the exit status (0, or 1 on a
@@ -47,5 +52,8 @@ int run_sketch_load(const SketchCli& cli);
 
 // The same for TreeHist (words or Zipf integer ids), and --truth.
 int run_heavy_load(const HeavyCli& cli);
+
+// The same for RAPPOR (ldp_load_rappor.cpp), and --truth.
+int run_rappor_load(const RapporCli& cli);
 
 }  // namespace ldp::tools
