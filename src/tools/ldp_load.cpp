@@ -534,6 +534,24 @@ int main(int argc, char** argv) {
     cli.truncate = truncate;
     cli.analyze = analyze;
   };
+  // --words FILE, --distribution words:FILE, or --distribution zipf:S with --k K (the
+  // heavy hitters and RAPPOR): words_file, or *zipf_s and *k
+  auto words_or_zipf = [&](const std::string& mname, double* zipf_s, int64_t* k) {
+    if (distribution.rfind("words:", 0) == 0) {
+      words_file = distribution.substr(6);
+    } else if (distribution.rfind("zipf:", 0) == 0) {
+      if (!have_k) usage_error("--distribution " + distribution + " needs --k K (the ranks of the ids)");
+      try {
+        *zipf_s = parse_item_distribution(distribution).s;
+      } catch (const UsageError& e) {
+        usage_error(e.what());
+      }
+      *k = freq.spec.k;
+    } else if (!distribution.empty()) {
+      usage_error("--distribution " + distribution + ": " + mname + " takes words:FILE (or --words FILE) "
+                  "or zipf:S with --k K");
+    }
+  };
   if (is_rappor) {
     if (have_epsilon) usage_error("--epsilon does not apply to rappor: --f, --p, --q and --hashes set its privacy");
     if (have_max || have_gamma || have_gran || spec.constant_users || have_drift || have_rounds)
@@ -546,19 +564,7 @@ int main(int argc, char** argv) {
       if (o != "--k") usage_error(o + " applies to the frequency oracles over [0, K), not rappor");
     if (table.empty()) usage_error("--table is required");
     RapporLoadSpec& r = rappor.spec;
-    if (distribution.rfind("words:", 0) == 0) {
-      words_file = distribution.substr(6);
-    } else if (distribution.rfind("zipf:", 0) == 0) {
-      if (!have_k) usage_error("--distribution " + distribution + " needs --k K (the ranks of the ids)");
-      try {
-        r.zipf_s = parse_item_distribution(distribution).s;
-      } catch (const UsageError& e) {
-        usage_error(e.what());
-      }
-      r.k = freq.spec.k;
-    } else if (!distribution.empty()) {
-      usage_error("--distribution " + distribution + ": rappor takes words:FILE (or --words FILE) or zipf:S with --k K");
-    }
+    words_or_zipf("rappor", &r.zipf_s, &r.k);
     if (words_file.empty() && r.zipf_s == 0)
       usage_error("rappor needs --words FILE (word<TAB>count lines) or --distribution zipf:S --k K");
     if (!words_file.empty() && have_k) usage_error("--k applies to Zipf ids, not to words");
@@ -589,20 +595,7 @@ int main(int argc, char** argv) {
     if (!have_epsilon) usage_error("--epsilon is required");
     if (table.empty()) usage_error("--table is required");
     HeavyLoadSpec& h = heavy.spec;
-    if (distribution.rfind("words:", 0) == 0) {
-      words_file = distribution.substr(6);
-    } else if (distribution.rfind("zipf:", 0) == 0) {
-      if (!have_k) usage_error("--distribution " + distribution + " needs --k K (the ranks of the ids)");
-      try {
-        h.zipf_s = parse_item_distribution(distribution).s;
-      } catch (const UsageError& e) {
-        usage_error(e.what());
-      }
-      h.k = freq.spec.k;
-    } else if (!distribution.empty()) {
-      usage_error("--distribution " + distribution + ": " + hm + " takes words:FILE (or --words FILE) "
-                  "or zipf:S with --k K");
-    }
+    words_or_zipf(hm, &h.zipf_s, &h.k);
     if (words_file.empty() && h.zipf_s == 0)
       usage_error(hm + " needs --words FILE (word<TAB>count lines, e.g. "
                   "test/data/subtlex_top1000.tsv) or --distribution zipf:S --k K (integer ids)");

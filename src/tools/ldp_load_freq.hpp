@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "freq_population.hpp"
@@ -21,6 +22,10 @@ inline std::string num(double v) {
   append_double(s, v);
   return s;
 }
+
+// The lines the word loaders print after users=: seed=, table=, reports=,
+// distinct_items= (ldp_load_freq.cpp).
+void print_load_lines(const std::optional<uint64_t>& seed, const std::string& table, const FreqTally& t);
 
 // The loader's options around a population's spec (frequency oracle or sketch).
 template <class Spec>

@@ -33,15 +33,7 @@ void print_results(const RapporCli& cli, const RapporLoadResult& r) {
   else
     std::printf("words_file=%s\nwords_used=%zu\n", s.words_path.c_str(), r.items.size());
   std::printf("users=%" PRId64 "\n", s.users);
-  if (s.seed)
-    std::printf("seed=%" PRIu64 "\n", *s.seed);
-  else
-    std::printf("seed=none\n");
-  std::printf("table=%s\n", cli.table.c_str());
-  std::printf("reports=%" PRId64 "\n", r.truth.reports);
-  int64_t distinct = 0;
-  for (int64_t c : r.truth.true_counts) distinct += c > 0;
-  std::printf("distinct_items=%" PRId64 "\n", distinct);
+  print_load_lines(s.seed, cli.table, r.truth);
   if (!cli.truth_path.empty()) std::printf("truth_file=%s\n", cli.truth_path.c_str());
 
   // the local decode against the most likely items (words by count, ranks in order)

@@ -51,34 +51,26 @@ RapporLoadResult generate_rappor_reports(const RapporLoadSpec& spec, const Chunk
   std::unique_ptr<RandomSource> enc_rng = make_random(spec.seed, 1);
   ChunkedRows out(sink, progress, chunk_bytes, static_cast<size_t>(P.bits) + 48);
   std::string secret(16, '\0');
-  int64_t done = 0;
-  try {
-    for (int64_t u = 0; u < spec.users; ++u) {
-      const auto cohort = static_cast<int64_t>(pop_rng->below(static_cast<uint64_t>(P.cohorts)));
-      for (size_t b = 0; b < secret.size(); b += 8) {
-        const uint64_t r = pop_rng->next_u64();
-        for (size_t j = 0; j < 8; ++j) secret[b + j] = static_cast<char>(r >> (8 * j));
-      }
-      const size_t i = draw_cdf_index(cdf, *pop_rng);
-      ++result.truth.true_counts[i];
-      const RapporBits report = rappor_encode(result.items[i], cohort, secret, P.bits, P.hashes, P.f, P.p, P.q, *enc_rng);
-      if (result.local) result.local->add(cohort, report);
-      if (sink) {
-        std::string& rows = out.buf();
-        rows += std::to_string(spec.first_user_id + u);
-        rows += "\t1\t";
-        rows += std::to_string(cohort);
-        rows += '\t';
-        rows += rappor_bit_string(report, P.bits);
-        rows += '\n';
-      }
-      ++done;
-      out.rows_done(done);
+  for_each_device(spec.users, out, [&](int64_t u) {
+    const auto cohort = static_cast<int64_t>(pop_rng->below(static_cast<uint64_t>(P.cohorts)));
+    for (size_t b = 0; b < secret.size(); b += 8) {
+      const uint64_t r = pop_rng->next_u64();
+      for (size_t j = 0; j < 8; ++j) secret[b + j] = static_cast<char>(r >> (8 * j));
     }
-    out.finish(done);
-  } catch (const ldp::Error& e) {
-    throw UsageError(std::string("the core library refused the load: ") + e.what());
-  }
+    const size_t i = draw_cdf_index(cdf, *pop_rng);
+    ++result.truth.true_counts[i];
+    const RapporBits report = rappor_encode(result.items[i], cohort, secret, P.bits, P.hashes, P.f, P.p, P.q, *enc_rng);
+    if (result.local) result.local->add(cohort, report);
+    if (sink) {
+      std::string& rows = out.buf();
+      rows += std::to_string(spec.first_user_id + u);
+      rows += "\t1\t";
+      rows += std::to_string(cohort);
+      rows += '\t';
+      rows += rappor_bit_string(report, P.bits);
+      rows += '\n';
+    }
+  });
   result.truth.reports = spec.users;
   return result;
 }
