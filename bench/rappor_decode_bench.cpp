@@ -7,6 +7,7 @@
 // decode the same counts (bench/rappor_decode_r.sh).
 //
 //   ldp_rappor_decode_bench OUTDIR [CANDIDATES...]   (default 1000 10000)
+//   DECODE_R_ESTIMATES=1 ldp_rappor_decode_bench ...  (RapporDecodeOptions::decode_r_estimates)
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -72,10 +73,12 @@ int main(int argc, char** argv) {
     const std::vector<std::string_view> v(cands.begin(), cands.end());
     double best = 1e9, best_cpu = 1e9;
     ldp::RapporDecode d;
+    ldp::RapporDecodeOptions opt;
+    opt.decode_r_estimates = std::getenv("DECODE_R_ESTIMATES") != nullptr;
     for (int rep = 0; rep < 3; ++rep) {
       const auto t0 = std::chrono::steady_clock::now();
       const std::clock_t c0 = std::clock();
-      d = ldp::rappor_decode(s, v);
+      d = ldp::rappor_decode(s, v, opt);
       best_cpu = std::min(best_cpu, static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC);
       best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }

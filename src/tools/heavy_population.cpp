@@ -363,14 +363,16 @@ std::vector<FreqColumn> heavy_report_columns(HeavyMechanism m) {
           {"item_report", "boolean"}};
 }
 
-void write_heavy_truth(const std::string& path, const HeavyLoadResult& r) {
+void write_heavy_truth(const std::string& path, const HeavyLoadResult& r) { write_truth_file(path, r.items, r.truth); }
+
+void write_truth_file(const std::string& path, const std::vector<std::string>& items, const FreqTally& truth) {
   std::ofstream out(path);
   if (!out) throw UsageError("cannot write the truth to " + path + ": " + std::strerror(errno));
   out << "item\tcount\n";
-  for (int64_t i : r.truth.top_items(r.items.size())) {
-    const int64_t c = r.truth.true_counts[static_cast<size_t>(i)];
+  for (int64_t i : truth.top_items(items.size())) {
+    const int64_t c = truth.true_counts[static_cast<size_t>(i)];
     if (c == 0) break;
-    out << r.items[static_cast<size_t>(i)] << '\t' << c << '\n';
+    out << items[static_cast<size_t>(i)] << '\t' << c << '\n';
   }
   out.close();
   if (!out) throw UsageError("error writing the truth to " + path);

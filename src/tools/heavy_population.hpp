@@ -141,5 +141,7 @@ std::vector<FreqColumn> heavy_report_columns(HeavyMechanism m = HeavyMechanism::
 // Writes the truth as a word-count file: a header "item<TAB>count", then every item at
 // least one user holds, most frequent first. UsageError when the file cannot be written.
 void write_heavy_truth(const std::string& path, const HeavyLoadResult& r);
+// The same for any loader's items and truth (RAPPOR's too).
+void write_truth_file(const std::string& path, const std::vector<std::string>& items, const FreqTally& truth);
 
 }  // namespace ldp::tools

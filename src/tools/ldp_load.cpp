@@ -29,6 +29,7 @@ const char* kUsage = R"(Usage: ldp_load --mechanism MECH --epsilon E --distribut
        ldp_load --mechanism FREQ --epsilon E --k K --distribution ITEMS --table NAME [options]
        ldp_load --mechanism SKETCH --epsilon E --hashes H --width W --words FILE --table NAME [options]
        ldp_load --mechanism treehist|pem|sfp --epsilon E (--words FILE | --distribution zipf:S --k K) --table NAME [options]
+       ldp_load --mechanism rappor [--bits K --hashes H --cohorts M --f F --p P --q Q] (--words FILE | --distribution zipf:S --k K) --table NAME [options]
 
 Simulates USERS devices, each holding a true value drawn from DIST (a number, an
 item of [0, K) or a word of FILE), encodes every value with the ldp core library
@@ -49,6 +50,7 @@ Mechanism:
   --mechanism treehist|pem|sfp
                        heavy hitters (TreeHist, PEM, Apple's SFP) of words or
                        integer ids, found without candidates: see "Heavy hitters"
+  --mechanism rappor   Google's RAPPOR reports, decoded against candidates: see "RAPPOR"
   --epsilon E          privacy parameter of one report, in (0, 700]
   --max-value M        values lie in [0, M] (required, except for rr)
   --gamma G            onebit: output perturbation, flip probability in [0, 0.5)
@@ -163,6 +165,27 @@ builds it, ldp.<mechanism>_int8_protocol for integer ids):
   local_precision= (against the true set), local_decode_seconds=, the top items
   (item.I.word= or item.I.id=, .true_count=, .local_frequency=, ...) and the first
   heavy hitters (hitter.R.item=, .frequency=, .std_error=).
+
+RAPPOR (--mechanism rappor; google/rappor's client: Bloom filter, PRR memoized by the
+device's secret, fresh IRR; each device has its own random secret and a cohort drawn
+uniformly, holds one item and sends one report):
+  --bits K --hashes H --cohorts M --f F --p P --q Q
+                       the parameters (default: the Python client's, 16 bits,
+                       2 hashes, 64 cohorts, f = 0.5, p = 0.5, q = 0.75)
+  --words FILE         items: the words of a word-count file, drawn by count
+  --distribution zipf:S --k K
+                       items: ids "1".."K" (decimal text), P(id i) ~ i^-S
+  --truth FILE         write the true counts to FILE (item<TAB>count)
+  --candidates C       the local decode's candidates: the C most likely items
+                       (default 1000)
+  --top N, --no-decode as above
+  Table: user_id bigint, round integer, cohort integer, report bit varying (the
+  client's bit order). Aggregate: ldp.rappor_agg(cohort, report, H, M, F, P, Q);
+  then ldp.rappor_decode(summary, candidates).
+  Output: the parameters, epsilon_one=, epsilon_inf=, detection_frequency=, the
+  truth, local_detected= (of the candidates), local_decode_seconds= and the top
+  items (item.I.word= or .id=, .true_count=, .local_count=, .local_std_error=,
+  .local_detected=).
 
 Population:
   --users N            number of users (default 1000000)
@@ -287,7 +310,8 @@ int main(int argc, char** argv) {
     kMechanism = 1000, kEpsilon, kMaxValue, kGamma, kGranularity, kRounds, kConstantUsers,
     kDrift, kUsers, kDistribution, kTable, kTruncate, kSeed, kDsn, kFirstUserId, kNoAnalyze,
     kHelp, kK, kD, kMemoize, kRedraw, kTop, kPrintSummary, kNoDecode, kHashes, kWidth, kWords,
-    kExpectedUsers, kAlphabet, kBytes, kMaxLength, kCharsPerLevel, kLowercase, kTruth, kIds
+    kExpectedUsers, kAlphabet, kBytes, kMaxLength, kCharsPerLevel, kLowercase, kTruth, kIds,
+    kBits, kCohorts, kF, kP, kQ, kCandidates
   };
   static const option kOptions[] = {
       {"mechanism", required_argument, nullptr, kMechanism},
@@ -325,6 +349,12 @@ int main(int argc, char** argv) {
       {"lowercase", no_argument, nullptr, kLowercase},
       {"truth", required_argument, nullptr, kTruth},
       {"ids", required_argument, nullptr, kIds},
+      {"bits", required_argument, nullptr, kBits},
+      {"cohorts", required_argument, nullptr, kCohorts},
+      {"f", required_argument, nullptr, kF},
+      {"p", required_argument, nullptr, kP},
+      {"q", required_argument, nullptr, kQ},
+      {"candidates", required_argument, nullptr, kCandidates},
       {nullptr, 0, nullptr, 0},
   };
 
@@ -337,6 +367,9 @@ int main(int argc, char** argv) {
   SketchCli sketch;  // the sketch options
   HeavyCli heavy;    // the heavy-hitters options (treehist, pem, sfp)
   bool treehist = false;                // a heavy-hitters mechanism (heavy.spec.mechanism)
+  RapporCli rappor;                     // --mechanism rappor
+  bool is_rappor = false;
+  std::vector<std::string> rappor_only;  // RAPPOR options given, for the error
   std::vector<std::string> heavy_only;  // heavy-hitters options given, for the error
   std::vector<std::string> freq_only;  // frequency-oracle options given, for the error
   std::vector<std::string> k_only;     // of those, the ones sketches do not take
@@ -353,12 +386,13 @@ int main(int argc, char** argv) {
     switch (c) {
       case kMechanism:
         treehist = parse_heavy_mechanism(optarg, &heavy.spec.mechanism);
+        is_rappor = std::string(optarg) == "rappor";
         mechanism = parse_mechanism(optarg);
         freq_mechanism = parse_freq_mechanism(optarg);
         sketch_mechanism = parse_sketch_mechanism(optarg);
-        if (!mechanism && !freq_mechanism && !sketch_mechanism && !treehist)
+        if (!mechanism && !freq_mechanism && !sketch_mechanism && !treehist && !is_rappor)
           usage_error(std::string("--mechanism must be rr, onebit, laplace, piecewise, grr, sue, "
-                                  "oue, dbitflip, olh, hadamard, cms, hcms, hashtogram, treehist, pem or sfp, "
+                                  "oue, dbitflip, olh, hadamard, cms, hcms, hashtogram, treehist, pem, sfp or rappor, "
                                   "got '") + optarg + "'");
         break;
       case kEpsilon: spec.epsilon = parse_number("epsilon", optarg); have_epsilon = true; break;
@@ -461,6 +495,24 @@ int main(int argc, char** argv) {
         heavy.spec.scrambled_ids = std::string(optarg) == "scrambled";
         heavy_only.push_back("--ids");
         break;
+      case kBits:
+      case kCohorts:
+      case kCandidates: {
+        const char* name = c == kBits ? "bits" : c == kCohorts ? "cohorts" : "candidates";
+        const int64_t v = parse_count(name, optarg);
+        if (v > INT32_MAX) usage_error(std::string("--") + name + " is too large");
+        (c == kBits ? rappor.spec.params.bits : c == kCohorts ? rappor.spec.params.cohorts : rappor.candidates) = v;
+        rappor_only.push_back(std::string("--") + name);
+        break;
+      }
+      case kF:
+      case kP:
+      case kQ: {
+        const char* name = c == kF ? "f" : c == kP ? "p" : "q";
+        (c == kF ? rappor.spec.params.f : c == kP ? rappor.spec.params.p : rappor.spec.params.q) = parse_number(name, optarg);
+        rappor_only.push_back(std::string("--") + name);
+        break;
+      }
       case kPrintSummary: freq.print_summary = true; freq_only.push_back("--print-summary"); break;
       case kNoDecode: freq.spec.local_decode = false; freq_only.push_back("--no-decode"); break;
       case ':':
@@ -470,9 +522,9 @@ int main(int argc, char** argv) {
     }
   }
   if (optind < argc) usage_error(std::string("unexpected argument '") + argv[optind] + "'");
-  if (!mechanism && !freq_mechanism && !sketch_mechanism && !treehist)
+  if (!mechanism && !freq_mechanism && !sketch_mechanism && !treehist && !is_rappor)
     usage_error("--mechanism is required (rr, onebit, laplace, piecewise, grr, sue, oue, "
-                "dbitflip, olh, hadamard, cms, hcms, hashtogram, treehist, pem or sfp)");
+                "dbitflip, olh, hadamard, cms, hcms, hashtogram, treehist, pem, sfp or rappor)");
   if (!words_file.empty() && !distribution.empty())
     usage_error("give the words either as --words FILE or as --distribution words:FILE");
   // the table and the connection, the same for both kinds of load
@@ -482,6 +534,56 @@ int main(int argc, char** argv) {
     cli.truncate = truncate;
     cli.analyze = analyze;
   };
+  // --words FILE, --distribution words:FILE, or --distribution zipf:S with --k K (the
+  // heavy hitters and RAPPOR): words_file, or *zipf_s and *k
+  auto words_or_zipf = [&](const std::string& mname, double* zipf_s, int64_t* k) {
+    if (distribution.rfind("words:", 0) == 0) {
+      words_file = distribution.substr(6);
+    } else if (distribution.rfind("zipf:", 0) == 0) {
+      if (!have_k) usage_error("--distribution " + distribution + " needs --k K (the ranks of the ids)");
+      try {
+        *zipf_s = parse_item_distribution(distribution).s;
+      } catch (const UsageError& e) {
+        usage_error(e.what());
+      }
+      *k = freq.spec.k;
+    } else if (!distribution.empty()) {
+      usage_error("--distribution " + distribution + ": " + mname + " takes words:FILE (or --words FILE) "
+                  "or zipf:S with --k K");
+    }
+  };
+  if (is_rappor) {
+    if (have_epsilon) usage_error("--epsilon does not apply to rappor: --f, --p, --q and --hashes set its privacy");
+    if (have_max || have_gamma || have_gran || spec.constant_users || have_drift || have_rounds)
+      usage_error("--max-value, --gamma, --granularity, --constant-users, --drift and --rounds do not apply to rappor");
+    for (const std::string& o : heavy_only)
+      if (o != "--truth") usage_error(o + " applies to treehist, pem and sfp, not rappor");
+    for (const std::string& o : sketch_only)
+      if (o != "--hashes") usage_error(o + " applies to the sketches, not rappor");
+    for (const std::string& o : k_only)
+      if (o != "--k") usage_error(o + " applies to the frequency oracles over [0, K), not rappor");
+    if (table.empty()) usage_error("--table is required");
+    RapporLoadSpec& r = rappor.spec;
+    words_or_zipf("rappor", &r.zipf_s, &r.k);
+    if (words_file.empty() && r.zipf_s == 0)
+      usage_error("rappor needs --words FILE (word<TAB>count lines) or --distribution zipf:S --k K");
+    if (!words_file.empty() && have_k) usage_error("--k applies to Zipf ids, not to words");
+    r.words_path = words_file;
+    if (sketch.spec.hashes > 0) r.params.hashes = sketch.spec.hashes;
+    r.users = spec.users;
+    r.seed = spec.seed;
+    r.first_user_id = spec.first_user_id;
+    r.local_decode = freq.spec.local_decode;
+    rappor.top = freq.top;
+    rappor.truth_path = heavy.truth_path;
+    set_connection(rappor);
+    try {
+      return run_rappor_load(rappor);
+    } catch (const UsageError& e) {
+      usage_error(e.what());
+    }
+  }
+  if (!rappor_only.empty()) usage_error(rappor_only.front() + " applies to rappor only");
   if (treehist) {
     const std::string hm = heavy_mechanism_name(heavy.spec.mechanism);
     if (have_max || have_gamma || have_gran || spec.constant_users || have_drift)
@@ -493,20 +595,7 @@ int main(int argc, char** argv) {
     if (!have_epsilon) usage_error("--epsilon is required");
     if (table.empty()) usage_error("--table is required");
     HeavyLoadSpec& h = heavy.spec;
-    if (distribution.rfind("words:", 0) == 0) {
-      words_file = distribution.substr(6);
-    } else if (distribution.rfind("zipf:", 0) == 0) {
-      if (!have_k) usage_error("--distribution " + distribution + " needs --k K (the ranks of the ids)");
-      try {
-        h.zipf_s = parse_item_distribution(distribution).s;
-      } catch (const UsageError& e) {
-        usage_error(e.what());
-      }
-      h.k = freq.spec.k;
-    } else if (!distribution.empty()) {
-      usage_error("--distribution " + distribution + ": " + hm + " takes words:FILE (or --words FILE) "
-                  "or zipf:S with --k K");
-    }
+    words_or_zipf(hm, &h.zipf_s, &h.k);
     if (words_file.empty() && h.zipf_s == 0)
       usage_error(hm + " needs --words FILE (word<TAB>count lines, e.g. "
                   "test/data/subtlex_top1000.tsv) or --distribution zipf:S --k K (integer ids)");

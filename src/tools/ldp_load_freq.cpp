@@ -12,18 +12,7 @@
 
 namespace ldp::tools {
 
-namespace {
-
-// max over items of |local frequency - true frequency|
-double max_abs_error(const FreqTally& t, const std::vector<ItemEstimate>& est) {
-  double worst = 0;
-  for (size_t v = 0; v < est.size(); ++v)
-    worst = std::fmax(worst,
-                      std::fabs(est[v].frequency - t.true_frequency(static_cast<int64_t>(v))));
-  return worst;
-}
-
-// seed=, table=, reports= and distinct_items= (both loaders)
+// seed=, table=, reports= and distinct_items= (every word loader: ldp_load_freq.hpp)
 void print_load_lines(const std::optional<uint64_t>& seed, const std::string& table, const FreqTally& t) {
   if (seed)
     std::printf("seed=%" PRIu64 "\n", *seed);
@@ -34,6 +23,17 @@ void print_load_lines(const std::optional<uint64_t>& seed, const std::string& ta
   int64_t distinct = 0;
   for (int64_t c : t.true_counts) distinct += c > 0;
   std::printf("distinct_items=%" PRId64 "\n", distinct);
+}
+
+namespace {
+
+// max over items of |local frequency - true frequency|
+double max_abs_error(const FreqTally& t, const std::vector<ItemEstimate>& est) {
+  double worst = 0;
+  for (size_t v = 0; v < est.size(); ++v)
+    worst = std::fmax(worst,
+                      std::fabs(est[v].frequency - t.true_frequency(static_cast<int64_t>(v))));
+  return worst;
 }
 
 // top_items= and the item.<i>.* lines of those items (est: empty, or every item's)

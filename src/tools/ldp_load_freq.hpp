@@ -6,10 +6,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "freq_population.hpp"
 #include "heavy_population.hpp"
+#include "rappor_population.hpp"
 #include "sketch_population.hpp"
 
 namespace ldp::tools {
@@ -20,6 +22,10 @@ inline std::string num(double v) {
   append_double(s, v);
   return s;
 }
+
+// The lines the word loaders print after users=: seed=, table=, reports=,
+// distinct_items= (ldp_load_freq.cpp).
+void print_load_lines(const std::optional<uint64_t>& seed, const std::string& table, const FreqTally& t);
 
 // The loader's options around a population's spec (frequency oracle or sketch).
 template <class Spec>
@@ -36,6 +42,10 @@ using SketchCli = LoadCli<SketchLoadSpec>;
 struct HeavyCli : LoadCli<HeavyLoadSpec> {
   std::string truth_path;  // --truth FILE: the true counts as a word-count file
 };
+struct RapporCli : LoadCli<RapporLoadSpec> {
+  std::string truth_path;     // --truth FILE
+  int64_t candidates = 1000;  // the local decode's candidates: the most likely items
+};
 
 // Validates the options (UsageError), loads the reports, prints the key=value lines
 // on stdout and the one-line summary on stderr. Returns the exit status (0, or 1 on a
@@ -47,5 +57,8 @@ int run_sketch_load(const SketchCli& cli);
 
 // The same for TreeHist (words or Zipf integer ids), and --truth.
 int run_heavy_load(const HeavyCli& cli);
+
+// The same for RAPPOR (ldp_load_rappor.cpp), and --truth.
+int run_rappor_load(const RapporCli& cli);
 
 }  // namespace ldp::tools

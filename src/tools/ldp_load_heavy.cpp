@@ -45,15 +45,7 @@ void print_protocol(const HeavyCli& cli, const HeavyLoadResult& r) {
     std::printf("words_used=%zu\n", w.words.size());
   }
   std::printf("users=%" PRId64 "\n", s.users);
-  if (s.seed)
-    std::printf("seed=%" PRIu64 "\n", *s.seed);
-  else
-    std::printf("seed=none\n");
-  std::printf("table=%s\n", cli.table.c_str());
-  std::printf("reports=%" PRId64 "\n", r.truth.reports);
-  int64_t distinct = 0;
-  for (int64_t c : r.truth.true_counts) distinct += c > 0;
-  std::printf("distinct_items=%" PRId64 "\n", distinct);
+  print_load_lines(s.seed, cli.table, r.truth);
 }
 
 void print_results(const HeavyCli& cli, const HeavyLoadResult& r) {

@@ -14,6 +14,7 @@
 
 #include "freq_population.hpp"
 #include "heavy_population.hpp"
+#include "rappor_population.hpp"
 #include "population.hpp"
 #include "progress.hpp"
 #include "sketch_population.hpp"
@@ -207,6 +208,24 @@ inline HeavyLoadResult load_heavy_reports(pqxx::connection_base& conn, const Hea
           check_report_columns(txn, qt, table, heavy_mechanism_name(spec.mechanism), report_columns);
       },
       [&](auto emit) { return generate_heavy_reports(spec, emit, progress); });
+}
+
+// The RAPPOR counterpart (rappor_population.hpp): the same transaction, one COPY of
+// (user_id, round, cohort, report), the truth and the local counts back.
+inline RapporLoadResult load_rappor_reports(pqxx::connection_base& conn, const RapporLoadSpec& spec,
+                                            const std::string& table, bool truncate,
+                                            const ProgressFn& progress = {}, bool analyze = true) {
+  validate_rappor_spec(spec);
+  const std::vector<FreqColumn> report_columns = rappor_report_columns();
+  return copy_into_table<RapporLoadResult>(
+      conn, table, truncate, analyze, report_copy_columns(report_columns),
+      [&](pqxx::work& txn, const std::string& qt, bool exists) {
+        if (!exists)
+          txn.exec0(report_create_table_sql(qt, report_columns));
+        else
+          check_report_columns(txn, qt, table, "rappor", report_columns);
+      },
+      [&](auto emit) { return generate_rappor_reports(spec, emit, progress); });
 }
 
 // Creates the table if it is missing (optionally empties it), then streams every

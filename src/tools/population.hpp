@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "common/error.hpp"
 #include "common/random.hpp"
 #include "common/stats.hpp"
 
@@ -173,6 +174,23 @@ class ChunkedRows {
   size_t chunk_bytes_;
   std::string buf_;
 };
+
+// The device loop of the loaders: device(u) for u in [0, users), the chunks handed on
+// after each device, the rest at the end; the core's refusals (a parameter or report
+// the validation let through) become UsageError.
+template <class Device>
+void for_each_device(int64_t users, ChunkedRows& out, Device device) {
+  int64_t done = 0;
+  try {
+    for (int64_t u = 0; u < users; ++u) {
+      device(u);
+      out.rows_done(++done);
+    }
+    out.finish(done);
+  } catch (const ldp::Error& e) {
+    throw UsageError(std::string("the core library refused the load: ") + e.what());
+  }
+}
 
 // Draws the population, encodes every report with the core library (rr_encode,
 // onebit_mean_encode + output_perturb, OneBitMeanClient, laplace_mean_encode,

@@ -3,7 +3,10 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -15,6 +18,20 @@
 namespace ldp::tools::testing {
 
 using ldp::FreqMechanism;
+
+// A temporary file (with content, if any), removed at the end of the scope.
+struct TempFile {
+  std::string path;
+  explicit TempFile(const std::string& content = "") {
+    char p[] = "/tmp/ldp_loader_test_XXXXXX";
+    int fd = mkstemp(p);
+    EXPECT_GE(fd, 0);
+    close(fd);
+    path = p;
+    if (!content.empty()) std::ofstream(path) << content;
+  }
+  ~TempFile() { unlink(path.c_str()); }
+};
 
 // The word fixture (test/data/README.md): the tests need nothing outside the checkout.
 inline const std::string kWords = std::string(LDP_TEST_DATA_DIR) + "/subtlex_top1000.tsv";

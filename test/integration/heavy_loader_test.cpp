@@ -26,20 +26,6 @@ using namespace ldp::tools::testing;
 
 namespace {
 
-// A temporary file, removed at the end of the scope.
-struct TempFile {
-  std::string path;
-  explicit TempFile(const std::string& content = "") {
-    char p[] = "/tmp/ldp_heavy_loader_test_XXXXXX";
-    int fd = mkstemp(p);
-    EXPECT_GE(fd, 0);
-    close(fd);
-    path = p;
-    if (!content.empty()) std::ofstream(path) << content;
-  }
-  ~TempFile() { unlink(path.c_str()); }
-};
-
 // "the" 40%, "of" 25%, "and" 15%, and 20% spread over the other two-letter words.
 std::string heavy_words_file() {
   std::string s = "word\tcount\nthe\t40000\nof\t25000\nand\t15000\n";

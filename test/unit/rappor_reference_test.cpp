@@ -169,9 +169,9 @@ TEST(RapporReference, DecodeAgreesWithDecodeR) {
     worst = std::min(worst, Jaccard(mine, consensus(seed)));
     theirs_l1 += l1(fit) / static_cast<double>(runs.size());
   }
-  for (bool refit : {true, false}) {
+  for (bool decode_r : {true, false}) {
     ldp::RapporDecodeOptions o;
-    o.refit = refit;
+    o.decode_r_estimates = decode_r;
     const ldp::RapporDecode d =
         ldp::rappor_decode(acc.summary(), std::vector<std::string_view>(cands.begin(), cands.end()), o);
     std::set<std::string> ours;
@@ -181,10 +181,10 @@ TEST(RapporReference, DecodeAgreesWithDecodeR) {
     const double jac = Jaccard(ours, all_runs_consensus), ours_l1 = l1(est);
     size_t absent = 0;
     for (const auto& s : ours) absent += truth.count(s) == 0;
-    std::printf("  refit=%d: detected %zu (%zu absent), consensus %zu, Jaccard %.3f (decode.R's worst run %.3f); "
+    std::printf("  %s: detected %zu (%zu absent), consensus %zu, Jaccard %.3f (decode.R's worst run %.3f); "
                 "sum|est - truth| %.0f against decode.R's mean %.0f; all-30 strings %zu\n",
-                refit, ours.size(), absent, all_runs_consensus.size(), jac, worst, ours_l1, theirs_l1, always.size());
-    if (!refit) {  // the default: Decode's estimator (the refit is printed for comparison)
+                decode_r ? "Decode's estimates" : "the default", ours.size(), absent, all_runs_consensus.size(), jac, worst, ours_l1, theirs_l1, always.size());
+    if (!decode_r) {  // the default (Decode's estimates for the detected are printed for comparison)
       for (const auto& s : always) EXPECT_TRUE(ours.count(s)) << s;
       EXPECT_GE(jac, std::min(0.9, worst));
       EXPECT_LE(ours_l1, 1.1 * theirs_l1);

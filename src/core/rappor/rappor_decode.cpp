@@ -22,8 +22,19 @@
 //      1/(z_jᵀz_j - z_jᵀZ_A(Z_AᵀZ_A)⁻¹Z_Aᵀz_j),  Z = diag(1/sd)·X;
 //    one the LASSO screened out the variance it has alone, 1/z_jᵀz_j.
 //    Estimates are N·β, SEs N·SE(β) (Decode's coefs_ave and coefs_ssd, not floored).
-// 6. Detection, Decode's rule: N·β > 1e-6 + 2·N·SE(β). Proportions β with β ∓ 1.96·SE,
-//    clamped to [0, 1].
+// 6. Detection, Decode's rule on that fit: N·β > 1e-6 + 2·N·SE(β).
+// 7. The detected's estimates (ours, RapporDecodeOptions::decode_r_estimates = false): the
+//    generalized least squares on all the fitted columns F, without the constraints:
+//      β = info⁻¹·X_FᵀΣ⁻¹Y,  Cov = info⁻¹,  info = X_FᵀΣ⁻¹X_F,  Σ = diag(sdc²)
+//    (w = 1/sdc up to a constant, so this is step 4's objective without β >= 0, Σβ <= 1,
+//    Xβ <= upper). Step 4's β >= 0 gives every absent candidate positive mass, which
+//    Σβ <= 1 and the bits they share take from the true strings: about -0.5 SE on each when
+//    the candidates cover the population (200-population coverage 0.92); this estimate
+//    is unbiased there (coverage 0.95). The detected keep decode.R's rule, applied again
+//    to these figures (a detected column whose unconstrained estimate is below 2 SE is no
+//    longer detected); the undetected keep step 4's figures. Cost: one Cholesky of the
+//    |F|×|F| information (|F| <= 500 after LASSO screening, else S <= 0.8·rows).
+// 8. Proportions β with β ∓ 1.96·SE, clamped to [0, 1].
 #include <Eigen/Dense>
 
 #include <algorithm>
@@ -126,6 +137,46 @@ void fit_with_errors(const SparseColumns& X, const std::vector<int64_t>& support
   }
   for (Eigen::Index t = 0; t < nr; ++t)
     (*var)[static_cast<size_t>(rest[static_cast<size_t>(t)])] = 1 / std::max(zz(t) - quad(t), 1e-10 * zz(t));
+}
+
+// Step 7: the unconstrained generalized least squares on the groups `fitted`; β and the
+// variance into beta and var for the groups of `wanted` (a subset of `fitted`) only.
+void unconstrained_fit(const std::vector<int64_t>& fitted, const std::vector<int64_t>& wanted,
+                       const std::vector<std::vector<int32_t>>& cols, const std::vector<int64_t>& group_first,
+                       const std::vector<double>& Y, const std::vector<double>& sdc, std::vector<double>* beta,
+                       std::vector<double>* var) {
+  const auto nf = static_cast<Eigen::Index>(fitted.size());
+  if (nf == 0 || wanted.empty()) return;
+  std::vector<std::vector<int32_t>> meet(Y.size());
+  std::vector<Eigen::Index> at(beta->size(), -1);
+  for (Eigen::Index a = 0; a < nf; ++a) {
+    const auto g = static_cast<size_t>(fitted[static_cast<size_t>(a)]);
+    at[g] = a;
+    for (int32_t i : cols[static_cast<size_t>(group_first[g])]) meet[static_cast<size_t>(i)].push_back(static_cast<int32_t>(a));
+  }
+  Eigen::MatrixXd info = Eigen::MatrixXd::Zero(nf, nf);
+  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(nf);
+  for (size_t i = 0; i < Y.size(); ++i) {
+    const double z2 = 1 / (sdc[i] * sdc[i]);
+    for (int32_t a : meet[i]) {
+      rhs(a) += z2 * Y[i];
+      for (int32_t b : meet[i]) info(a, b) += z2;
+    }
+  }
+  info.diagonal().array() += 1e-10 * info.diagonal().maxCoeff();  // step 4's δ
+  const Eigen::LLT<Eigen::MatrixXd> llt(info);
+  if (llt.info() != Eigen::Success) return;  // keep the constrained fit's figures
+  const Eigen::VectorXd b = llt.solve(rhs);
+  Eigen::VectorXd e = Eigen::VectorXd::Zero(nf);
+  for (int64_t g : wanted) {  // (info⁻¹)_aa = |L⁻¹e_a|²
+    const Eigen::Index a = at[static_cast<size_t>(g)];
+    e.setZero();
+    e(a) = 1;
+    const double v = llt.matrixL().solve(e).squaredNorm();
+    if (!std::isfinite(b(a)) || !std::isfinite(v)) continue;  // rounding on a dependent set: keep step 4's
+    (*beta)[static_cast<size_t>(g)] = b(a);
+    (*var)[static_cast<size_t>(g)] = v;
+  }
 }
 
 }  // namespace
@@ -250,27 +301,19 @@ RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string
   }
   out.screened = static_cast<int64_t>(support.size());
   std::vector<double> beta(static_cast<size_t>(G), 0.0), var(static_cast<size_t>(G), 0.0);
-  std::vector<char> undetected(static_cast<size_t>(G), 0);
   fit_with_errors(columns_of(support), support, cols, group_first, Y, w, upper, sdc, &beta, &var, &out);
 
-  // 5b. the refit on the detected (ours, RapporDecodeOptions::refit)
-  if (o.refit) {
+  // 6, 7. the columns Decode's rule detects on that fit: their unconstrained estimates
+  if (!o.decode_r_estimates) {
     std::vector<int64_t> detected;
-    for (int64_t g = 0; g < G; ++g)
-      if (beta[static_cast<size_t>(g)] > 1e-6 / N + 2 * std::sqrt(var[static_cast<size_t>(g)])) detected.push_back(g);
-    std::vector<double> beta2(static_cast<size_t>(G), 0.0), var2(static_cast<size_t>(G), 0.0);
-    RapporDecode scratch;
-    fit_with_errors(columns_of(detected), detected, cols, group_first, Y, w, upper, sdc, &beta2, &var2, &scratch);
-    out.fit_iterations += scratch.fit_iterations;
-    for (int64_t g : detected) {
-      beta[static_cast<size_t>(g)] = beta2[static_cast<size_t>(g)];
-      var[static_cast<size_t>(g)] = var2[static_cast<size_t>(g)];
+    for (int64_t g = 0; g < G; ++g) {
+      const auto u = static_cast<size_t>(g);
+      if (beta[u] > static_cast<double>(group_size[u]) * 1e-6 / N + 2 * std::sqrt(var[u])) detected.push_back(g);
     }
-    for (int64_t g = 0; g < G; ++g)  // undetected stay so
-      if (!std::binary_search(detected.begin(), detected.end(), g)) undetected[static_cast<size_t>(g)] = 1;
+    unconstrained_fit(support, detected, cols, group_first, Y, sdc, &beta, &var);
   }
 
-  // 6. estimates, detection, intervals
+  // 6 to 8, by candidate: estimates, detection, intervals
   for (int64_t j = 0; j < S; ++j) {
     const auto g = static_cast<size_t>(group[static_cast<size_t>(j)]);
     const auto share = static_cast<double>(group_size[g]);
@@ -279,7 +322,7 @@ RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string
     e.proportion = b;
     e.count = N * b;
     e.std_error = N * se;
-    e.detected = !undetected[g] && e.count > 1e-6 + 2 * e.std_error;
+    e.detected = e.count > 1e-6 + 2 * e.std_error;
     e.ci_lower = std::max(0.0, b - 1.96 * se);
     e.ci_upper = std::min(1.0, b + 1.96 * se);
     e.collision = group_size[g];

@@ -102,18 +102,15 @@ class RapporAccumulator {
 // ---- decoding (decode.R's Decode, deterministic) ----
 struct RapporDecodeOptions {
   bool screen = true;   // LASSO screening when S > 0.8·rows (decode.R's FitDistribution)
-  // The refit (ours, off by default): fit again on the candidates the first fit detects
-  // and take their estimates and SEs from it. Decode's single fit puts positive mass on
-  // absent candidates (β >= 0), which Σβ <= 1 and shared bits take from the true ones:
-  // about -0.5 SE on every true string when the candidates cover the whole population
-  // (the refit: within ±0.16 SE, coverage 0.954). But where true strings stay undetected
-  // or are not candidates (every real case), the refit gives their mass to the detected
-  // ones: on bench/rappor_reference.sh's case Σ|estimate - truth| is 58606 with it, 46322
-  // without, 48356 for decode.R. So the default is Decode's estimator.
-  bool refit = false;
+  // Decode's estimates for the detected too (decode.R's constrained fit). Off by default:
+  // the detected then take the unconstrained generalized least squares on the fitted
+  // candidates (rappor_decode.cpp step 7; ours), unbiased when the candidates include the
+  // population, where Decode's fit is about 0.5 SE low on every string (β >= 0 on the
+  // absent ones) and its 95% intervals cover 92%.
+  bool decode_r_estimates = false;
 };
 struct RapporCandidateEstimate {
-  double count;       // N·β̂ (decode.R's estimate, not floored), for every candidate
+  double count;       // N·β̂ (not floored), for every candidate: decode.R's estimate when not detected
   double std_error;   // N·SE(β̂), deterministic (§8 "Extension")
   double proportion;  // β̂ = count / N
   double ci_lower, ci_upper;  // β̂ ∓ 1.96·SE(β̂), clamped to [0, 1]
