@@ -28,7 +28,8 @@ HeavyLoadSpec heavy_words_spec(HeavyMechanism m, const std::string& path, int64_
 }
 
 bool parse_heavy_mechanism(const std::string& name, HeavyMechanism* out) {
-  for (HeavyMechanism m : {HeavyMechanism::TreeHist, HeavyMechanism::PEM, HeavyMechanism::SFP})
+  for (HeavyMechanism m :
+       {HeavyMechanism::TreeHist, HeavyMechanism::Bitstogram, HeavyMechanism::PEM, HeavyMechanism::SFP})
     if (name == heavy_mechanism_name(m)) {
       *out = m;
       return true;
@@ -220,14 +221,19 @@ HeavyQuality heavy_quality(const HeavyLoadResult& r, const HeavyHitters& h) {
 
 namespace {
 
-// "user_id\t1\ta\tb\tc": every heavy row's first five fields (round 1, then the level,
-// group or position, the row and the coefficient).
-void append_row_head(std::string& out, int64_t user_id, int64_t a, int64_t b, int64_t c) {
+// "user_id\t1\ta\tb": every heavy row's first four fields (round 1, then the level,
+// group, position or coordinate, then the row).
+void append_row_start(std::string& out, int64_t user_id, int64_t a, int64_t b) {
   append_int_field(out, user_id);
   out.append("\t1\t", 3);
   append_int_field(out, a);
   out.push_back('\t');
   append_int_field(out, b);
+}
+
+// "user_id\t1\ta\tb\tc": with the coefficient (TreeHist, PEM, SFP).
+void append_row_head(std::string& out, int64_t user_id, int64_t a, int64_t b, int64_t c) {
+  append_row_start(out, user_id, a, b);
   out.push_back('\t');
   append_int_field(out, c);
 }
@@ -256,6 +262,15 @@ void append_sfp_row(std::string& out, int64_t user_id, const SfpReport& r) {
   out.append(r.word_report ? "\tt\n" : "\tf\n", 3);
 }
 
+void append_bitstogram_row(std::string& out, int64_t user_id, const BitstogramReport& r) {
+  append_row_start(out, user_id, r.coordinate, r.hadamard_row);
+  out.append(r.symbol_report ? "\tt\t" : "\tf\t", 3);
+  append_int_field(out, r.hash_index);
+  out.push_back('\t');
+  append_int_field(out, r.coefficient);
+  out.append(r.item_report ? "\tt\n" : "\tf\n", 3);
+}
+
 // One device's report of a word or of an integer id by one mechanism's encoder: counted
 // into local (when given) and, with rows, its COPY row appended.
 template <class Item, class Report>
@@ -281,6 +296,9 @@ void encode_heavy(const HeavyProtocol& p, const Item& item, RandomSource& rng, H
     case HeavyMechanism::PEM:
       return encode_with(pem_encode, pem_encode_int, pem_add_report, append_pem_row, p, item, rng, local, rows,
                          user_id);
+    case HeavyMechanism::Bitstogram:
+      return encode_with(bitstogram_encode, bitstogram_encode_int, bitstogram_add_report, append_bitstogram_row, p,
+                         item, rng, local, rows, user_id);
     case HeavyMechanism::SFP:
       return encode_with(sfp_encode, sfp_encode_int, sfp_add_report, append_sfp_row, p, item, rng, local, rows,
                          user_id);
@@ -356,6 +374,9 @@ std::vector<FreqColumn> heavy_report_columns(HeavyMechanism m) {
     return {{"fragment_start", "integer"}, {"hash_index", "integer"},      {"coefficient", "integer"},
             {"fragment_report", "boolean"}, {"word_hash_index", "integer"}, {"word_coefficient", "integer"},
             {"word_report", "boolean"}};
+  if (m == HeavyMechanism::Bitstogram)
+    return {{"coordinate", "integer"}, {"hadamard_row", "integer"}, {"symbol_report", "boolean"},
+            {"hash_index", "integer"}, {"coefficient", "integer"},  {"item_report", "boolean"}};
   return {{"level", "integer"},
           {"hash_index", "integer"},
           {"coefficient", "integer"},

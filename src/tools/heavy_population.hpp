@@ -1,7 +1,7 @@
 // Populations of simulated users holding words or 64-bit integer ids, and the reports
-// their devices send with a heavy-hitters protocol (TreeHist, ALGORITHMS.md §6.1; PEM and
-// SFP, §7) through the core library's device SDK (treehist_encode, pem_encode,
-// sfp_encode and their integer forms).
+// their devices send with a heavy-hitters protocol (TreeHist, ALGORITHMS.md §6.1;
+// Bitstogram, §6.2; PEM and SFP, §7) through the core library's device SDK
+// (treehist_encode, bitstogram_encode, pem_encode, sfp_encode and their integer forms).
 //
 // generate_heavy_reports() builds the protocol from the options (heavy_protocol_build,
 // what ldp.<mechanism>_protocol and ldp.treehist_int8_protocol call), draws every user's
@@ -63,8 +63,8 @@ struct HeavyLoadSpec {
 // benches; an empty path for Zipf ids, whose zipf_s and k the caller sets).
 HeavyLoadSpec heavy_words_spec(HeavyMechanism m, const std::string& path, int64_t users, uint64_t seed);
 
-// The heavy-hitters mechanism of a --mechanism name (treehist, pem, sfp): false for
-// any other name.
+// The heavy-hitters mechanism of a --mechanism name (treehist, bitstogram, pem, sfp):
+// false for any other name.
 bool parse_heavy_mechanism(const std::string& name, HeavyMechanism* out);
 
 // The protocol of the spec (UsageError naming the options when the core refuses it).
@@ -135,7 +135,9 @@ HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSin
 // arguments: treehist level, hash_index, coefficient integer, prefix_report, item_report
 // boolean; pem group_index, hash_index, coefficient integer, report boolean; sfp
 // fragment_start, hash_index, coefficient integer, fragment_report boolean,
-// word_hash_index, word_coefficient integer, word_report boolean.
+// word_hash_index, word_coefficient integer, word_report boolean; bitstogram coordinate,
+// hadamard_row integer, symbol_report boolean, hash_index, coefficient integer,
+// item_report boolean.
 std::vector<FreqColumn> heavy_report_columns(HeavyMechanism m = HeavyMechanism::TreeHist);
 
 // Writes the truth as a word-count file: a header "item<TAB>count", then every item at

@@ -28,7 +28,7 @@ namespace {
 const char* kUsage = R"(Usage: ldp_load --mechanism MECH --epsilon E --distribution DIST --table NAME [options]
        ldp_load --mechanism FREQ --epsilon E --k K --distribution ITEMS --table NAME [options]
        ldp_load --mechanism SKETCH --epsilon E --hashes H --width W --words FILE --table NAME [options]
-       ldp_load --mechanism treehist|pem|sfp --epsilon E (--words FILE | --distribution zipf:S --k K) --table NAME [options]
+       ldp_load --mechanism treehist|bitstogram|pem|sfp --epsilon E (--words FILE | --distribution zipf:S --k K) --table NAME [options]
        ldp_load --mechanism rappor [--bits K --hashes H --cohorts M --f F --p P --q Q] (--words FILE | --distribution zipf:S --k K) --table NAME [options]
 
 Simulates USERS devices, each holding a true value drawn from DIST (a number, an
@@ -47,9 +47,9 @@ Mechanism:
                        frequency oracles over items [0, K): see "Frequency oracles"
   --mechanism cms|hcms|hashtogram
                        sketch frequency oracles over words: see "Sketches"
-  --mechanism treehist|pem|sfp
-                       heavy hitters (TreeHist, PEM, Apple's SFP) of words or
-                       integer ids, found without candidates: see "Heavy hitters"
+  --mechanism treehist|bitstogram|pem|sfp
+                       heavy hitters (TreeHist, Bitstogram, PEM, Apple's SFP) of
+                       words or integer ids, found without candidates: see "Heavy hitters"
   --mechanism rappor   Google's RAPPOR reports, decoded against candidates: see "RAPPOR"
   --epsilon E          privacy parameter of one report, in (0, 700]
   --max-value M        values lie in [0, M] (required, except for rr)
@@ -122,7 +122,7 @@ Sketches (each user holds one word, any string, and sends one report):
   ldp.hashtogram_agg(hash_index, coefficient, report, E, H, W); estimates of
   candidate words: ldp.frequencies(<aggregate>, ARRAY['you', 'the', ...]).
 
-Heavy hitters (--mechanism treehist, pem or sfp; each user holds one word or one
+Heavy hitters (--mechanism treehist, bitstogram, pem or sfp; each user holds one word or one
 64-bit id and sends one report under a protocol built as ldp.<mechanism>_protocol
 builds it, ldp.<mechanism>_int8_protocol for integer ids):
   --words FILE         words (--distribution words:FILE is the same): a word-count
@@ -156,7 +156,9 @@ builds it, ldp.<mechanism>_int8_protocol for integer ids):
   treehist: level, hash_index, coefficient integer, prefix_report, item_report
   boolean; pem: group_index, hash_index, coefficient integer, report boolean; sfp:
   fragment_start, hash_index, coefficient integer, fragment_report boolean,
-  word_hash_index, word_coefficient integer, word_report boolean.
+  word_hash_index, word_coefficient integer, word_report boolean; bitstogram:
+  coordinate, hadamard_row integer, symbol_report boolean, hash_index, coefficient
+  integer, item_report boolean.
   Aggregate: ldp.<mechanism>_agg(<those columns>, '<protocol=>'::ldp.heavy_protocol);
   then ldp.heavy_hitters(summary).
   Output: protocol= (the text form: cast it to ldp.heavy_protocol), threshold=
@@ -365,7 +367,7 @@ int main(int argc, char** argv) {
   std::optional<ldp::SketchMechanism> sketch_mechanism;
   FreqCli freq;  // the frequency-oracle options
   SketchCli sketch;  // the sketch options
-  HeavyCli heavy;    // the heavy-hitters options (treehist, pem, sfp)
+  HeavyCli heavy;    // the heavy-hitters options (treehist, bitstogram, pem, sfp)
   bool treehist = false;                // a heavy-hitters mechanism (heavy.spec.mechanism)
   RapporCli rappor;                     // --mechanism rappor
   bool is_rappor = false;
@@ -392,8 +394,8 @@ int main(int argc, char** argv) {
         sketch_mechanism = parse_sketch_mechanism(optarg);
         if (!mechanism && !freq_mechanism && !sketch_mechanism && !treehist && !is_rappor)
           usage_error(std::string("--mechanism must be rr, onebit, laplace, piecewise, grr, sue, "
-                                  "oue, dbitflip, olh, hadamard, cms, hcms, hashtogram, treehist, pem, sfp or rappor, "
-                                  "got '") + optarg + "'");
+                                  "oue, dbitflip, olh, hadamard, cms, hcms, hashtogram, treehist, "
+                                  "bitstogram, pem, sfp or rappor, got '") + optarg + "'");
         break;
       case kEpsilon: spec.epsilon = parse_number("epsilon", optarg); have_epsilon = true; break;
       case kMaxValue: spec.max_value = parse_number("max-value", optarg); have_max = true; break;
@@ -524,7 +526,7 @@ int main(int argc, char** argv) {
   if (optind < argc) usage_error(std::string("unexpected argument '") + argv[optind] + "'");
   if (!mechanism && !freq_mechanism && !sketch_mechanism && !treehist && !is_rappor)
     usage_error("--mechanism is required (rr, onebit, laplace, piecewise, grr, sue, oue, "
-                "dbitflip, olh, hadamard, cms, hcms, hashtogram, treehist, pem, sfp or rappor)");
+                "dbitflip, olh, hadamard, cms, hcms, hashtogram, treehist, bitstogram, pem, sfp or rappor)");
   if (!words_file.empty() && !distribution.empty())
     usage_error("give the words either as --words FILE or as --distribution words:FILE");
   // the table and the connection, the same for both kinds of load
@@ -557,7 +559,7 @@ int main(int argc, char** argv) {
     if (have_max || have_gamma || have_gran || spec.constant_users || have_drift || have_rounds)
       usage_error("--max-value, --gamma, --granularity, --constant-users, --drift and --rounds do not apply to rappor");
     for (const std::string& o : heavy_only)
-      if (o != "--truth") usage_error(o + " applies to treehist, pem and sfp, not rappor");
+      if (o != "--truth") usage_error(o + " applies to treehist, bitstogram, pem and sfp, not rappor");
     for (const std::string& o : sketch_only)
       if (o != "--hashes") usage_error(o + " applies to the sketches, not rappor");
     for (const std::string& o : k_only)
@@ -618,7 +620,7 @@ int main(int argc, char** argv) {
     }
   }
   if (!heavy_only.empty())
-    usage_error(heavy_only.front() + " applies to treehist, pem and sfp, not " +
+    usage_error(heavy_only.front() + " applies to treehist, bitstogram, pem and sfp, not " +
                 (sketch_mechanism   ? sketch_mechanism_name(*sketch_mechanism)
                  : freq_mechanism ? freq_mechanism_name(*freq_mechanism)
                                   : mechanism_name(*mechanism)));
@@ -694,7 +696,7 @@ int main(int argc, char** argv) {
   if (!freq_only.empty())
     usage_error(freq_only.front() + " applies to the frequency oracles (grr, sue, oue, dbitflip, "
                 "olh, hadamard; --words, --top, --print-summary and --no-decode also to cms, "
-                "hcms, hashtogram, treehist, pem and sfp), not " + mechanism_name(*mechanism));
+                "hcms, hashtogram, treehist, bitstogram, pem and sfp), not " + mechanism_name(*mechanism));
   spec.mechanism = *mechanism;
   if (!have_epsilon) usage_error("--epsilon is required");
   if (distribution.empty()) usage_error("--distribution is required");

@@ -1,6 +1,6 @@
-// ldp_load --mechanism treehist|pem|sfp: TreeHist, PEM or SFP reports of words or Zipf integer ids
-// (heavy_population.*), loaded with COPY; the protocol, the truth, and the local
-// decoder's heavy hitters (what ldp.heavy_hitters returns for the table) with their
+// ldp_load --mechanism treehist|bitstogram|pem|sfp: TreeHist, Bitstogram, PEM or SFP
+// reports of words or Zipf integer ids (heavy_population.*), loaded with COPY; the
+// protocol, the truth, and the local decoder's heavy hitters (what ldp.heavy_hitters returns for the table) with their
 // recall and precision against the true set on stdout.
 #include <chrono>
 #include <cinttypes>
@@ -30,6 +30,7 @@ void print_protocol(const HeavyCli& cli, const HeavyLoadResult& r) {
   std::printf("levels=%" PRId64 "\n", p.levels);
   std::printf("hashes=%" PRId64 "\n", p.hashes);
   std::printf("width=%" PRId64 "\n", p.width);
+  if (p.mech() == HeavyMechanism::Bitstogram) std::printf("buckets=%" PRId64 "\n", p.buckets);
   std::printf("expected_users=%" PRId64 "\n", p.expected_users);
   if (s.integers()) {
     std::printf("distribution=zipf:%s\n", num(s.zipf_s).c_str());

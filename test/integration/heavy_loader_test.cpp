@@ -1,5 +1,5 @@
 // Tests of the heavy-hitters loader (src/tools/heavy_population.*, pg_load.hpp), the code
-// behind `ldp_load --mechanism treehist|pem|sfp`: the protocol, the words it skips, the COPY
+// behind `ldp_load --mechanism treehist|bitstogram|pem|sfp`: the protocol, the words it skips, the COPY
 // text, the truth and the truth file without a server (HeavyLoaderOffline), then loads
 // into a server and ldp.treehist_agg / ldp.heavy_hitters on what was loaded
 // (HeavyLoaderDb: connects with the libpq environment that the test script sets; the
@@ -231,11 +231,13 @@ TEST(HeavyLoaderOffline, ZipfIdsAndTheTruthFile) {
   EXPECT_EQ(header, "item\tcount");
 }
 
-// PEM and SFP: the COPY rows (heavy_report_columns' order) re-read into a summary are
-// the local one, for words and Zipf ids; the protocol is ldp.<mechanism>_protocol's.
-TEST(HeavyLoaderOffline, PemAndSfpCopyTextDecodesToTheLocalSummary) {
+// PEM, SFP and Bitstogram: the COPY rows (heavy_report_columns' order) re-read into a
+// summary are the local one, for words and Zipf ids; the protocol is
+// ldp.<mechanism>_protocol's.
+TEST(HeavyLoaderOffline, PemSfpAndBitstogramCopyTextDecodesToTheLocalSummary) {
   TempFile f(heavy_words_file());
-  for (ldp::HeavyMechanism m : {ldp::HeavyMechanism::PEM, ldp::HeavyMechanism::SFP})
+  for (ldp::HeavyMechanism m :
+       {ldp::HeavyMechanism::PEM, ldp::HeavyMechanism::SFP, ldp::HeavyMechanism::Bitstogram})
     for (const HeavyLoadSpec& s : {word_spec(f.path, 3000, 35, m), zipf_spec(1.2, 500, 3000, 36, m)}) {
       SCOPED_TRACE(std::string(ldp::heavy_mechanism_name(m)) + (s.integers() ? ", zipf ids" : ", words"));
       HeavyLoadResult r;
@@ -243,7 +245,10 @@ TEST(HeavyLoaderOffline, PemAndSfpCopyTextDecodesToTheLocalSummary) {
       ASSERT_TRUE(r.local);
       EXPECT_EQ(r.protocol.mech(), m);
       EXPECT_EQ(r.protocol.dom(), s.integers() ? ldp::HeavyDomain::Int64 : ldp::HeavyDomain::Alphabet);
-      EXPECT_EQ(r.protocol.levels, s.integers() ? 8 : m == ldp::HeavyMechanism::PEM ? 2 : 3);
+      EXPECT_EQ(r.protocol.levels, s.integers()                         ? 8
+                                   : m == ldp::HeavyMechanism::PEM        ? 2
+                                   : m == ldp::HeavyMechanism::Bitstogram ? 6
+                                                                          : 3);
       const size_t fields = 2 + heavy_report_columns(m).size();
       LocalHeavy back(r.protocol);
       int64_t uid = s.first_user_id;
@@ -253,6 +258,9 @@ TEST(HeavyLoaderOffline, PemAndSfpCopyTextDecodesToTheLocalSummary) {
         EXPECT_EQ(row[1], "1");
         if (m == ldp::HeavyMechanism::PEM)
           ldp::pem_add_report(back.get(), {std::stoll(row[2]), std::stoll(row[3]), std::stoll(row[4]), row[5] == "t"});
+        else if (m == ldp::HeavyMechanism::Bitstogram)
+          ldp::bitstogram_add_report(back.get(), {std::stoll(row[2]), std::stoll(row[3]), row[4] == "t",
+                                                  std::stoll(row[5]), std::stoll(row[6]), row[7] == "t"});
         else
           ldp::sfp_add_report(back.get(), {std::stoll(row[2]), std::stoll(row[3]), std::stoll(row[4]), row[5] == "t",
                                            std::stoll(row[6]), std::stoll(row[7]), row[8] == "t"});
@@ -272,7 +280,18 @@ TEST(HeavyLoaderOffline, PemAndSfpCopyTextDecodesToTheLocalSummary) {
   ldp::HeavyMechanism parsed{};
   EXPECT_TRUE(parse_heavy_mechanism("sfp", &parsed));
   EXPECT_EQ(parsed, ldp::HeavyMechanism::SFP);
-  EXPECT_FALSE(parse_heavy_mechanism("bitstogram", &parsed));
+  EXPECT_TRUE(parse_heavy_mechanism("bitstogram", &parsed));
+  EXPECT_EQ(parsed, ldp::HeavyMechanism::Bitstogram);
+  EXPECT_FALSE(parse_heavy_mechanism("rappor", &parsed));
+  EXPECT_FALSE(parse_heavy_mechanism("bitstogram2", &parsed));
+  // Bitstogram's defaults are ldp.bitstogram_protocol(2, 1000000)'s (expected/heavy_bitstogram.out)
+  const ldp::HeavyMechanism bits = ldp::HeavyMechanism::Bitstogram;
+  EXPECT_EQ(ldp::heavy_protocol_to_text(validate_heavy_spec(word_spec(f.path, 1000000, 1, bits))),
+            "v1:bitstogram{epsilon=2,domain=alphabet,alphabet=\"abcdefghijklmnopqrstuvwxyz\",max_length=6,"
+            "chars_per_level=1,levels=6,hashes=128,width=1024,buckets=4854,expected_users=1000000}");
+  EXPECT_EQ(ldp::heavy_protocol_to_text(validate_heavy_spec(zipf_spec(1.1, 100, 1000000, 1, bits))),
+            "v1:bitstogram{epsilon=2,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=256,width=2048,"
+            "buckets=2047,expected_users=1000000}");
 }
 
 TEST(HeavyLoaderOffline, FormatsRowsAndTables) {
@@ -284,6 +303,11 @@ TEST(HeavyLoaderOffline, FormatsRowsAndTables) {
             "CREATE TABLE IF NOT EXISTS \"t\" (user_id bigint NOT NULL, round integer NOT NULL, "
             "\"level\" integer NOT NULL, \"hash_index\" integer NOT NULL, \"coefficient\" integer NOT NULL, "
             "\"prefix_report\" boolean NOT NULL, \"item_report\" boolean NOT NULL)");
+  EXPECT_EQ(report_create_table_sql("\"b\"", heavy_report_columns(ldp::HeavyMechanism::Bitstogram)),
+            "CREATE TABLE IF NOT EXISTS \"b\" (user_id bigint NOT NULL, round integer NOT NULL, "
+            "\"coordinate\" integer NOT NULL, \"hadamard_row\" integer NOT NULL, "
+            "\"symbol_report\" boolean NOT NULL, \"hash_index\" integer NOT NULL, \"coefficient\" integer NOT NULL, "
+            "\"item_report\" boolean NOT NULL)");
 }
 
 // ---------------------------------------------------------------------------
@@ -412,10 +436,11 @@ TEST_F(HeavyLoaderDb, ZipfIdsAndParallelPlans) {
   EXPECT_EQ(one_row("SELECT " + summary(r) + "::text")[0].as<std::string>(), serial);
 }
 
-TEST_F(HeavyLoaderDb, PemAndSfpHeavyHittersAreTheLoaders) {
+TEST_F(HeavyLoaderDb, PemSfpAndBitstogramHeavyHittersAreTheLoaders) {
   if (!need_extension()) GTEST_SKIP() << "the ldp extension is not installed on the test server: skipped";
   TempFile f(heavy_words_file());
-  for (ldp::HeavyMechanism m : {ldp::HeavyMechanism::PEM, ldp::HeavyMechanism::SFP}) {
+  for (ldp::HeavyMechanism m :
+       {ldp::HeavyMechanism::PEM, ldp::HeavyMechanism::SFP, ldp::HeavyMechanism::Bitstogram}) {
     const std::string name = ldp::heavy_mechanism_name(m);
     SCOPED_TRACE(name);
     HeavyLoadResult r = load_heavy_reports(*conn_, word_spec(f.path, 50000, 45, m), table_, true);
@@ -427,4 +452,12 @@ TEST_F(HeavyLoaderDb, PemAndSfpHeavyHittersAreTheLoaders) {
     EXPECT_EQ(found(r), (std::set<std::string>{"the", "of", "and"}));
     drop();
   }
+  // Bitstogram's integer ids: ldp.bitstogram_int8_protocol's protocol, the same counters
+  HeavyLoadResult ids = load_heavy_reports(*conn_, zipf_spec(2, 50, 50000, 46, ldp::HeavyMechanism::Bitstogram),
+                                           table_, true);
+  EXPECT_EQ(one_row("SELECT ldp.bitstogram_int8_protocol(2, 50000)::text")[0].as<std::string>(),
+            ldp::heavy_protocol_to_text(ids.protocol));
+  EXPECT_EQ(one_row("SELECT " + summary(ids) + "::text")[0].as<std::string>(), ids.local->text());
+  expect_same_hitters(ids);
+  EXPECT_EQ(found(ids).count(ids.items[0]), 1u);  // rank 0, about 61% of the users
 }
