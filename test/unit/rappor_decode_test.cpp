@@ -211,6 +211,34 @@ TEST(RapporDecode, DependentColumnsStayFinite) {
   }
 }
 
+// The unconstrained estimates of the detected can leave [0, 1]: the fuzzer's summaries
+// (test/fuzz/findings/rappor_decode_outside_unit.sql) had a candidate at 730 of 400 reports
+// and 70 of 60, with an interval above 1. The proportion, the count and the interval are
+// clamped to [0, 1] (and [0, n]), the interval still around the proportion.
+TEST(RapporDecode, EstimatesStayInTheUnitInterval) {
+  for (const char* text :
+       {"v1:rappor{bits=16,hashes=2,cohorts=1,f=0.75,p=0.25,q=0.5,n=400,rows=1,cohort=[0],reports=[400],"
+        "ones=[145,152,157,215,152,146,163,152,143,169,148,160,216,148,173,152]}",
+        "v1:rappor{bits=8,hashes=2,cohorts=4,f=0.7,p=0.25,q=0.75,n=60,rows=4,cohort=[0,1,2,3],reports=[16,21,9,14],"
+        "ones=[5,5,11,10,5,10,6,6,7,11,7,8,12,10,8,11,6,3,3,3,5,4,2,5,7,7,5,5,3,4,4,11]}"}) {
+    const size_t size = ldp::rappor_summary_parse_size(text);
+    std::vector<uint64_t> buf((size + 7) / 8);
+    auto* s = reinterpret_cast<ldp::RapporSummary*>(buf.data());
+    ldp::rappor_summary_from_text(text, s, size);
+    const ldp::RapporDecode d = ldp::rappor_decode(*s, views({"a", "x", ""}), ldp::RapporDecodeOptions());
+    int detected = 0;
+    for (const auto& e : d.items) {
+      detected += e.detected;
+      EXPECT_TRUE(e.std_error >= 0 && 0 <= e.ci_lower && e.ci_lower <= e.proportion && e.proportion <= e.ci_upper &&
+                  e.ci_upper <= 1)
+          << text;
+      EXPECT_TRUE(e.count >= 0 && e.count <= static_cast<double>(s->n)) << text;
+      EXPECT_DOUBLE_EQ(e.count, e.proportion * static_cast<double>(s->n));
+    }
+    EXPECT_EQ(detected, 1) << text;  // the clamped one stays detected
+  }
+}
+
 TEST(RapporDecode, SparseCohortsUpTo2To31) {
   // cohorts = 2^31 - 1, reports in a few cohorts far apart: the rows are those cohorts'.
   const RapporParams P = Params(16, 2, INT32_MAX, 0.25, 0.25, 0.75);

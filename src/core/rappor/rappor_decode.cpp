@@ -319,12 +319,16 @@ RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string
     const auto share = static_cast<double>(group_size[g]);
     const double b = beta[g] / share, se = std::sqrt(var[g]) / share;
     RapporCandidateEstimate& e = out.items[static_cast<size_t>(j)];
-    e.proportion = b;
-    e.count = N * b;
+    // The unconstrained estimates (7) may leave [0, 1] (730 of 400 reports, found by the
+    // fuzzer): a proportion outside it is impossible and its projection onto [0, 1] is
+    // never farther from the truth, so the estimate is clamped as the interval is; the
+    // detection rule reads the estimate before the clamp.
+    e.proportion = std::clamp(b, 0.0, 1.0);
+    e.count = N * e.proportion;
     e.std_error = N * se;
-    e.detected = e.count > 1e-6 + 2 * e.std_error;
-    e.ci_lower = std::max(0.0, b - 1.96 * se);
-    e.ci_upper = std::min(1.0, b + 1.96 * se);
+    e.detected = N * b > 1e-6 + 2 * e.std_error;
+    e.ci_lower = std::clamp(b - 1.96 * se, 0.0, 1.0);
+    e.ci_upper = std::clamp(b + 1.96 * se, 0.0, 1.0);
     e.collision = group_size[g];
   }
   return out;

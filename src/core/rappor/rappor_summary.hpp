@@ -110,11 +110,11 @@ struct RapporDecodeOptions {
   bool decode_r_estimates = false;
 };
 struct RapporCandidateEstimate {
-  double count;       // N·β̂ (not floored), for every candidate: decode.R's estimate when not detected
+  double count;       // N·β̂, β̂ clamped to [0, 1], for every candidate: decode.R's estimate when not detected
   double std_error;   // N·SE(β̂), deterministic (§8 "Extension")
   double proportion;  // β̂ = count / N
   double ci_lower, ci_upper;  // β̂ ∓ 1.96·SE(β̂), clamped to [0, 1]
-  bool detected;      // decode.R's rule: count > 1e-6 + 2·std_error
+  bool detected;      // decode.R's rule on the estimate before the clamp: N·β̂ > 1e-6 + 2·std_error
   int64_t collision;  // candidates sharing its design-matrix column (1: none)
 };
 struct RapporDecode {
