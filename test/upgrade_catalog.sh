@@ -74,6 +74,25 @@ else
   check "the server has the install script ldp--$version.sql built from extension/sql/" ok
 fi
 
+# every update script from 0.10.0 on starts with the guard of extension/sql/00_guard.sql
+# (a schema ldp that another role controls is refused before anything is created)
+for f in extension/ldp--*--*.sql; do
+  to=${f##*--}; to=${to%.sql}
+  [[ $(printf '%s\n' "$to" "0.10.0" | sort -V | head -1) == 0.10.0 ]] || continue
+  if python3 - "$f" extension/sql/00_guard.sql <<'PY'; then
+import sys
+script, guard = (open(p).read() for p in sys.argv[1:])
+body = script.split("\\quit\n", 1)[-1]
+at = body.find(guard)
+before = [l for l in body[:at].splitlines() if l.strip() and not l.lstrip().startswith("--")]
+sys.exit(0 if at >= 0 and not before else 1)
+PY
+    check "$f starts with the guard of extension/sql/00_guard.sql" ok
+  else
+    check "$f starts with the guard of extension/sql/00_guard.sql" FAILED "copy extension/sql/00_guard.sql before its first statement"
+  fi
+done
+
 # the older releases that can be installed as they are: extension/ldp--<version>.sql
 old_versions=()
 for f in extension/ldp--*.sql; do
