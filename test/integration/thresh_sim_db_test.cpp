@@ -56,10 +56,15 @@ TEST(ThreshSimDb, GuaranteesHoldAndTheServerAgreesWithTheCore) {
     // the extension decides and estimates exactly as the core's rules
     EXPECT_EQ(e.updated, m.epochs[i].updated);
     EXPECT_EQ(e.published, m.epochs[i].published);
-    // privacy: no counter ever passes its cap (c < ε/4 before the last truthful report)
-    EXPECT_LE(e.max_vote_spent, p.vote_cap() + p.vote_noise);
-    EXPECT_LE(e.max_estimate_spent, p.estimate_cap() + p.estimate_noise);
+    // privacy: the stream runs the 0.10.0 rule, and no counter ever passes its cap
+    // (a report only if the counter after it stays within ε/4)
+    EXPECT_EQ(p.config.cap_rule, ldp::thresh::CapRule::NextWithinCap);
+    EXPECT_LE(e.max_vote_spent, p.max_vote_spent());
+    EXPECT_LE(e.max_estimate_spent, p.max_estimate_spent());
+    EXPECT_LE(p.max_vote_spent(), p.vote_cap());
+    EXPECT_LE(p.max_estimate_spent(), p.estimate_cap());
     EXPECT_LE(e.max_spent, p.worst_case_loss());
+    EXPECT_LE(p.worst_case_loss(), p.config.epsilon);
     // Theorem 4.3
     double err = std::fabs(e.published - e.true_mean);
     EXPECT_LE(err, p.accuracy_bound());
