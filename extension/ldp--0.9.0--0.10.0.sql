@@ -108,7 +108,9 @@ END $ldp_guard$;
 -- that cannot afford one truthful vote and one truthful estimate is refused. Each stream
 -- records the rule its devices run: the streams made before keep 0.9.0's
 -- (spent_below_cap, up to 2a·⌈ε/(4a)⌉ + b·⌈ε/(4b)⌉), with their parameters and history;
--- the notice at the end names those whose worst case exceeds their ε. The column's
+-- the warning at the end names those whose worst case exceeds their ε (a WARNING: an
+-- extension script's NOTICEs do not reach the client, PostgreSQL raises its
+-- client_min_messages to warning while it runs). The column's
 -- default gives them that rule and is then dropped (a fresh install has none: every
 -- stream is created with its rule).
 ALTER TABLE @extschema@.thresh_catalog
@@ -156,7 +158,7 @@ CREATE OR REPLACE FUNCTION @extschema@.heavythresh_derive(users bigint, epochs i
     OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
   LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
   SELECT * FROM @extschema@.heavythresh_derive($1, $2, $3, $4, $5, $6, $7, $11, $12, $8, $9, $10) $$;
-COMMENT ON FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'DEPRECATED (0.10.0; to be dropped in the next version): 0.9.0''s argument order of ldp.heavythresh_derive, with hashes and width last; calls ldp.heavythresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta, hashes, width, vote_noise, estimate_noise, threshold_unit), the order of ldp.heavythresh_create. A positional call whose five last arguments are all integer literals matches both orders and is refused as ambiguous (42725): name the arguments or write the noises as 1.0.';
+COMMENT ON FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'DEPRECATED (0.10.0; to be dropped in the next version): 0.9.0''s argument order of ldp.heavythresh_derive, with hashes and width last; calls ldp.heavythresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta, hashes, width, vote_noise, estimate_noise, threshold_unit), the order of ldp.heavythresh_create. A positional call whose integer positions in both orders hold integer literals, such as (..., 1, 1, NULL, 8, 64), fits both and is refused as ambiguous (42725): name the arguments or write the noises as 1.0; a valid call is never bound to the other order.';
 CREATE FUNCTION @extschema@.thresh_budget(epsilon float8, vote_noise float8, estimate_noise float8, cap_rule text,
     OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
   AS 'MODULE_PATHNAME', 'ldp_thresh_budget' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -219,7 +221,7 @@ BEGIN
        @extschema@.thresh_budget(c.epsilon, c.vote_noise, c.estimate_noise, c.cap_rule) b
   WHERE b.worst_case_loss > c.epsilon;
   IF listed IS NOT NULL THEN
-    RAISE NOTICE 'THRESH streams whose devices can lose more than their epsilon: %', listed
+    RAISE WARNING 'THRESH streams whose devices can lose more than their epsilon: %', listed
       USING DETAIL = 'They were created before 0.10.0 and keep the cap rule their devices run (spent_below_cap: a truthful report while the counter is below epsilon/4, so the last one may pass it), their parameters and their history.',
             HINT = 'To collect under epsilon-LDP, create a new stream (ldp.thresh_create or ldp.heavythresh_create refuse what a device cannot afford) and move the devices to it.';
   END IF;

@@ -181,7 +181,7 @@ double round_up_6(double v) {
   const bool vote = !(p.vote_noise <= cap);
   char lower[400];
   if (vote && c.vote_noise) {
-    std::snprintf(lower, sizeof lower, "a vote_noise <= epsilon/4 = %.6g", cap);
+    std::snprintf(lower, sizeof lower, "a vote_noise <= epsilon/4 = %.10g", cap);
   } else if (vote) {
     // a = 4s/(L − 3s) <= cap  <=>  L >= s·(3 + 4/cap): the smallest such L, if m groups fit
     double n = static_cast<double>(c.users);
@@ -198,7 +198,7 @@ double round_up_6(double v) {
                     "needs min_group_size >= %.0f, above users/groups = %" PRId64 "), or a vote_noise <= %.6g",
                     L, c.users / c.groups, cap);
   } else if (c.estimate_noise) {
-    std::snprintf(lower, sizeof lower, "an estimate_noise <= epsilon/4 = %.6g", cap);
+    std::snprintf(lower, sizeof lower, "an estimate_noise <= epsilon/4 = %.10g", cap);
   } else {
     // b = 2x/(y − x) <= cap  <=>  y >= x·(1 + 2/cap), y falling with epoch_rounds
     double n = static_cast<double>(c.users);
@@ -220,8 +220,8 @@ double round_up_6(double v) {
                     "2x/(y - x) <= epsilon/4), or an estimate_noise <= %.6g", c.users, cap);
   }
   throw_error(ErrorKind::InvalidParameter,
-              "epsilon = %.6g cannot pay for one truthful vote and one truthful estimate: each costs "
-              "its noise (a = %.6g, b = %.6g) from a budget of epsilon/4 = %.6g, and the %s noise "
+              "epsilon = %.10g cannot pay for one truthful vote and one truthful estimate: each costs "
+              "its noise (a = %.6g, b = %.6g) from a budget of epsilon/4 = %.10g, and the %s noise "
               "exceeds it; use epsilon >= 4*max(a, b) = %.6g, or %s",
               c.epsilon, p.vote_noise, p.estimate_noise, cap, vote ? "vote" : "estimate", need, lower);
 }
