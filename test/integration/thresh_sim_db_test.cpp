@@ -16,9 +16,10 @@ using namespace ldp::tools;
 
 namespace {
 
-// Two groups of 40,000 and 60,000 users, epochs of 20,000 rounds; ε = 8, δ = 0.1 give
-// τ = {0, .0445, .0889, .1334, .1778, .2223, .2668} (τ_-1..τ_5) and b = 0.81, so a user
-// can pay for ⌈8/(4·0.81)⌉ = 3 updates. Group 0 jumps by 0.4 (> τ_5) at epoch 10;
+// Two groups of 40,000 and 60,000 users, epochs of 20,000 rounds; δ = 0.1 gives
+// τ = {0, .0445, .0889, .1334, .1778, .2223, .2668} (τ_-1..τ_5) and b = 0.81, so at
+// ε = 10 a user can pay for ⌊10/(4·0.81)⌋ = 3 updates (0.9.0's rule paid for
+// ⌈8/(4·0.81)⌉ = 3 at ε = 8; the 0.10.0 rule only 2 there). Group 0 jumps by 0.4 (> τ_5) at epoch 10;
 // group 1 moves by 0.158 (between τ_2 and τ_3: level 2 votes every 2^(5-2) = 8 epochs)
 // at epoch 19.
 ThreshSimSpec scenario() {
@@ -27,7 +28,7 @@ ThreshSimSpec scenario() {
   parse_thresh_group("60000:0.2@19:0.358", &spec.scenario);
   spec.config.epochs = 32;
   spec.config.epoch_rounds = 20000;
-  spec.config.epsilon = 8;
+  spec.config.epsilon = 10;
   spec.config.delta = 0.1;
   spec.seed = 20261122;
   spec.batch = 25000;
