@@ -101,3 +101,128 @@ BEGIN
     END IF;
   END LOOP;
 END $ldp_guard$;
+
+-- extension/sql/50_thresh.sql: a promised epsilon kept (issue 27.4). A device stops
+-- its truthful votes and estimates when the next one would pass its cap (ε/4 each), so
+-- its worst-case loss 2a·⌊ε/(4a)⌋ + b·⌊ε/(4b)⌋ is at most 3ε/4 <= ε, and a configuration
+-- that cannot afford one truthful vote and one truthful estimate is refused. Each stream
+-- records the rule its devices run: the streams made before keep 0.9.0's
+-- (spent_below_cap, up to 2a·⌈ε/(4a)⌉ + b·⌈ε/(4b)⌉), with their parameters and history;
+-- the warning at the end names those whose worst case exceeds their ε (a WARNING: an
+-- extension script's NOTICEs do not reach the client, PostgreSQL raises its
+-- client_min_messages to warning while it runs). The column's
+-- default gives them that rule and is then dropped (a fresh install has none: every
+-- stream is created with its rule).
+ALTER TABLE @extschema@.thresh_catalog
+  ADD COLUMN cap_rule text NOT NULL DEFAULT 'spent_below_cap' CHECK (cap_rule IN ('spent_below_cap', 'next_within_cap'));
+ALTER TABLE @extschema@.thresh_catalog ALTER COLUMN cap_rule DROP DEFAULT;
+COMMENT ON COLUMN @extschema@.thresh_catalog.cap_rule IS 'The rule by which the stream''s devices stop truthful votes and estimates at their caps (epsilon/4 each): next_within_cap (streams created from 0.10.0 on) sends one only if the counter after it stays within the cap, so a device loses at most 2a*floor(eps/(4a)) + b*floor(eps/(4b)) <= 3*eps/4; spent_below_cap (streams created by 0.9.0 and before, which keep it) sends one while the counter is below the cap, up to 2a*ceil(eps/(4a)) + b*ceil(eps/(4b)), which can exceed eps.';
+
+CREATE OR REPLACE VIEW @extschema@.thresh_streams WITH (security_barrier) AS
+  SELECT s.id, s.name, s.users, s.epochs, s.epoch_rounds, s.min_group_size, s.groups, s.epsilon, s.delta,
+         s.vote_noise, s.estimate_noise, s.threshold_unit, s.vote_threshold, s.thresholds, s.epoch, s.phase,
+         s.votes, s.yes_votes, s.estimate_reports, s.estimate_ones, s.last_update_epoch, s.estimate,
+         s.std_error, s.created_at, v.relowner::regrole AS owner, v.relacl AS acl, v.oid::regclass AS backing_view,
+         s.kind, s.hashes, s.width, s.projection_error, s.cap_rule
+  FROM @extschema@.thresh_catalog s
+  JOIN pg_catalog.pg_class v ON v.relnamespace = 'ldp_thresh_streams'::regnamespace
+                            AND v.relname = @extschema@.backing_name(s.name)
+  WHERE @extschema@.has_privilege(v.oid, 'SELECT');
+COMMENT ON COLUMN @extschema@.thresh_streams.cap_rule IS 'The rule the stream''s devices run at their caps: next_within_cap (from 0.10.0; worst case <= epsilon) or spent_below_cap (streams made by 0.9.0 and before); see ldp.thresh_params'' worst_case_loss.';
+
+-- thresh_derive keeps its signature and columns, now under the new rule: another entry
+-- point of the library (0.9.0's, ldp_thresh_derive, keeps 0.9.0's rule for 0.9.0's SQL
+-- running with this library before the update).
+CREATE OR REPLACE FUNCTION @extschema@.thresh_derive(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint,
+    groups int, epsilon float8, delta float8, vote_noise float8, estimate_noise float8, threshold_unit float8,
+    OUT a float8, OUT b float8, OUT vote_threshold float8, OUT sampling_error float8, OUT thresholds float8[],
+    OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8,
+    OUT accuracy_bound float8)
+  AS 'MODULE_PATHNAME', 'ldp_thresh_derive_within_cap' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.thresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8) IS 'THRESH parameters from a configuration (NULL noises and threshold unit are derived): vote noise a, estimate noise b, vote threshold, per-user sampling error y, thresholds tau_-1..tau_ceil(log2 T), the truthful reports a device of a new stream can afford (floor(eps/(4a)) votes, floor(eps/(4b)) estimates), its worst-case privacy loss 2a*floor(eps/(4a)) + b*floor(eps/(4b)) <= 3*eps/4 and the Theorem 4.3 accuracy bound. Refuses (22023) a configuration in which a device cannot afford one truthful vote and one truthful estimate (a or b above eps/4), saying what to change.';
+-- heavythresh_derive takes hashes and width where heavythresh_create does (issue 27.5):
+-- a new signature; 0.9.0's order stays one version as a deprecated SQL wrapper (the same
+-- arguments and result type: CREATE OR REPLACE, from language C to sql).
+CREATE FUNCTION @extschema@.heavythresh_derive(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint,
+    groups int, epsilon float8, delta float8, hashes int, width int,
+    vote_noise float8 DEFAULT NULL, estimate_noise float8 DEFAULT NULL, threshold_unit float8 DEFAULT NULL,
+    OUT a float8, OUT b float8, OUT vote_threshold float8, OUT projection_error float8, OUT thresholds float8[],
+    OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
+  AS 'MODULE_PATHNAME', 'ldp_heavythresh_derive_within_cap' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, int, int, float8, float8, float8) IS 'HEAVYTHRESH parameters (README "Histogram streams"), with the arguments of ldp.heavythresh_create in its order: a, b and the vote threshold as for a Bernoulli stream, the projection error y_Phi = sqrt(2 ln(16wnT/delta)/(t l)) with w = hashes * width, thresholds tau_b = 2(b+1) y_Phi (or the threshold unit), the truthful reports a device can afford and its worst-case privacy loss (<= 3*eps/4, as ldp.thresh_derive; the same refusals).';
+-- 0.9.0's order (hashes and width last), for one version
+CREATE OR REPLACE FUNCTION @extschema@.heavythresh_derive(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint,
+    groups int, epsilon float8, delta float8, vote_noise float8, estimate_noise float8, threshold_unit float8,
+    hashes int, width int,
+    OUT a float8, OUT b float8, OUT vote_threshold float8, OUT projection_error float8, OUT thresholds float8[],
+    OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT * FROM @extschema@.heavythresh_derive($1, $2, $3, $4, $5, $6, $7, $11, $12, $8, $9, $10) $$;
+COMMENT ON FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'DEPRECATED (0.10.0; to be dropped in the next version): 0.9.0''s argument order of ldp.heavythresh_derive, with hashes and width last; calls ldp.heavythresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta, hashes, width, vote_noise, estimate_noise, threshold_unit), the order of ldp.heavythresh_create. A positional call whose integer positions in both orders hold integer literals, such as (..., 1, 1, NULL, 8, 64), fits both and is refused as ambiguous (42725): name the arguments or write the noises as 1.0; a valid call is never bound to the other order.';
+CREATE FUNCTION @extschema@.thresh_budget(epsilon float8, vote_noise float8, estimate_noise float8, cap_rule text,
+    OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
+  AS 'MODULE_PATHNAME', 'ldp_thresh_budget' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.thresh_budget(float8, float8, float8, text) IS 'What a THRESH device can send and lose under a cap rule (ldp.thresh_streams.cap_rule): next_within_cap gives floor(eps/(4a)) truthful votes, floor(eps/(4b)) truthful estimates and a worst-case loss 2a*floor(eps/(4a)) + b*floor(eps/(4b)) <= 3*eps/4; spent_below_cap (streams made by 0.9.0 and before) the same with ceil, which can exceed eps.';
+
+CREATE OR REPLACE FUNCTION @extschema@.thresh_create_stream(caller regrole, name text, kind text, users bigint, epochs int,
+    epoch_rounds bigint, min_group_size bigint, groups int, epsilon float8, delta float8,
+    vote_noise float8, estimate_noise float8, threshold_unit float8, hashes int, width int)
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  p record;
+BEGIN
+  PERFORM @extschema@.backing_name_free('ldp_thresh_streams', name, 'THRESH stream',
+    EXISTS (SELECT 1 FROM @extschema@.thresh_catalog t WHERE t.name = thresh_create_stream.name));
+  IF kind = 'histogram' THEN
+    p := @extschema@.heavythresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
+                                        hashes, width, vote_noise, estimate_noise, threshold_unit);
+  ELSE
+    SELECT d.a, d.b, d.vote_threshold, d.thresholds, NULL::float8 AS projection_error INTO p
+    FROM @extschema@.thresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
+                                   vote_noise, estimate_noise, threshold_unit) d;
+  END IF;
+  INSERT INTO @extschema@.thresh_catalog (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon,
+      delta, vote_noise, estimate_noise, threshold_unit, vote_threshold, thresholds, kind, hashes, width, projection_error,
+      cap_rule)
+  VALUES (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta, p.a, p.b,
+          threshold_unit, p.vote_threshold, p.thresholds, kind, hashes, width, p.projection_error, 'next_within_cap');
+  PERFORM @extschema@.backing_create('ldp_thresh_streams', name, caller, @extschema@.thresh_view_query(name), 'THRESH stream');
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_create_stream(regrole, text, text, bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_create_stream(regrole, text, text, bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'Internal: creates a THRESH stream of a kind (bernoulli or histogram) for the calling role: checks the name, derives its parameters (refusing a configuration whose devices cannot afford one truthful vote and one truthful estimate), stores its row with cap rule next_within_cap and creates its view.';
+
+COMMENT ON FUNCTION @extschema@.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) IS 'Creates a THRESH stream owned by the calling role for n users, T epochs of epoch_rounds rounds, groups subgroups of at least min_group_size users, privacy epsilon and failure probability delta; derives the vote noise a, estimate noise b and thresholds (or takes the given ones) and refuses configurations that break Assumption 4.2, leave b undefined or leave a device unable to afford one truthful vote and one truthful estimate (a or b above epsilon/4), saying what to change. Its devices run cap rule next_within_cap: a device loses at most 2a*floor(eps/(4a)) + b*floor(eps/(4b)) <= 3*eps/4. Not executable by PUBLIC: GRANT EXECUTE to the roles that may create streams.';
+
+-- thresh_params gains cap_rule and worst_case_loss: a new result type, so DROP + CREATE.
+DROP FUNCTION @extschema@.thresh_params(text);
+CREATE FUNCTION @extschema@.thresh_params(name text)
+  RETURNS TABLE(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint, groups int,
+                epsilon float8, delta float8, vote_noise float8, estimate_noise float8,
+                vote_threshold float8, thresholds float8[], kind text, hashes int, width int,
+                projection_error float8, cap_rule text, worst_case_loss float8)
+  LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT s.users, s.epochs, s.epoch_rounds, s.min_group_size, s.groups, s.epsilon, s.delta,
+         s.vote_noise, s.estimate_noise, s.vote_threshold, s.thresholds, s.kind, s.hashes, s.width,
+         s.projection_error, s.cap_rule, b.worst_case_loss
+  FROM @extschema@.thresh_stream(name) s,
+       @extschema@.thresh_budget(s.epsilon, s.vote_noise, s.estimate_noise, s.cap_rule) b $$;
+COMMENT ON FUNCTION @extschema@.thresh_params(text) IS 'What every device of a THRESH stream needs: its configuration, a, b, the vote threshold (for n votes) and thresholds[1] = tau_-1 .. thresholds[ceil(log2 T)+2] = tau_ceil(log2 T); its kind (bernoulli or histogram) and, for a histogram stream, the hashes and width of Phi and the projection error y_Phi of its thresholds (NULL for a Bernoulli stream); the cap rule its devices run (next_within_cap, or spent_below_cap for a stream made by 0.9.0 or before) and the worst-case privacy loss of a device under it (<= epsilon for next_within_cap).';
+
+-- The streams made before whose worst case exceeds their epsilon (they keep their rule).
+DO $ldp_cap$
+DECLARE
+  listed text;
+BEGIN
+  SELECT pg_catalog.string_agg(pg_catalog.format('%I (%s, worst case %s > epsilon %s)', c.name, c.kind,
+                                                 pg_catalog.round(b.worst_case_loss::numeric, 4), c.epsilon),
+                               ', ' ORDER BY c.name)
+    INTO listed
+  FROM @extschema@.thresh_catalog c,
+       @extschema@.thresh_budget(c.epsilon, c.vote_noise, c.estimate_noise, c.cap_rule) b
+  WHERE b.worst_case_loss > c.epsilon;
+  IF listed IS NOT NULL THEN
+    RAISE WARNING 'THRESH streams whose devices can lose more than their epsilon: %', listed
+      USING DETAIL = 'They were created before 0.10.0 and keep the cap rule their devices run (spent_below_cap: a truthful report while the counter is below epsilon/4, so the last one may pass it), their parameters and their history.',
+            HINT = 'To collect under epsilon-LDP, create a new stream (ldp.thresh_create or ldp.heavythresh_create refuse what a device cannot afford) and move the devices to it.';
+  END IF;
+END $ldp_cap$;

@@ -13,7 +13,19 @@ FROM ldp.thresh_params('words') p, y,
      ldp.thresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, NULL, 0.5, NULL) d;
 SELECT round(a::numeric, 6) AS a, b, round(projection_error::numeric, 6) AS projection_error, max_truthful_votes,
        max_truthful_estimates, round(worst_case_loss::numeric, 4) AS worst_case_loss
-FROM ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, NULL, 0.5, NULL, 8, 64);
+FROM ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, 8, 64, estimate_noise => 0.5);
+-- heavythresh_derive takes hashes and width where heavythresh_create does (issue 27.5);
+-- 0.9.0's order (hashes, width last) still works in 0.10.0, deprecated, with the same
+-- answer; a positional call with integer literals where both orders take integers fits
+-- both and is refused (42725), never bound to the other order
+SELECT n.* IS NOT DISTINCT FROM o.* AS same
+FROM ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, 8, 64, NULL, 0.5, NULL) n,
+     ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, NULL, 0.5, NULL, 8, 64) o;
+SELECT obj_description('ldp.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int)'::regprocedure) ~ '^DEPRECATED' AS deprecated;
+SELECT (ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, 8, 64, 1, 1, NULL)).b;
+SELECT try_sql($$SELECT ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, 1, 1, NULL, 8, 64)$$);
+SELECT try_sql($$SELECT ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, 8, 64, 1, 1, 1)$$);
+SELECT (ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, 8, 64, 1.0, 1.0, NULL)).b;
 -- a Bernoulli stream's device columns are NULL
 SELECT ldp.thresh_create('bits', 10, 4, 100, 10, 1, 8, 0.1, 1, 1);
 SELECT kind, hashes, width, projection_error FROM ldp.thresh_params('bits');
@@ -22,14 +34,17 @@ SELECT kind, hashes, width, projection_error FROM ldp.thresh_params('bits');
 SELECT try_sql($$SELECT ldp.heavythresh_create('x', 4000, 16, 200000, 2000, 2, 8, 0.1, 8, 48, estimate_noise => 0.5)$$);
 SELECT try_sql($$SELECT ldp.heavythresh_create('x', 4000, 16, 200000, 2000, 2, 8, 0.1, 0, 64, estimate_noise => 0.5)$$);
 SELECT try_sql($$SELECT ldp.heavythresh_create('x', 4000, 16, 200000, 2000, 2, 8, 0.1, 4096, 2048, estimate_noise => 0.5)$$);
-SELECT try_sql($$SELECT ldp.heavythresh_create('x', 4000, 16, 200000, 2000, 2, 8, 0.1, 8, 64, estimate_noise => 800)$$);
+SELECT try_sql($$SELECT ldp.heavythresh_create('x', 4000, 16, 200000, 2000, 2, 4000, 0.1, 8, 64, estimate_noise => 800)$$);
 SELECT try_sql($$SELECT ldp.heavythresh_create('x', 4000, 16, 200000, 2000, 2, 8, 0.1, 8, 64)$$);
 SELECT try_sql($$SELECT ldp.heavythresh_create('x', 4000, 16, 200000, 2000, 2, 8, 0.1, NULL, 64, estimate_noise => 0.5)$$);
 SELECT try_sql($$SELECT ldp.heavythresh_create('words', 4000, 16, 200000, 2000, 2, 8, 0.1, 8, 64, estimate_noise => 0.5)$$);
+SELECT try_sql($$SELECT ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, 8, NULL, estimate_noise => 0.5)$$);
 SELECT try_sql($$SELECT ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, NULL, 0.5, NULL, 8, NULL)$$);
--- (the worst-case loss warning, as for thresh_create)
-SELECT ldp.heavythresh_create('lossy', 100, 4, 100, 100, 1, 1, 0.1, 2, 16, 1, 1);
-SELECT ldp.thresh_drop('lossy');
+-- a device that cannot afford one truthful vote and one truthful report is refused (a =
+-- b = 1 > eps/4), as for thresh_create (0.9.0 created it with a warning)
+SELECT try_sql($$SELECT ldp.heavythresh_create('lossy', 100, 4, 100, 100, 1, 1, 0.1, 2, 16, 1, 1)$$);
+SELECT try_sql($$SELECT ldp.heavythresh_derive(100, 4, 100, 100, 1, 1, 0.1, 2, 16, 1, 1)$$);
+SELECT cap_rule, worst_case_loss FROM ldp.thresh_params('words');
 
 -- A small stream: 30 users, T = 4, a = b = 1, 4 hashes of width 16. Epoch 1: every
 -- user votes 1 (the top level in epoch 1), a global update; each user holds one word,
@@ -148,4 +163,44 @@ SELECT epoch, votes, global_update, estimate_reports, round(estimate::numeric, 6
 SELECT try_sql($$SELECT ldp.thresh_summary('old', 1)$$);
 SELECT ldp.thresh_drop('old');
 DROP EXTENSION ldp;
+
+-- Streams of 0.9.0 keep their cap rule across the update to 0.10.0 (issue 27.4). 0.9.0
+-- created issue 27's configuration at eps = 1 with a warning (worst case 1.408), and a
+-- histogram stream at a = b = 1, eps = 1; 'fine9' is within its epsilon. The update's
+-- WARNING names the two over their epsilon; they keep 0.9.0's rule (spent_below_cap),
+-- their parameters and history, and keep working mid-epoch; a new stream of the same
+-- configuration is refused.
+CREATE EXTENSION ldp VERSION '0.9.0';
+SELECT ldp.thresh_create('old9', 100000, 32, 20000, 40000, 2, 1, 0.1);
+SELECT ldp.heavythresh_create('oldh9', 100, 4, 100, 100, 1, 1, 0.1, 2, 16, 1, 1);
+SELECT ldp.thresh_create('fine9', 10, 4, 100, 10, 1, 8, 0.1, 1, 1);
+SELECT ldp.thresh_submit_votes('fine9', 1, '{1,2,3,4,5,6,7,8,9,10}', '{t,t,t,t,t,t,t,t,t,t}');
+CALL ldp.thresh_close_votes('fine9', 1);
+SELECT ldp.thresh_submit_estimates('fine9', 1, '{1,2,3,4,5}', '{t,t,t,f,f}');
+SELECT ldp.thresh_submit_votes('old9', 1, '{1,2,3}', '{t,t,f}');
+CREATE TEMP TABLE before9 AS
+SELECT name, vote_noise, estimate_noise, vote_threshold, thresholds, epoch, phase, votes, yes_votes FROM ldp.thresh_streams;
+ALTER EXTENSION ldp UPDATE TO '0.10.0';
+SELECT name, kind, cap_rule FROM ldp.thresh_streams ORDER BY name;
+SELECT (SELECT count(*) FROM before9) AS streams,
+       bool_and(b.* IS NOT DISTINCT FROM (SELECT x FROM (SELECT s.name, s.vote_noise, s.estimate_noise, s.vote_threshold,
+         s.thresholds, s.epoch, s.phase, s.votes, s.yes_votes FROM ldp.thresh_streams s WHERE s.name = b.name) x)) AS kept
+FROM before9 b;
+SELECT n AS name, p.cap_rule, round(p.worst_case_loss::numeric, 4) AS worst_case_loss, p.epsilon,
+       p.worst_case_loss > p.epsilon AS over
+FROM unnest('{fine9,old9,oldh9}'::text[]) n, ldp.thresh_params(n) p;
+SELECT ldp.thresh_submit_votes('old9', 1, '{4,5}', '{t,t}');
+CALL ldp.thresh_close_votes('old9', 1);
+CALL ldp.thresh_close_epoch('old9', 1);
+SELECT epoch, phase, last_update_epoch FROM ldp.thresh_status('old9');
+SELECT epoch, votes, vote_share, global_update FROM ldp.thresh_history('old9');
+SELECT ldp.thresh_submit_estimates('fine9', 1, '{6,7,8,9,10}', '{t,t,t,f,f}');
+CALL ldp.thresh_close_epoch('fine9', 1);
+SELECT epoch, votes, global_update, estimate_reports, round(estimate::numeric, 6) AS estimate FROM ldp.thresh_history('fine9');
+SELECT try_sql($$SELECT ldp.thresh_create('new9', 100000, 32, 20000, 40000, 2, 1, 0.1)$$);
+SELECT ldp.thresh_create('new9', 100000, 32, 20000, 40000, 2, 4, 0.1);
+SELECT name, cap_rule FROM ldp.thresh_streams ORDER BY name;
+SET client_min_messages = warning;
+DROP EXTENSION ldp CASCADE;
+RESET client_min_messages;
 CREATE EXTENSION ldp;

@@ -44,10 +44,12 @@ CREATE TABLE @extschema@.thresh_catalog (
   kind text NOT NULL DEFAULT 'bernoulli' CHECK (kind IN ('bernoulli', 'histogram')),
   hashes int,
   width int,
-  projection_error float8
+  projection_error float8,
+  cap_rule text NOT NULL CHECK (cap_rule IN ('spent_below_cap', 'next_within_cap'))
 );
 COMMENT ON TABLE @extschema@.thresh_catalog IS 'Internal: one row per THRESH stream: configuration, derived parameters, current epoch and phase, and the running tallies of its reports. Query ldp.thresh_streams.';
 COMMENT ON COLUMN @extschema@.thresh_catalog.kind IS 'bernoulli (ldp.thresh_create: a mean, estimates) or histogram (ldp.heavythresh_create: HEAVYTHRESH, a frequency oracle from §5.1 reports); hashes, width and projection_error are NULL for bernoulli.';
+COMMENT ON COLUMN @extschema@.thresh_catalog.cap_rule IS 'The rule by which the stream''s devices stop truthful votes and estimates at their caps (epsilon/4 each): next_within_cap (streams created from 0.10.0 on) sends one only if the counter after it stays within the cap, so a device loses at most 2a*floor(eps/(4a)) + b*floor(eps/(4b)) <= 3*eps/4; spent_below_cap (streams created by 0.9.0 and before, which keep it) sends one while the counter is below the cap, up to 2a*ceil(eps/(4a)) + b*ceil(eps/(4b)), which can exceed eps.';
 REVOKE ALL ON @extschema@.thresh_catalog FROM PUBLIC;
 
 -- What users query: the streams the current role may read, with the owner and grants
@@ -57,7 +59,7 @@ CREATE VIEW @extschema@.thresh_streams WITH (security_barrier) AS
          s.vote_noise, s.estimate_noise, s.threshold_unit, s.vote_threshold, s.thresholds, s.epoch, s.phase,
          s.votes, s.yes_votes, s.estimate_reports, s.estimate_ones, s.last_update_epoch, s.estimate,
          s.std_error, s.created_at, v.relowner::regrole AS owner, v.relacl AS acl, v.oid::regclass AS backing_view,
-         s.kind, s.hashes, s.width, s.projection_error
+         s.kind, s.hashes, s.width, s.projection_error, s.cap_rule
   FROM @extschema@.thresh_catalog s
   JOIN pg_catalog.pg_class v ON v.relnamespace = 'ldp_thresh_streams'::regnamespace
                             AND v.relname = @extschema@.backing_name(s.name)
@@ -65,6 +67,7 @@ CREATE VIEW @extschema@.thresh_streams WITH (security_barrier) AS
 COMMENT ON VIEW @extschema@.thresh_streams IS 'One row per THRESH stream the current role may read: configuration, derived parameters, current epoch and phase, the running tallies of its reports, its owner and grants (those of its view, backing_view).';
 COMMENT ON COLUMN @extschema@.thresh_streams.owner IS 'The stream''s owner (the owner of its view). REASSIGN OWNED, ldp.alter_thresh_owner and ALTER VIEW ... OWNER TO change it.';
 COMMENT ON COLUMN @extschema@.thresh_streams.acl IS 'The grants on the stream''s view (as \dp shows them): SELECT (r) = read, INSERT (a) = submit, UPDATE (w) = close; NULL = the owner''s alone.';
+COMMENT ON COLUMN @extschema@.thresh_streams.cap_rule IS 'The rule the stream''s devices run at their caps: next_within_cap (from 0.10.0; worst case <= epsilon) or spent_below_cap (streams made by 0.9.0 and before); see ldp.thresh_params'' worst_case_loss.';
 COMMENT ON COLUMN @extschema@.thresh_streams.backing_view IS 'The view ldp_thresh_streams.<name> that carries the stream''s owner and grants and shows its history.';
 REVOKE ALL ON @extschema@.thresh_streams FROM PUBLIC;
 GRANT SELECT ON @extschema@.thresh_streams TO PUBLIC;
@@ -157,15 +160,28 @@ CREATE FUNCTION @extschema@.thresh_derive(users bigint, epochs int, epoch_rounds
     OUT a float8, OUT b float8, OUT vote_threshold float8, OUT sampling_error float8, OUT thresholds float8[],
     OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8,
     OUT accuracy_bound float8)
-  AS 'MODULE_PATHNAME', 'ldp_thresh_derive' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.thresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8) IS 'THRESH parameters from a configuration (NULL noises and threshold unit are derived): vote noise a, estimate noise b, vote threshold, per-user sampling error y, thresholds tau_-1..tau_ceil(log2 T), the truthful reports a user can afford, its worst-case privacy loss and the Theorem 4.3 accuracy bound.';
+  AS 'MODULE_PATHNAME', 'ldp_thresh_derive_within_cap' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.thresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8) IS 'THRESH parameters from a configuration (NULL noises and threshold unit are derived): vote noise a, estimate noise b, vote threshold, per-user sampling error y, thresholds tau_-1..tau_ceil(log2 T), the truthful reports a device of a new stream can afford (floor(eps/(4a)) votes, floor(eps/(4b)) estimates), its worst-case privacy loss 2a*floor(eps/(4a)) + b*floor(eps/(4b)) <= 3*eps/4 and the Theorem 4.3 accuracy bound. Refuses (22023) a configuration in which a device cannot afford one truthful vote and one truthful estimate (a or b above eps/4), saying what to change.';
+CREATE FUNCTION @extschema@.heavythresh_derive(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint,
+    groups int, epsilon float8, delta float8, hashes int, width int,
+    vote_noise float8 DEFAULT NULL, estimate_noise float8 DEFAULT NULL, threshold_unit float8 DEFAULT NULL,
+    OUT a float8, OUT b float8, OUT vote_threshold float8, OUT projection_error float8, OUT thresholds float8[],
+    OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
+  AS 'MODULE_PATHNAME', 'ldp_heavythresh_derive_within_cap' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, int, int, float8, float8, float8) IS 'HEAVYTHRESH parameters (README "Histogram streams"), with the arguments of ldp.heavythresh_create in its order: a, b and the vote threshold as for a Bernoulli stream, the projection error y_Phi = sqrt(2 ln(16wnT/delta)/(t l)) with w = hashes * width, thresholds tau_b = 2(b+1) y_Phi (or the threshold unit), the truthful reports a device can afford and its worst-case privacy loss (<= 3*eps/4, as ldp.thresh_derive; the same refusals).';
+-- 0.9.0's order (hashes and width last), for one version
 CREATE FUNCTION @extschema@.heavythresh_derive(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint,
     groups int, epsilon float8, delta float8, vote_noise float8, estimate_noise float8, threshold_unit float8,
     hashes int, width int,
     OUT a float8, OUT b float8, OUT vote_threshold float8, OUT projection_error float8, OUT thresholds float8[],
     OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
-  AS 'MODULE_PATHNAME', 'ldp_heavythresh_derive' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'HEAVYTHRESH parameters (README "Histogram streams"): a, b and the vote threshold as for a Bernoulli stream, the projection error y_Phi = sqrt(2 ln(16wnT/delta)/(t l)) with w = hashes * width, thresholds tau_b = 2(b+1) y_Phi (or the threshold unit), the truthful reports a user can afford and its worst-case privacy loss.';
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT * FROM @extschema@.heavythresh_derive($1, $2, $3, $4, $5, $6, $7, $11, $12, $8, $9, $10) $$;
+COMMENT ON FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'DEPRECATED (0.10.0; to be dropped in the next version): 0.9.0''s argument order of ldp.heavythresh_derive, with hashes and width last; calls ldp.heavythresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta, hashes, width, vote_noise, estimate_noise, threshold_unit), the order of ldp.heavythresh_create. A positional call whose integer positions in both orders hold integer literals, such as (..., 1, 1, NULL, 8, 64), fits both and is refused as ambiguous (42725): name the arguments or write the noises as 1.0; a valid call is never bound to the other order.';
+CREATE FUNCTION @extschema@.thresh_budget(epsilon float8, vote_noise float8, estimate_noise float8, cap_rule text,
+    OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
+  AS 'MODULE_PATHNAME', 'ldp_thresh_budget' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.thresh_budget(float8, float8, float8, text) IS 'What a THRESH device can send and lose under a cap rule (ldp.thresh_streams.cap_rule): next_within_cap gives floor(eps/(4a)) truthful votes, floor(eps/(4b)) truthful estimates and a worst-case loss 2a*floor(eps/(4a)) + b*floor(eps/(4b)) <= 3*eps/4; spent_below_cap (streams made by 0.9.0 and before) the same with ceil, which can exceed eps.';
 CREATE FUNCTION @extschema@.thresh_decide(stream @extschema@.thresh_streams, votes bigint, yes_votes bigint,
     OUT vote_threshold float8, OUT global_update boolean)
   AS 'MODULE_PATHNAME', 'ldp_thresh_decide' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -243,8 +259,9 @@ COMMENT ON FUNCTION @extschema@.thresh_view_query(text) IS 'Internal: the query 
 ------------------------------------------------------------------------------
 
 -- Shared by both create twins: checks the name, derives the parameters (the core,
--- by kind), warns when the worst-case privacy loss exceeds epsilon, stores the row
--- and creates the view.
+-- by kind; a configuration whose devices could not afford one truthful vote and one
+-- truthful estimate is refused there), stores the row with the cap rule its devices
+-- run and creates the view.
 CREATE FUNCTION @extschema@.thresh_create_stream(caller regrole, name text, kind text, users bigint, epochs int,
     epoch_rounds bigint, min_group_size bigint, groups int, epsilon float8, delta float8,
     vote_noise float8, estimate_noise float8, threshold_unit float8, hashes int, width int)
@@ -256,27 +273,21 @@ BEGIN
     EXISTS (SELECT 1 FROM @extschema@.thresh_catalog t WHERE t.name = thresh_create_stream.name));
   IF kind = 'histogram' THEN
     p := @extschema@.heavythresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
-                                        vote_noise, estimate_noise, threshold_unit, hashes, width);
+                                        hashes, width, vote_noise, estimate_noise, threshold_unit);
   ELSE
-    SELECT d.a, d.b, d.vote_threshold, d.thresholds, d.worst_case_loss, NULL::float8 AS projection_error INTO p
+    SELECT d.a, d.b, d.vote_threshold, d.thresholds, NULL::float8 AS projection_error INTO p
     FROM @extschema@.thresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
                                    vote_noise, estimate_noise, threshold_unit) d;
   END IF;
-  IF p.worst_case_loss > epsilon THEN
-    RAISE WARNING 'THRESH stream "%": a user''s privacy loss can reach % > epsilon = %', name,
-      pg_catalog.round(p.worst_case_loss::numeric, 4), epsilon
-      USING DETAIL = pg_catalog.format('Truthful votes fall in data-dependent epochs: up to 2·a·ceil(eps/(4a)) + b·ceil(eps/(4b)) with a = %s, b = %s.',
-                                       pg_catalog.round(p.a::numeric, 4), pg_catalog.round(p.b::numeric, 4)),
-            HINT = 'Smaller vote and estimate noises (larger groups, shorter epochs) or a larger epsilon restore eps-LDP.';
-  END IF;
   INSERT INTO @extschema@.thresh_catalog (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon,
-      delta, vote_noise, estimate_noise, threshold_unit, vote_threshold, thresholds, kind, hashes, width, projection_error)
+      delta, vote_noise, estimate_noise, threshold_unit, vote_threshold, thresholds, kind, hashes, width, projection_error,
+      cap_rule)
   VALUES (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta, p.a, p.b,
-          threshold_unit, p.vote_threshold, p.thresholds, kind, hashes, width, p.projection_error);
+          threshold_unit, p.vote_threshold, p.thresholds, kind, hashes, width, p.projection_error, 'next_within_cap');
   PERFORM @extschema@.backing_create('ldp_thresh_streams', name, caller, @extschema@.thresh_view_query(name), 'THRESH stream');
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.thresh_create_stream(regrole, text, text, bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@.thresh_create_stream(regrole, text, text, bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'Internal: creates a THRESH stream of a kind (bernoulli or histogram) for the calling role: checks the name, derives its parameters, warns when its worst-case privacy loss exceeds epsilon, stores its row and creates its view.';
+COMMENT ON FUNCTION @extschema@.thresh_create_stream(regrole, text, text, bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'Internal: creates a THRESH stream of a kind (bernoulli or histogram) for the calling role: checks the name, derives its parameters (refusing a configuration whose devices cannot afford one truthful vote and one truthful estimate), stores its row with cap rule next_within_cap and creates its view.';
 
 CREATE FUNCTION @extschema@._thresh_create(caller regrole, name text, users bigint, epochs int, epoch_rounds int,
     min_group_size bigint, groups int, epsilon float8, delta float8,
@@ -291,7 +302,7 @@ CREATE FUNCTION @extschema@.thresh_create(name text, users bigint, epochs int, e
     vote_noise float8 DEFAULT NULL, estimate_noise float8 DEFAULT NULL, threshold_unit float8 DEFAULT NULL)
   RETURNS void AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
 REVOKE ALL ON FUNCTION @extschema@.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) IS 'Creates a THRESH stream owned by the calling role for n users, T epochs of epoch_rounds rounds, groups subgroups of at least min_group_size users, privacy epsilon and failure probability delta; derives the vote noise a, estimate noise b and thresholds (or takes the given ones) and refuses configurations that break Assumption 4.2 or leave b undefined, saying what to change. Not executable by PUBLIC: GRANT EXECUTE to the roles that may create streams.';
+COMMENT ON FUNCTION @extschema@.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) IS 'Creates a THRESH stream owned by the calling role for n users, T epochs of epoch_rounds rounds, groups subgroups of at least min_group_size users, privacy epsilon and failure probability delta; derives the vote noise a, estimate noise b and thresholds (or takes the given ones) and refuses configurations that break Assumption 4.2, leave b undefined or leave a device unable to afford one truthful vote and one truthful estimate (a or b above epsilon/4), saying what to change. Its devices run cap rule next_within_cap: a device loses at most 2a*floor(eps/(4a)) + b*floor(eps/(4b)) <= 3*eps/4. Not executable by PUBLIC: GRANT EXECUTE to the roles that may create streams.';
 
 CREATE FUNCTION @extschema@._heavythresh_create(caller regrole, name text, users bigint, epochs int, epoch_rounds int,
     min_group_size bigint, groups int, epsilon float8, delta float8, hashes int, width int,
@@ -342,13 +353,14 @@ CREATE FUNCTION @extschema@.thresh_params(name text)
   RETURNS TABLE(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint, groups int,
                 epsilon float8, delta float8, vote_noise float8, estimate_noise float8,
                 vote_threshold float8, thresholds float8[], kind text, hashes int, width int,
-                projection_error float8)
+                projection_error float8, cap_rule text, worst_case_loss float8)
   LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
   SELECT s.users, s.epochs, s.epoch_rounds, s.min_group_size, s.groups, s.epsilon, s.delta,
          s.vote_noise, s.estimate_noise, s.vote_threshold, s.thresholds, s.kind, s.hashes, s.width,
-         s.projection_error
-  FROM @extschema@.thresh_stream(name) s $$;
-COMMENT ON FUNCTION @extschema@.thresh_params(text) IS 'What every device of a THRESH stream needs: its configuration, a, b, the vote threshold (for n votes) and thresholds[1] = tau_-1 .. thresholds[ceil(log2 T)+2] = tau_ceil(log2 T); its kind (bernoulli or histogram) and, for a histogram stream, the hashes and width of Phi and the projection error y_Phi of its thresholds (NULL for a Bernoulli stream).';
+         s.projection_error, s.cap_rule, b.worst_case_loss
+  FROM @extschema@.thresh_stream(name) s,
+       @extschema@.thresh_budget(s.epsilon, s.vote_noise, s.estimate_noise, s.cap_rule) b $$;
+COMMENT ON FUNCTION @extschema@.thresh_params(text) IS 'What every device of a THRESH stream needs: its configuration, a, b, the vote threshold (for n votes) and thresholds[1] = tau_-1 .. thresholds[ceil(log2 T)+2] = tau_ceil(log2 T); its kind (bernoulli or histogram) and, for a histogram stream, the hashes and width of Phi and the projection error y_Phi of its thresholds (NULL for a Bernoulli stream); the cap rule its devices run (next_within_cap, or spent_below_cap for a stream made by 0.9.0 or before) and the worst-case privacy loss of a device under it (<= epsilon for next_within_cap).';
 
 -- Shared by the submit twins: checks the batch, stores one row per user and adds
 -- the batch to the stream's tallies, or refuses the whole batch. kind: votes (any

@@ -67,7 +67,7 @@ int run(const Options& opt) {
       std::this_thread::sleep_for(std::chrono::seconds(2));
     }
     pqxx::work w(mc);
-    w.exec("SET LOCAL client_min_messages = error");  // thresh_create warns about the privacy loss
+    w.exec("SET LOCAL client_min_messages = error");  // the setup's own warnings are not the load's
     w.exec("SELECT ldp.thresh_drop(name) FROM ldp.thresh_streams WHERE name = " + w.quote(sh.stream));
     w.exec("SELECT ldp.drop_collection(name) FROM ldp.collections WHERE name = " + w.quote(sh.collection));
     w.exec("DROP TABLE IF EXISTS " + w.quote_name(sh.table));

@@ -44,8 +44,9 @@ sends an estimate (Algorithm 3) before the server closes the epoch.
   --histogram          HEAVYTHRESH histogram streams instead (ldp_thresh_sim --histogram --help)
 
 Output: one line per epoch, then key=value lines: updates, changes, max_error,
-accuracy_bound, max_vote_spent, vote_cap (eps/4 + a), max_estimate_spent, estimate_cap
-(eps/4 + b), max_spent, worst_case_loss, baseline_max_error, baseline_mean_error.
+accuracy_bound, max_vote_spent, vote_cap (a * max_truthful_votes <= eps/4), max_estimate_spent,
+estimate_cap (b * max_truthful_estimates <= eps/4), max_spent, worst_case_loss (2 vote_cap +
+estimate_cap <= 3 eps/4), baseline_max_error, baseline_mean_error.
 )";
 
 [[noreturn]] void usage_error(const std::string& msg) {
@@ -183,7 +184,7 @@ int main(int argc, char** argv) {
     std::printf("updates=%d\nchanges=%d\nmax_error=%.6g\naccuracy_bound=%.6g\n", r.updates(), r.changes(),
                 max_error, p.accuracy_bound());
     std::printf("max_vote_spent=%.6g\nvote_cap=%.6g\nmax_estimate_spent=%.6g\nestimate_cap=%.6g\n", mv,
-                p.vote_cap() + p.vote_noise, me, p.estimate_cap() + p.estimate_noise);
+                p.max_vote_spent(), me, p.max_estimate_spent());
     std::printf("max_spent=%.6g\nworst_case_loss=%.6g\n", ms, p.worst_case_loss());
     if (spec.baseline)
       std::printf("baseline_max_error=%.6g\nbaseline_mean_error=%.6g\n", base_max,

@@ -31,14 +31,20 @@ class PgThreshServer final : public ThreshServer {
            w.quote(c.epochs) + ", " + w.quote(c.epoch_rounds) + ", " + w.quote(c.min_group_size) +
            ", " + w.quote(c.groups) + ", " + w.quote(c.epsilon) + ", " + w.quote(c.delta) + ", " +
            opt(c.vote_noise) + ", " + opt(c.estimate_noise) + ", " + opt(c.threshold_unit) + ")");
-    pqxx::row p = w.exec1("SELECT vote_noise, estimate_noise, vote_threshold, thresholds::text "
-                          "FROM ldp.thresh_params(" + w.quote(stream_) + ")");
+    pqxx::row p = w.exec1("SELECT vote_noise, estimate_noise, vote_threshold, thresholds::text, cap_rule, "
+                          "worst_case_loss FROM ldp.thresh_params(" + w.quote(stream_) + ")");
     w.commit();
-    // The devices derive the same parameters from the published a and b.
+    // The devices derive the same parameters from the published a and b, and run the
+    // cap rule the stream records.
     ldp::thresh::Config published = c;
     published.vote_noise = p[0].as<double>();
     published.estimate_noise = p[1].as<double>();
+    if (!ldp::thresh::parse_cap_rule(p[4].as<std::string>(), &published.cap_rule))
+      throw std::runtime_error("the server published an unknown cap rule: " + p[4].as<std::string>());
     ldp::thresh::Params params = ldp::thresh::derive_params(published);
+    if (p[5].as<double>() != params.worst_case_loss())
+      throw std::runtime_error("the server published a worst-case loss the device does not derive: " +
+                               p[5].as<std::string>());
     // float8 text output is the shortest exact form: strtod gives the server's doubles
     std::string text = p[3].as<std::string>();
     std::vector<double> taus;

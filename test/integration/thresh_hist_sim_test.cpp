@@ -63,8 +63,8 @@ TEST(ThreshHistSim, SmallRunUpdatesOnChangesWithinBudgets) {
   for (const auto& e : r.epochs) {
     if (e.updated) updates.push_back(e.epoch);
     if (e.changed) changes.push_back(e.epoch);
-    EXPECT_LE(e.max_spent, r.params.stream.vote_cap() + r.params.stream.vote_noise +
-                               r.params.stream.estimate_cap() + r.params.stream.estimate_noise);
+    EXPECT_LE(e.max_spent, r.params.stream.max_vote_spent() + r.params.stream.max_estimate_spent());
+    EXPECT_LE(e.max_spent, r.params.stream.vote_cap() + r.params.stream.estimate_cap());
     EXPECT_TRUE(std::isfinite(e.mae) && std::isfinite(e.baseline_mae));
   }
   EXPECT_EQ(changes, (std::vector<int>{1, 4, 6}));

@@ -16,9 +16,10 @@ using namespace ldp::tools;
 
 namespace {
 
-// Two groups of 40,000 and 60,000 users, epochs of 20,000 rounds; ε = 8, δ = 0.1 give
-// τ = {0, .0445, .0889, .1334, .1778, .2223, .2668} (τ_-1..τ_5) and b = 0.81, so a user
-// can pay for ⌈8/(4·0.81)⌉ = 3 updates. Group 0 jumps by 0.4 (> τ_5) at epoch 10;
+// Two groups of 40,000 and 60,000 users, epochs of 20,000 rounds; δ = 0.1 gives
+// τ = {0, .0445, .0889, .1334, .1778, .2223, .2668} (τ_-1..τ_5) and b = 0.81, so at
+// ε = 10 a user can pay for ⌊10/(4·0.81)⌋ = 3 updates (0.9.0's rule paid for
+// ⌈8/(4·0.81)⌉ = 3 at ε = 8; the 0.10.0 rule only 2 there). Group 0 jumps by 0.4 (> τ_5) at epoch 10;
 // group 1 moves by 0.158 (between τ_2 and τ_3: level 2 votes every 2^(5-2) = 8 epochs)
 // at epoch 19.
 ThreshSimSpec scenario() {
@@ -27,7 +28,7 @@ ThreshSimSpec scenario() {
   parse_thresh_group("60000:0.2@19:0.358", &spec.scenario);
   spec.config.epochs = 32;
   spec.config.epoch_rounds = 20000;
-  spec.config.epsilon = 8;
+  spec.config.epsilon = 10;
   spec.config.delta = 0.1;
   spec.seed = 20261122;
   spec.batch = 25000;
@@ -56,10 +57,15 @@ TEST(ThreshSimDb, GuaranteesHoldAndTheServerAgreesWithTheCore) {
     // the extension decides and estimates exactly as the core's rules
     EXPECT_EQ(e.updated, m.epochs[i].updated);
     EXPECT_EQ(e.published, m.epochs[i].published);
-    // privacy: no counter ever passes its cap (c < ε/4 before the last truthful report)
-    EXPECT_LE(e.max_vote_spent, p.vote_cap() + p.vote_noise);
-    EXPECT_LE(e.max_estimate_spent, p.estimate_cap() + p.estimate_noise);
+    // privacy: the stream runs the 0.10.0 rule, and no counter ever passes its cap
+    // (a report only if the counter after it stays within ε/4)
+    EXPECT_EQ(p.config.cap_rule, ldp::thresh::CapRule::NextWithinCap);
+    EXPECT_LE(e.max_vote_spent, p.max_vote_spent());
+    EXPECT_LE(e.max_estimate_spent, p.max_estimate_spent());
+    EXPECT_LE(p.max_vote_spent(), p.vote_cap());
+    EXPECT_LE(p.max_estimate_spent(), p.estimate_cap());
     EXPECT_LE(e.max_spent, p.worst_case_loss());
+    EXPECT_LE(p.worst_case_loss(), p.config.epsilon);
     // Theorem 4.3
     double err = std::fabs(e.published - e.true_mean);
     EXPECT_LE(err, p.accuracy_bound());

@@ -370,12 +370,18 @@ TEST(ThreshHistogramOracle, UnbiasedWithItsStandardError) {
 // item) pairs of the top 20 items while the oracle is current, and is <= 3× the RMS error.
 TEST(ThreshHistogramSimulation, EndToEnd) {
   th::HistogramConfig config = small_stream();
-  // half the users (the time of the test), with a = 0.7 given: ⌈2/0.7⌉ = 3 truthful votes
-  // (group 0 needs epochs 1, 5 and 11), worst-case loss 2·0.7·3 + 0.5·4 = 6.2 <= ε
+  // half the users (the time of the test), with a = 0.7 given. Group 0 needs 3 truthful
+  // votes (epochs 1, 5 and 11) and everyone 4 truthful reports (1, 5, 8, 11): under the
+  // 0.10.0 cap rule 3a and 4b within ε/4, so ε = 8.4 (⌊2.1/0.7⌋ = 3 votes, ⌊2.1/0.5⌋ = 4
+  // reports, worst-case loss 2·0.7·3 + 0.5·4 = 6.2 <= 3ε/4), the decisions that 0.9.0's
+  // rule took at ε = 8 (⌈2/0.7⌉ = 3, ⌈2/0.5⌉ = 4, the same 6.2): the same run draw for draw.
   config.stream.users = 2000;
   config.stream.min_group_size = 1000;
   config.stream.vote_noise = 0.7;
+  config.stream.epsilon = 8.4;
   th::HistogramParams p = th::derive_histogram_params(config);
+  ASSERT_EQ(p.stream.max_truthful_votes(), 3);
+  ASSERT_EQ(p.stream.max_truthful_estimates(), 4);
   ASSERT_LE(p.stream.worst_case_loss(), p.stream.config.epsilon);
   const int64_t n = p.stream.config.users, t = p.hashes, m = p.width;
   const double c = 1 / std::tanh(p.stream.estimate_noise / 2);
@@ -467,8 +473,8 @@ TEST(ThreshHistogramSimulation, EndToEnd) {
     }
     // caps, and no more updates than epochs with a change (epoch 1 counts: f(0) = 0)
     for (const auto& u : users) {
-      ASSERT_LE(u.vote_spent, p.stream.vote_cap() + p.stream.vote_noise);
-      ASSERT_LE(u.estimate_spent, p.stream.estimate_cap() + p.stream.estimate_noise);
+      ASSERT_LE(u.vote_spent, p.stream.max_vote_spent());
+      ASSERT_LE(u.estimate_spent, p.stream.max_estimate_spent());
     }
     EXPECT_LE(updates.size(), change_epochs.size());
     EXPECT_EQ(updates, change_epochs) << "seed " << seed;

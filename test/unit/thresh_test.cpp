@@ -1,6 +1,7 @@
 // THRESH (seed 000, ALGORITHMS.md §3): parameters, the server's rules, the device
-// (VOTE and EST), the binomial sampler of the simulation helper, and an end-to-end
-// simulation of n = 100,000 users over T = 32 epochs. Every random test is seeded.
+// (VOTE and EST) and the binomial sampler of the simulation helper (the end-to-end
+// simulation: thresh_simulation_test.cpp; the cap rule: thresh_cap_test.cpp). Every
+// random test is seeded.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "thresh/params.hpp"
 #include "thresh/server.hpp"
 #include "thresh_scenario.hpp"
+#include "thresh_test_support.hpp"
 
 namespace {
 
@@ -30,20 +32,7 @@ using ldp::SeededRandom;
 using ldp_test::Close;
 using ldp_test::ThrowsKind;
 namespace th = ldp::thresh;
-
-// The worked configuration: n = 100,000 users in two subgroups (the smaller of
-// 40,000), T = 32 epochs of ℓ = 20,000 rounds, ε = 8, δ = 0.05.
-th::Config worked() {
-  th::Config c;
-  c.users = 100000;
-  c.epochs = 32;
-  c.epoch_rounds = 20000;
-  c.min_group_size = 40000;
-  c.groups = 2;
-  c.epsilon = 8;
-  c.delta = 0.05;
-  return c;
-}
+using ldp_test::worked;
 
 // Message of the ldp::Error that f throws (empty if none).
 template <class F>
@@ -99,12 +88,20 @@ TEST(ThreshParams, WorkedConfiguration) {
   EXPECT_NEAR(p.tau(5), 0.27139174830492363, 1e-12);
   EXPECT_EQ(p.tau(-1), 0.0);
 
-  // The budgets: ⌈2/a⌉ = 13 truthful votes, ⌈2/b⌉ = 3 truthful estimates (updates),
-  // worst-case loss 2·13a + 3b = 6.549... <= ε = 8.
-  EXPECT_EQ(p.max_truthful_votes(), 13);
-  EXPECT_EQ(p.max_truthful_estimates(), 3);
-  EXPECT_TRUE(Close(p.worst_case_loss(), 26 * a + 3 * b, 1e-12));
-  EXPECT_LT(p.worst_case_loss(), 8.0);
+  // The budgets (the next report must stay within ε/4 = 2): ⌊2/a⌋ = 12 truthful votes,
+  // ⌊2/b⌋ = 2 truthful estimates (updates), worst-case loss 2·12a + 2b = 5.399... <= 3ε/4.
+  EXPECT_EQ(p.config.cap_rule, th::CapRule::NextWithinCap);
+  EXPECT_EQ(p.max_truthful_votes(), 12);
+  EXPECT_EQ(p.max_truthful_estimates(), 2);
+  EXPECT_TRUE(Close(p.worst_case_loss(), 24 * a + 2 * b, 1e-12));
+  EXPECT_LE(p.worst_case_loss(), 6.0);
+  // 0.9.0's rule (its streams keep it): ⌈2/a⌉ = 13, ⌈2/b⌉ = 3, 2·13a + 3b = 6.549...
+  th::Config legacy = worked();
+  legacy.cap_rule = th::CapRule::SpentBelowCap;
+  th::Params q = th::derive_params(legacy);
+  EXPECT_EQ(q.max_truthful_votes(), 13);
+  EXPECT_EQ(q.max_truthful_estimates(), 3);
+  EXPECT_TRUE(Close(q.worst_case_loss(), 26 * a + 3 * b, 1e-12));
 }
 
 TEST(ThreshParams, LogEpochs) {
@@ -168,10 +165,14 @@ TEST(ThreshParams, RefusesAssumption42WithTheSmallestGroupSize) {
   EXPECT_TRUE(contains(msg, "Assumption 4.2")) << msg;
   EXPECT_TRUE(contains(msg, "min_group_size >= 4166")) << msg;
   EXPECT_TRUE(contains(msg, "vote_noise")) << msg;  // not truncated
+  // At the boundary a = 4s/(L − 3s) = 10477: Assumption 4.2 holds, but no device could
+  // pay for a truthful vote (ε/4 = 2, thresh_cap_test.cpp); 0.9.0's rule took it.
   c.min_group_size = 4166;
+  EXPECT_TRUE(contains(message_of([&] { th::derive_params(c); }), "cannot pay for one truthful vote"));
+  c.cap_rule = th::CapRule::SpentBelowCap;
   EXPECT_NO_THROW(th::derive_params(c));
   c.min_group_size = 4165;
-  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { th::derive_params(c); }));
+  EXPECT_TRUE(contains(message_of([&] { th::derive_params(c); }), "Assumption 4.2"));
 
   // Too few users for any L: 10,000 users in 2 groups need L > 3·sqrt(2·10^4·ln(15360)),
   // about 1317, fine; in 8 groups L <= 1250 < 3·sqrt(2·10^4·ln(61440)) = 1409.
@@ -190,6 +191,7 @@ TEST(ThreshParams, RefusesAssumption42WithTheSmallestGroupSize) {
   d.users = need;
   d.min_group_size = need / 8;
   d.epoch_rounds = 1000;
+  d.cap_rule = th::CapRule::SpentBelowCap;  // a = 14991 there: the new rule refuses it
   EXPECT_NO_THROW(th::derive_params(d)) << need;
   d.users = need - 1;
   d.min_group_size = (need - 1) / 8;
@@ -208,9 +210,11 @@ TEST(ThreshParams, RefusesUndefinedEstimateNoiseWithTheLargestEpoch) {
   EXPECT_TRUE(contains(msg, "epoch_rounds")) << msg;
   EXPECT_TRUE(contains(msg, "epoch_rounds <= 228688")) << msg;
   EXPECT_TRUE(contains(msg, "estimate_noise")) << msg;
-  c.epoch_rounds = 228688;
+  c.epoch_rounds = 228688;  // y barely above x: a huge (useless) b, no device could pay
+  EXPECT_TRUE(contains(message_of([&] { th::derive_params(c); }), "cannot pay for one truthful vote"));
+  c.cap_rule = th::CapRule::SpentBelowCap;  // 0.9.0's rule took it
   th::Params p = th::derive_params(c);
-  EXPECT_GT(p.estimate_noise, 1000);  // y barely above x: a huge (useless) b
+  EXPECT_GT(p.estimate_noise, 1000);
   c.epoch_rounds = 228689;
   EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { th::derive_params(c); }));
 
@@ -436,15 +440,16 @@ TEST(ThreshClient, DivisibilitySchedule) {
   EXPECT_FALSE(th::level_scheduled(p, 0, 16));
 }
 
-// Alternating 0/1 data with an update after every vote: the worst case for the budgets.
+// Alternating 0/1 data with an update after every vote: the worst case for the budgets
+// (thresh_cap_test.cpp searches the privacy loss itself).
 TEST(ThreshClient, CapsHoldUnderAdversarialData) {
   th::Config cfg = worked();
   cfg.epsilon = 1;  // caps 0.25
   cfg.vote_noise = 0.1;
   cfg.estimate_noise = 0.07;
   th::Params p = th::derive_params(cfg);
-  EXPECT_EQ(p.max_truthful_votes(), 3);      // 0, 0.1, 0.2 < 0.25
-  EXPECT_EQ(p.max_truthful_estimates(), 4);  // 0, 0.07, 0.14, 0.21 < 0.25
+  EXPECT_EQ(p.max_truthful_votes(), 2);      // 0.1, 0.2 <= 0.25 < 0.3
+  EXPECT_EQ(p.max_truthful_estimates(), 3);  // 0.07, 0.14, 0.21 <= 0.25 < 0.28
   SeededRandom rng(4);
   th::Client c(p);
   int votes = 0, ests = 0;
@@ -454,15 +459,15 @@ TEST(ThreshClient, CapsHoldUnderAdversarialData) {
     c.estimate(rng);
     votes += c.state().vote_spent > v0;
     ests += c.state().estimate_spent > e0;
-    EXPECT_LE(c.state().vote_spent, p.vote_cap() + p.vote_noise);
-    EXPECT_LE(c.state().estimate_spent, p.estimate_cap() + p.estimate_noise);
+    EXPECT_LE(c.state().vote_spent, p.vote_cap());
+    EXPECT_LE(c.state().estimate_spent, p.estimate_cap());
   }
-  EXPECT_EQ(votes, 3);
-  EXPECT_EQ(ests, 4);
+  EXPECT_EQ(votes, 2);
+  EXPECT_EQ(ests, 3);
 
   // Random data and random updates, derived parameters, many users.
   th::Config cfg2 = worked();
-  cfg2.epsilon = 2;
+  cfg2.epsilon = 4;  // b = 0.84 <= ε/4 = 1: one truthful estimate, six votes
   th::Params p2 = th::derive_params(cfg2);
   for (int user = 0; user < 2000; ++user) {
     th::Client u(p2);
@@ -473,8 +478,8 @@ TEST(ThreshClient, CapsHoldUnderAdversarialData) {
       if (rng.bernoulli(0.5)) u.estimate(rng);
       tv += u.state().vote_spent > v0;
       te += u.state().estimate_spent > e0;
-      ASSERT_LE(u.state().vote_spent, p2.vote_cap() + p2.vote_noise);
-      ASSERT_LE(u.state().estimate_spent, p2.estimate_cap() + p2.estimate_noise);
+      ASSERT_LE(u.state().vote_spent, p2.vote_cap());
+      ASSERT_LE(u.state().estimate_spent, p2.estimate_cap());
     }
     ASSERT_LE(tv, p2.max_truthful_votes());
     ASSERT_LE(te, p2.max_truthful_estimates());
@@ -796,94 +801,6 @@ TEST(ThreshScenario, Helpers) {
   EXPECT_TRUE(broken([](auto& s) { s.mean_changes[1][2].first = 10; }));
   EXPECT_TRUE(broken([](auto& s) { s.mean_changes[1][1].second = 1.2; }));
   EXPECT_TRUE(broken([](auto& s) { s.mean_changes[0].clear(); }));
-}
-
-// ---------------------------------------------------------------------------
-// End to end: n = 100,000 devices (Client state machines), the server's rules.
-//
-// Two subgroups: group 0 (40,000 users, L) starts at μ = 0.3, group 1 (60,000) at 0.2.
-//  - epoch 10: group 1 jumps to 0.6, a change of 0.4 > τ_5 = 0.271: every member sees
-//    b* = 5 and votes truthfully at once, so the update is in epoch 10;
-//  - epoch 19: group 0 moves by (τ_2 + τ_3)/2 = 0.158: b* = 2 (users' epoch means have
-//    sd 0.0046 here, far below the 0.045 between thresholds), truthful votes only when
-//    8 divides t, so the update comes at epoch 24, within 2^(5−2) = 8 epochs;
-//  - epoch 27: group 1 drifts by 0.015 < τ_0 = 0.045: b* = −1, no truthful vote, no update.
-// ε = 8 with δ = 0.05 gives b = 0.84 and ⌈ε/(4b)⌉ = 3 truthful estimates per user, exactly
-// the 3 updates this scenario needs (epoch 1, 10, 24); a = 0.155 allows 13 truthful votes.
-TEST(ThreshSimulation, EndToEnd) {
-  auto start = std::chrono::steady_clock::now();
-  th::Params p = th::derive_params(worked());
-  ASSERT_GE(p.max_truthful_estimates(), 3);
-  const double small = (p.tau(2) + p.tau(3)) / 2;
-  int expected_level = th::kNoLevel;  // highest b with small > τ_b
-  for (int lv = -1; lv <= p.log_epochs; ++lv)
-    if (small > p.tau(lv)) expected_level = lv;
-  ASSERT_EQ(expected_level, 2);
-  th::Scenario sc{{40000, 60000},
-                  {{{1, 0.3}, {19, 0.3 + small}}, {{1, 0.2}, {10, 0.6}, {27, 0.615}}}};
-  const int64_t n = th::population_size(sc);
-  ASSERT_EQ(n, p.config.users);
-  const std::vector<int32_t> changes = th::change_epochs(sc);
-  ASSERT_EQ(changes, (std::vector<int32_t>{1, 10, 19, 27}));
-
-  std::vector<int> group(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) group[static_cast<size_t>(i)] = i < sc.group_sizes[0] ? 0 : 1;
-  std::vector<th::Client::State> users(static_cast<size_t>(n));
-  SeededRandom rng(2024);
-  std::vector<int> updates;
-  double estimate = -1;  // p̃^0
-  double max_error = 0;
-  int worst_epoch = 0;
-  int64_t level2_at_19 = 0;
-  const double bound = p.accuracy_bound();
-  for (int t = 1; t <= p.config.epochs; ++t) {
-    double mu[2] = {th::group_mean(sc, 0, t), th::group_mean(sc, 1, t)};
-    int64_t yes = 0;
-    for (size_t i = 0; i < users.size(); ++i) {
-      double mean = th::sample_epoch_mean(rng, p.config.epoch_rounds, mu[group[i]]);
-      if (t == 19 && group[i] == 0) level2_at_19 += th::highest_level(p, users[i], mean) == 2;
-      yes += th::vote_step(p, users[i], t, mean, rng);
-    }
-    if (th::global_update(p, n, yes)) {
-      updates.push_back(t);
-      int64_t ones = 0;
-      for (auto& u : users) ones += th::estimate_step(p, u, rng);
-      estimate = th::decode_estimates(p, n, ones).value;
-    }
-    double truth = th::true_population_mean(sc, t);
-    double err = std::fabs(estimate - truth);
-    // (4) Theorem 4.3's accuracy in every epoch
-    EXPECT_LE(err, bound) << "epoch " << t;
-    if (err > max_error) max_error = err, worst_epoch = t;
-    std::printf("[ THRESH   ] epoch %2d: yes %.4f (threshold %.4f)%s p~ %.4f p %.4f |err| %.4f\n", t,
-                static_cast<double>(yes) / n, p.vote_threshold,
-                updates.size() && updates.back() == t ? " UPDATE" : "       ", estimate, truth, err);
-  }
-  // (1) every user's counters within the caps; all paid for every update
-  double max_v = 0, max_e = 0;
-  for (const auto& u : users) {
-    max_v = std::max(max_v, u.vote_spent);
-    max_e = std::max(max_e, u.estimate_spent);
-    ASSERT_LE(u.vote_spent, p.vote_cap() + p.vote_noise);
-    ASSERT_LE(u.estimate_spent, p.estimate_cap() + p.estimate_noise);
-  }
-  // (2) no more updates than epochs with a change
-  EXPECT_LE(updates.size(), changes.size());
-  // (3) epoch 1, the big change in its own epoch, the small one within 2^(5 − 2) = 8
-  // epochs (at the first multiple of 8), nothing for the change below τ_0.
-  EXPECT_EQ(updates, (std::vector<int>{1, 10, 24}));
-  ASSERT_GE(updates.size(), 3u);
-  EXPECT_LT(updates[2] - 19, 1 << (p.log_epochs - expected_level));
-  EXPECT_GE(level2_at_19, 39900);  // nearly every group-0 user saw b* = 2
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf(
-      "[ THRESH   ] n=%lld T=%d l=%lld: updates at", static_cast<long long>(n), p.config.epochs,
-      static_cast<long long>(p.config.epoch_rounds));
-  for (int u : updates) std::printf(" %d", u);
-  std::printf("; max |p~ - p| = %.4f (epoch %d) vs bound 4(log T+2)y = %.4f; max c^V %.3f <= %.3f, "
-              "max c^E %.3f <= %.3f; %.2f s\n",
-              max_error, worst_epoch, bound, max_v, p.vote_cap() + p.vote_noise, max_e,
-              p.estimate_cap() + p.estimate_noise, secs);
 }
 
 }  // namespace

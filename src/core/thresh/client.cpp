@@ -22,6 +22,25 @@ void check_mean(double epoch_mean) {
     throw_error(ErrorKind::OutOfRange, "epoch_mean must be in [0, 1], got %.15g", epoch_mean);
 }
 
+// The stream's cap rule on one counter (c^V with a, or c^E with b; params.hpp, "Privacy
+// accounting"): whether one more truthful report is allowed, and if so the counter
+// after it. NextWithinCap: only while the reports sent stay below most = ⌊cap/noise⌋,
+// i.e. the next one keeps the counter within the cap; the counter is kept as
+// (reports sent)·noise so that truthful_sent reads the count back exactly.
+// SpentBelowCap (0.9.0's, for the streams made before): while the running sum is
+// below the cap.
+bool spend_if_allowed(const Params& p, double& spent, double noise, double cap, int64_t most) {
+  if (p.config.cap_rule == CapRule::SpentBelowCap) {
+    if (!(spent < cap)) return false;
+    spent += noise;
+    return true;
+  }
+  int64_t sent = truthful_sent(spent, noise);
+  if (sent >= most) return false;
+  spent = static_cast<double>(sent + 1) * noise;
+  return true;
+}
+
 }  // namespace
 
 bool level_scheduled(const Params& p, int level, int64_t epoch) {
@@ -49,12 +68,10 @@ bool vote_at_level(const Params& p, Counters& c, int64_t epoch, int level, Rando
                 "epoch must be in [1, epochs = %" PRId32 "] and after the last epoch voted on "
                 "(%" PRId64 "), got %" PRId64,
                 p.config.epochs, c.epoch, epoch);
-  bool truthful = c.vote_spent < p.vote_cap() && level_scheduled(p, level, epoch);
+  bool truthful = level_scheduled(p, level, epoch) &&
+                  spend_if_allowed(p, c.vote_spent, p.vote_noise, p.vote_cap(), p.max_truthful_votes());
   c.epoch = epoch;
-  if (truthful) {
-    c.vote_spent += p.vote_noise;
-    return rng.bernoulli(1.0 / (1.0 + std::exp(-p.vote_noise)));  // e^a/(e^a+1)
-  }
+  if (truthful) return rng.bernoulli(1.0 / (1.0 + std::exp(-p.vote_noise)));  // e^a/(e^a+1)
   return rng.bernoulli(1.0 / (1.0 + std::exp(p.vote_noise)));  // 1/(e^a+1)
 }
 
@@ -65,8 +82,8 @@ bool begin_estimate(const Params& p, Counters& c) {
     throw_error(ErrorKind::InvalidParameter,
                 "estimate already sent for epoch %" PRId64 " (at most one per epoch, after its vote)",
                 c.epoch);
-  bool truthful = c.estimate_spent < p.estimate_cap();
-  if (truthful) c.estimate_spent += p.estimate_noise;
+  bool truthful = spend_if_allowed(p, c.estimate_spent, p.estimate_noise, p.estimate_cap(),
+                                   p.max_truthful_estimates());
   c.update_epoch = c.epoch;
   return truthful;
 }
@@ -94,11 +111,19 @@ void check_counters(const Params& p, const Counters& s) {
     throw_error(ErrorKind::InvalidParameter, "client state is not valid for these parameters: %s",
                 what);
   };
-  if (!(s.vote_spent >= 0 && s.vote_spent <= (p.vote_cap() + p.vote_noise) * (1 + slack)))
-    bad("vote_spent must be in [0, epsilon/4 + a]");
-  if (!(s.estimate_spent >= 0 &&
-        s.estimate_spent <= (p.estimate_cap() + p.estimate_noise) * (1 + slack)))
-    bad("estimate_spent must be in [0, epsilon/4 + b]");
+  if (p.config.cap_rule == CapRule::SpentBelowCap) {
+    if (!(s.vote_spent >= 0 && s.vote_spent <= (p.vote_cap() + p.vote_noise) * (1 + slack)))
+      bad("vote_spent must be in [0, epsilon/4 + a]");
+    if (!(s.estimate_spent >= 0 &&
+          s.estimate_spent <= (p.estimate_cap() + p.estimate_noise) * (1 + slack)))
+      bad("estimate_spent must be in [0, epsilon/4 + b]");
+  } else {
+    if (!(s.vote_spent >= 0 && truthful_sent(s.vote_spent, p.vote_noise) <= p.max_truthful_votes()))
+      bad("vote_spent must be in [0, a * max_truthful_votes] (within epsilon/4)");
+    if (!(s.estimate_spent >= 0 &&
+          truthful_sent(s.estimate_spent, p.estimate_noise) <= p.max_truthful_estimates()))
+      bad("estimate_spent must be in [0, b * max_truthful_estimates] (within epsilon/4)");
+  }
   if (s.epoch < 0 || s.epoch > p.config.epochs) bad("epoch must be in [0, epochs]");
   if (s.update_epoch < 0 || s.update_epoch > s.epoch) bad("update_epoch must be in [0, epoch]");
   if (s.update_epoch == 0 && s.estimate_spent != 0) bad("estimate_spent must be 0 before the first update");

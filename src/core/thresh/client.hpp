@@ -1,7 +1,8 @@
 // THRESH (seed 000; the family and the derivation: params.hpp): the device, with the
 // state it persists between epochs. Its budgets c^V and c^E stop truthful votes and
-// estimates at ε/4 each; params.hpp ("Privacy accounting") bounds what a user can
-// lose, Params::worst_case_loss.
+// estimates at ε/4 each, by the stream's cap rule (Config::cap_rule): from 0.10.0 a
+// report is truthful only if the counter after it stays within ε/4, so a user loses
+// at most Params::worst_case_loss <= 3ε/4 (params.hpp, "Privacy accounting").
 #pragma once
 
 #include <cstdint>
@@ -19,8 +20,8 @@ constexpr int kNoLevel = -2;
 // (vote_at_level, begin_estimate, check_counters below) are the protocol's votes,
 // schedule and caps, shared by both kinds of stream.
 struct Counters {
-  double vote_spent = 0;      // c^V
-  double estimate_spent = 0;  // c^E
+  double vote_spent = 0;      // c^V: a × the truthful votes sent (a running sum under SpentBelowCap)
+  double estimate_spent = 0;  // c^E: b × the truthful estimates sent (likewise)
   int64_t epoch = 0;          // the last epoch voted on (0: none)
   int64_t update_epoch = 0;   // f: the epoch of the last EST (0: none)
 };
@@ -39,12 +40,14 @@ class Client {
 
   // Epoch t (1..T, strictly increasing across calls; epochs may be skipped): the
   // user's mean over the epoch's ℓ rounds, in [0, 1] (OutOfRange otherwise). Returns
-  // the vote a_i^t. Truthful (Ber(e^a/(e^a+1)), c^V += a) iff c^V < ε/4 and
-  // 2^(⌈log T⌉ − b*) divides t; otherwise Ber(1/(e^a+1)).
+  // the vote a_i^t. Truthful (Ber(e^a/(e^a+1)), c^V += a) iff 2^(⌈log T⌉ − b*) divides t
+  // and the cap rule allows it (c^V + a <= ε/4; 0.9.0's streams: c^V < ε/4); otherwise
+  // Ber(1/(e^a+1)).
   bool vote(int64_t epoch, double epoch_mean, RandomSource& rng);
   // Only after the server announced a global update for the epoch just voted on, at
   // most once per epoch (InvalidParameter otherwise): the EST report p̃_i^t, truthful
-  // (Ber((1 + p̂(e^b−1))/(e^b+1)), c^E += b) iff c^E < ε/4, otherwise Ber(1/(e^b+1));
+  // (Ber((1 + p̂(e^b−1))/(e^b+1)), c^E += b) iff the cap rule allows it (c^E + b <= ε/4;
+  // 0.9.0's streams: c^E < ε/4), otherwise Ber(1/(e^b+1));
   // then f(t) = t (last_update_mean = the epoch mean).
   bool estimate(RandomSource& rng);
   // b*: the highest b in −1..⌈log T⌉ with |p̂^t − p̂^{f}| > τ_b, kNoLevel if none.
@@ -75,11 +78,13 @@ bool level_scheduled(const Params& params, int level, int64_t epoch);
 // b*: the highest b in −1..⌈log T⌉ with change > τ_b, kNoLevel if none (change >= 0).
 int level_of_change(const Params& params, double change);
 // VOTE in epoch t at level b*: checks t (1..T, after c.epoch; InvalidParameter),
-// votes truthfully (Ber(e^a/(e^a+1)), c^V += a) iff c^V < ε/4 and level_scheduled,
+// votes truthfully (Ber(e^a/(e^a+1)), c^V += a) iff level_scheduled and the cap rule
+// allows it (c^V + a <= ε/4, or c^V < ε/4 under SpentBelowCap),
 // otherwise Ber(1/(e^a+1)); c.epoch = t.
 bool vote_at_level(const Params& params, Counters& c, int64_t epoch, int level, RandomSource& rng);
 // The start of EST for the epoch just voted on (InvalidParameter before any vote or a
-// second time in an epoch): whether it is truthful (c^E < ε/4, then c^E += b); sets
+// second time in an epoch): whether it is truthful (by the cap rule, as for votes; then
+// c^E += b); sets
 // f = c.epoch. The caller then randomizes its data with noise b, or sends the
 // randomized response of nothing (a Bernoulli 0, a histogram's zero vector).
 bool begin_estimate(const Params& params, Counters& c);

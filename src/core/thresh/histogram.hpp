@@ -23,8 +23,10 @@
 //    seed's garbled τ_b = 2(b+1)·sqrt(2 ln(16wnT/δ)/(wℓ)) with t for w: the seed's form
 //    is what the same Hoeffding bound gives for a dense Φ with entries ±1/√w.
 //    A change moving some cell of E z by more than τ_b + 2y_Φ votes at level >= b.
-//  - Votes, schedule, global-update rule, caps c^V, c^E < ε/4 and the worst-case loss:
-//    THRESH's, the same code (client.hpp's shared steps, server.hpp's global_update).
+//  - Votes, schedule, global-update rule, the caps (ε/4 each, by the stream's cap rule)
+//    and the worst-case loss (<= 3ε/4 <= ε from 0.10.0; params.hpp, "Privacy
+//    accounting": a report R is b-LDP like an EST, y's probability ratio between two
+//    projections being at most (1 + tanh(b/2))/(1 − tanh(b/2)) = e^b): THRESH's, the same code (client.hpp's shared steps, server.hpp's global_update).
 //    a, b and the vote threshold are derived as for a Bernoulli stream of the same
 //    configuration (params.hpp); the thresholds use y_Φ (or threshold_unit).
 //  - The report R on a global update is §5.1's, on the projected histogram: the user
@@ -142,11 +144,13 @@ class HistogramClient {
   HistogramClient(const HistogramParams& params, State state);
 
   // Epoch t (1..T, increasing): the user's histogram of ℓ samples. Returns the vote:
-  // truthful iff c^V < ε/4 and 2^(⌈log T⌉ − b*) divides t, b* = highest_level.
+  // truthful iff 2^(⌈log T⌉ − b*) divides t, b* = highest_level, and the cap rule allows
+  // it (Client::vote).
   bool vote(int64_t epoch, const ItemCount* items, size_t count, RandomSource& rng);
   bool vote(int64_t epoch, Projection projection, RandomSource& rng);
   // After the server announced a global update for the epoch just voted on, once:
-  // §5.1's report (j, r, y) on the projection (x = 0 once c^E >= ε/4); then f(t) = t.
+  // §5.1's report (j, r, y) on the projection (x = 0 once the cap rule stops truthful
+  // estimates, as Client::estimate); then f(t) = t.
   SignedSketchReport report(RandomSource& rng);
   // b*: the highest b with D > τ_b; ⌈log T⌉ before the first update (z^0 "= −1").
   int highest_level(const Projection& projection) const;

@@ -7,6 +7,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 
 #include "common/error.hpp"
 #include "common/stats.hpp"
@@ -77,6 +78,9 @@ void validate_config(const Config& c) {
   if (c.threshold_unit && !positive_finite(*c.threshold_unit))
     throw_error(ErrorKind::InvalidParameter, "threshold_unit must be > 0 and finite, got %.15g",
                 *c.threshold_unit);
+  if (c.cap_rule != CapRule::SpentBelowCap && c.cap_rule != CapRule::NextWithinCap)
+    throw_error(ErrorKind::InvalidParameter, "cap_rule must be SpentBelowCap (1) or NextWithinCap (2), got %d",
+                static_cast<int>(c.cap_rule));
 }
 
 [[noreturn]] void refuse_assumption(const Config& c) {
@@ -139,9 +143,87 @@ void validate_config(const Config& c) {
               c.epoch_rounds, y, x, ell);
 }
 
+// SpentBelowCap: reports while the running sum is below the cap, ⌈cap/noise⌉.
 int64_t truthful_count(double cap, double noise) {
   double k = std::ceil(cap / noise);
   return k >= 9.2e18 ? INT64_MAX : static_cast<int64_t>(k);
+}
+
+// NextWithinCap: the largest k with k·noise <= cap in exact arithmetic on the two
+// doubles (fma rounds k·noise − cap once, so its sign is exact for k < 2^53). Beyond
+// 2^53 (a noise 10^16 times below the cap) exactness is moot: no stream has that many
+// epochs (T < 2^31, one report of each kind per epoch).
+int64_t affordable_count(double cap, double noise) {
+  double q = std::floor(cap / noise);
+  if (q >= 9.0e15) return q >= 9.2e18 ? INT64_MAX : static_cast<int64_t>(q);
+  auto k = static_cast<int64_t>(q);
+  while (k > 0 && std::fma(static_cast<double>(k), noise, -cap) > 0) --k;
+  while (std::fma(static_cast<double>(k + 1), noise, -cap) <= 0) ++k;
+  return k;
+}
+
+// v rounded up to 6 significant digits (a value a message suggests: using the printed
+// number must work).
+double round_up_6(double v) {
+  if (!(v > 0) || !std::isfinite(v)) return v;
+  double scale = std::pow(10.0, 5 - std::floor(std::log10(v)));
+  double r = std::ceil(v * scale) / scale;
+  while (r < v) r = std::nextafter(r, INFINITY);
+  return r;
+}
+
+// NextWithinCap needs a <= ε/4 and b <= ε/4: one truthful vote and one truthful
+// estimate. Says which noise is too large and what lowers it (a and b do not depend on
+// ε: a larger ε raises the caps instead).
+[[noreturn]] void refuse_unaffordable(const Config& c, const Params& p) {
+  const double cap = c.epsilon / 4;
+  const double need = round_up_6(4.0 * std::max(p.vote_noise, p.estimate_noise));
+  const bool vote = !(p.vote_noise <= cap);
+  char lower[400];
+  if (vote && c.vote_noise) {
+    std::snprintf(lower, sizeof lower, "a vote_noise <= epsilon/4 = %.10g", cap);
+  } else if (vote) {
+    // a = 4s/(L − 3s) <= cap  <=>  L >= s·(3 + 4/cap): the smallest such L, if m groups fit
+    double n = static_cast<double>(c.users);
+    double s = std::sqrt(2.0 * n * log_ratio(12.0, c.groups, c.epochs, c.delta));
+    auto a_of = [&](double L) { return 4.0 * s / (L - 3.0 * s); };
+    double L = std::ceil(s * (3.0 + 4.0 / cap));
+    while (L > 1 && L - 1 > 3.0 * s && a_of(L - 1) <= cap) --L;
+    while (!(a_of(L) <= cap)) ++L;
+    if (L <= static_cast<double>(c.users / c.groups))
+      std::snprintf(lower, sizeof lower, "a larger min_group_size (a = 4s/(L - 3s) <= epsilon/4 from "
+                    "min_group_size >= %.0f on), or a vote_noise <= %.6g", L, cap);
+    else
+      std::snprintf(lower, sizeof lower, "more users or fewer groups (a = 4s/(L - 3s) <= epsilon/4 "
+                    "needs min_group_size >= %.0f, above users/groups = %" PRId64 "), or a vote_noise <= %.6g",
+                    L, c.users / c.groups, cap);
+  } else if (c.estimate_noise) {
+    std::snprintf(lower, sizeof lower, "an estimate_noise <= epsilon/4 = %.10g", cap);
+  } else {
+    // b = 2x/(y − x) <= cap  <=>  y >= x·(1 + 2/cap), y falling with epoch_rounds
+    double n = static_cast<double>(c.users);
+    double x = pop_error(n, c.epochs, c.delta);
+    auto b_at = [&](int64_t ell) {
+      double y = user_error(n, c.epochs, static_cast<double>(ell), c.delta);
+      return y > x ? 2.0 * x / (y - x) : INFINITY;
+    };
+    double yy = x * (1.0 + 2.0 / cap);
+    double guess = std::floor(log_ratio(12.0, n, c.epochs, c.delta) / (2.0 * yy * yy));
+    int64_t ell = guess >= 9e18 ? INT64_MAX - 1 : std::max<int64_t>(1, static_cast<int64_t>(guess));
+    while (ell > 1 && !(b_at(ell) <= cap)) --ell;
+    while (ell < INT64_MAX - 1 && b_at(ell + 1) <= cap) ++ell;
+    if (b_at(ell) <= cap)
+      std::snprintf(lower, sizeof lower, "shorter epochs (b = 2x/(y - x) <= epsilon/4 up to epoch_rounds = "
+                    "%" PRId64 "), or an estimate_noise <= %.6g", ell, cap);
+    else
+      std::snprintf(lower, sizeof lower, "more users (with %" PRId64 " users no epoch_rounds gives b = "
+                    "2x/(y - x) <= epsilon/4), or an estimate_noise <= %.6g", c.users, cap);
+  }
+  throw_error(ErrorKind::InvalidParameter,
+              "epsilon = %.10g cannot pay for one truthful vote and one truthful estimate: each costs "
+              "its noise (a = %.6g, b = %.6g) from a budget of epsilon/4 = %.10g, and the %s noise "
+              "exceeds it; use epsilon >= 4*max(a, b) = %.6g, or %s",
+              c.epsilon, p.vote_noise, p.estimate_noise, cap, vote ? "vote" : "estimate", need, lower);
 }
 
 }  // namespace
@@ -153,13 +235,64 @@ double Params::tau(int b) const {
   return thresholds[static_cast<size_t>(b + 1)];
 }
 
-int64_t Params::max_truthful_votes() const { return truthful_count(vote_cap(), vote_noise); }
+const char* cap_rule_name(CapRule rule) {
+  return rule == CapRule::SpentBelowCap ? "spent_below_cap" : "next_within_cap";
+}
+
+bool parse_cap_rule(std::string_view name, CapRule* rule) {
+  for (CapRule r : {CapRule::SpentBelowCap, CapRule::NextWithinCap})
+    if (name == cap_rule_name(r)) {
+      *rule = r;
+      return true;
+    }
+  return false;
+}
+
+int64_t truthful_sent(double spent, double noise) {
+  // spent = fl(k·noise): spent/noise is within 2^-51·k of k, far inside the tolerance
+  double r = spent / noise;
+  double k = std::ceil(r - 1e-9 - 1e-12 * r);
+  if (!(k > 0)) return 0;
+  return k >= 9.2e18 ? INT64_MAX : static_cast<int64_t>(k);
+}
+
+namespace {
+int64_t rule_count(CapRule rule, double cap, double noise) {
+  return rule == CapRule::SpentBelowCap ? truthful_count(cap, noise) : affordable_count(cap, noise);
+}
+// 2·(a·K_V) + b·K_E: each product rounds to at most its cap under NextWithinCap, and
+// the sum to at most fl(3ε/4) (rounding is monotone), so the bound holds as computed.
+double loss_of(double a, int64_t votes, double b, int64_t estimates) {
+  return 2.0 * (a * static_cast<double>(votes)) + b * static_cast<double>(estimates);
+}
+}  // namespace
+
+int64_t Params::max_truthful_votes() const { return rule_count(config.cap_rule, vote_cap(), vote_noise); }
 int64_t Params::max_truthful_estimates() const {
-  return truthful_count(estimate_cap(), estimate_noise);
+  return rule_count(config.cap_rule, estimate_cap(), estimate_noise);
+}
+double Params::max_vote_spent() const { return vote_noise * static_cast<double>(max_truthful_votes()); }
+double Params::max_estimate_spent() const {
+  return estimate_noise * static_cast<double>(max_truthful_estimates());
+}
+
+Budget device_budget(double epsilon, double vote_noise, double estimate_noise, CapRule rule) {
+  const char* const names[] = {"epsilon", "vote_noise", "estimate_noise"};
+  const double values[] = {epsilon, vote_noise, estimate_noise};
+  for (int i = 0; i < 3; ++i)
+    if (!noise_in_range(values[i]))
+      throw_error(ErrorKind::InvalidParameter, "%s must be finite and >= %g, got %.15g", names[i],
+                  kMinEpsilon, values[i]);
+  if (rule != CapRule::SpentBelowCap && rule != CapRule::NextWithinCap)
+    throw_error(ErrorKind::InvalidParameter, "cap_rule must be SpentBelowCap or NextWithinCap");
+  Budget b;
+  b.truthful_votes = rule_count(rule, epsilon / 4, vote_noise);
+  b.truthful_estimates = rule_count(rule, epsilon / 4, estimate_noise);
+  b.worst_case_loss = loss_of(vote_noise, b.truthful_votes, estimate_noise, b.truthful_estimates);
+  return b;
 }
 double Params::worst_case_loss() const {
-  return 2.0 * vote_noise * static_cast<double>(max_truthful_votes()) +
-         estimate_noise * static_cast<double>(max_truthful_estimates());
+  return loss_of(vote_noise, max_truthful_votes(), estimate_noise, max_truthful_estimates());
 }
 
 Params derive_params(const Config& c) {
@@ -192,6 +325,9 @@ Params derive_params(const Config& c) {
     throw_error(ErrorKind::InvalidParameter,
                 "the derived noise levels a = %.6g, b = %.6g are not finite numbers >= %g",
                 p.vote_noise, p.estimate_noise, kMinEpsilon);
+  if (c.cap_rule == CapRule::NextWithinCap &&
+      (p.max_truthful_votes() < 1 || p.max_truthful_estimates() < 1))
+    refuse_unaffordable(c, p);
 
   double unit = c.threshold_unit ? *c.threshold_unit : y;
   p.thresholds.resize(static_cast<size_t>(p.log_epochs) + 2);

@@ -31,23 +31,58 @@
 // y > x means ℓ < n·ln(12nT/δ)/ln(12T/δ): epochs longer than about 2n–3n rounds
 // make users' means more precise than any randomized response of the population.
 //
-// Privacy accounting. A user's truthful votes stop once c^V >= ε/4, so c^V < ε/4 + a
-// and a user sends at most ⌈ε/(4a)⌉ truthful votes (likewise c^E < ε/4 + b and
-// ⌈ε/(4b)⌉ truthful estimates: the number of global updates a user can pay for).
-// Each such message changes the likelihood of the transcript by at most e^a (e^b).
-// Which epochs get a truthful EST depends only on the public updates, the same for
-// every input; which get a truthful vote depends on the data, so two inputs can
-// differ in up to twice as many votes. The worst-case loss of a whole transcript is
-// therefore at most 2a⌈ε/(4a)⌉ + b⌈ε/(4b)⌉ < 3ε/4 + 2a + b (Params::worst_case_loss):
-// ε-LDP whenever worst_case_loss() <= ε (for instance when 2a + b <= ε/4); the
-// algorithm as published does not check this, and neither does derive_params.
+// Privacy accounting (the same for HEAVYTHRESH, histogram.hpp). Fix two inputs of one
+// user (two sequences of epoch data) and any transcript. Per epoch the vote is
+// Ber(e^a/(e^a+1)) when truthful and Ber(1/(e^a+1)) when not: the two inputs' vote
+// distributions differ, by a likelihood ratio of at most e^a, only in epochs in which
+// one of them votes truthfully and the other does not. Whether a vote is truthful
+// depends on the data (b*), so such epochs can differ between the inputs; each input
+// sends at most K_V truthful votes, hence at most 2·K_V such epochs. An EST is truthful
+// or not by the estimate counter alone, which counts global updates (public, the same
+// for both inputs), and a truthful one changes the likelihood by at most e^b (a
+// Bernoulli EST; §5.1's report on a projection likewise). So every transcript's
+// privacy loss is at most
+//     worst_case_loss = 2a·K_V + b·K_E                      (Params::worst_case_loss)
+// with K_V, K_E the most truthful votes and estimates a device sends, which the cap
+// rule fixes (Config::cap_rule, recorded per stream):
+//  - CapRule::NextWithinCap (streams created from 0.10.0 on): a device sends a truthful
+//    report only if its counter after it stays within ε/4 (c + a <= ε/4), so
+//    K_V = ⌊ε/(4a)⌋, K_E = ⌊ε/(4b)⌋ and a·K_V <= ε/4, b·K_E <= ε/4: worst_case_loss <=
+//    2·ε/4 + ε/4 = 3ε/4 <= ε. ε-LDP for every configuration derive_params accepts; it
+//    refuses one with a > ε/4 or b > ε/4 (K_V = 0 or K_E = 0: a device could never
+//    report its data). K_V is the largest k with k·a <= ε/4 in exact arithmetic on the
+//    doubles (params.cpp), and the device counts its reports exactly (truthful_sent), so
+//    the bound holds in floating point too: worst_case_loss() <= ε.
+//  - CapRule::SpentBelowCap (the paper as printed; streams created by 0.9.0 and before
+//    keep it): a truthful report while the counter is below ε/4 (c < ε/4), so the last
+//    one may pass the cap: K_V = ⌈ε/(4a)⌉, K_E = ⌈ε/(4b)⌉ and worst_case_loss <
+//    3ε/4 + 2a + b, which exceeds ε when 2a + b is large against ε/4 (n = 100,000,
+//    T = 32, ℓ = 20,000, L = 40,000, m = 2, δ = 0.1 derive a = 0.1487, b = 0.8129; at
+//    ε = 1: 2a·2 + b·1 = 1.408 > 1, a configuration NextWithinCap refuses, b > ε/4).
+// The bound is within 2a of the exact maximum: before the first global update every
+// device votes at the top level (p̂^0 = −1), so both inputs vote truthfully in the same
+// epochs, and at least one truthful vote each is spent alike (unit tests search the
+// adversarial inputs and updates: ThreshCapRule).
+// The ε/4 of slack left by the new rule is the paper's split (caps ε/4 and ε/4, the
+// rest for the overshoot the old rule allowed); both rules keep the paper's caps.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace ldp::thresh {
+
+// How a device stops its truthful reports at its caps (see "Privacy accounting").
+enum class CapRule : int32_t {
+  SpentBelowCap = 1,  // 0.9.0 and before: truthful while c < ε/4 (may pass the cap once)
+  NextWithinCap = 2,  // from 0.10.0: truthful only if c + noise <= ε/4 (worst case <= ε)
+};
+// The names ldp.thresh_catalog.cap_rule stores: spent_below_cap, next_within_cap.
+const char* cap_rule_name(CapRule rule);
+// The rule of a name; false (and *rule untouched) for any other text.
+bool parse_cap_rule(std::string_view name, CapRule* rule);
 
 // What the server is told when a stream is created (ldp.thresh_create).
 struct Config {
@@ -62,6 +97,7 @@ struct Config {
   std::optional<double> estimate_noise;  // b (> 0, finite) instead of 2x/(y − x)
   std::optional<double> threshold_unit;  // y (> 0, finite) in τ_b = 2(b+1)·y only
                                          // (b and accuracy_bound keep the derived y)
+  CapRule cap_rule = CapRule::NextWithinCap;  // the devices' rule (a stream's is published)
 };
 
 // What every device needs; the server publishes it.
@@ -75,18 +111,43 @@ struct Params {
   std::vector<double> thresholds;  // thresholds[b+1] = τ_b, b = −1..log_epochs
 
   double tau(int b) const;              // b in [−1, log_epochs]; InvalidParameter otherwise
-  double vote_cap() const { return config.epsilon / 4; }      // truthful votes while c^V < ε/4
-  double estimate_cap() const { return config.epsilon / 4; }  // truthful EST while c^E < ε/4
+  double vote_cap() const { return config.epsilon / 4; }      // the budget of c^V
+  double estimate_cap() const { return config.epsilon / 4; }  // the budget of c^E
   // Theorem 4.3: |p̃^t − p^t| <= 4(⌈log T⌉+2)·y while few changes have happened.
   double accuracy_bound() const { return 4.0 * (log_epochs + 2) * sampling_error; }
-  // ⌈ε/(4a)⌉ and ⌈ε/(4b)⌉ (the client's running sums may round across an integer).
+  // K_V and K_E: the truthful votes and estimates a device can send under the rule,
+  // ⌊ε/(4a)⌋ and ⌊ε/(4b)⌋ (NextWithinCap, exactly: k·a <= ε/4 without rounding), or
+  // ⌈ε/(4a)⌉ and ⌈ε/(4b)⌉ (SpentBelowCap; its running sums may round across an integer).
   int64_t max_truthful_votes() const;
   int64_t max_truthful_estimates() const;
-  // 2a·max_truthful_votes() + b·max_truthful_estimates(): the privacy a user can lose.
+  // The largest c^V and c^E a device reaches: a·K_V and b·K_E (<= ε/4 under
+  // NextWithinCap; below ε/4 + a and ε/4 + b under SpentBelowCap).
+  double max_vote_spent() const;
+  double max_estimate_spent() const;
+  // 2a·K_V + b·K_E: the privacy a user can lose ("Privacy accounting"); <= 3ε/4 under
+  // NextWithinCap.
   double worst_case_loss() const;
 };
 
+// What a device can send and lose under a cap rule, from ε, a and b alone (the
+// numbers of Params, for a stream stored elsewhere): K_V, K_E and 2a·K_V + b·K_E.
+struct Budget {
+  int64_t truthful_votes = 0;
+  int64_t truthful_estimates = 0;
+  double worst_case_loss = 0;
+};
+// InvalidParameter unless ε, a and b are finite and >= kMinEpsilon; K_V or K_E may be
+// 0 (derive_params refuses such a configuration under NextWithinCap; this does not).
+Budget device_budget(double epsilon, double vote_noise, double estimate_noise, CapRule rule);
+
+// How many truthful reports of noise `noise` a NextWithinCap counter `spent` has paid
+// for: spent = k·noise (the client stores it so), read back exactly for every k a
+// stream can reach; a counter between two multiples counts as the larger.
+int64_t truthful_sent(double spent, double noise);
+
 // Validates every field (InvalidParameter naming the field) and derives a, b, y, τ.
+// Under NextWithinCap, refuses a configuration in which a device cannot afford one
+// truthful vote and one truthful estimate (a > ε/4 or b > ε/4), saying what to change.
 // Refuses a configuration that breaks Assumption 4.2 (L <= 3·sqrt(2n·ln(12mT/δ)))
 // unless vote_noise is given, saying the smallest min_group_size that works (or the
 // number of users needed when none fits m groups); refuses one in which b is

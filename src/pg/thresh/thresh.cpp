@@ -5,11 +5,15 @@
 #include "common/glue.hpp"  // postgres.h first
 
 extern "C" {
+#include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/typcache.h"
 }
 
+#include <cstring>
 #include <optional>
 
 #include "thresh/histogram.hpp"
@@ -42,9 +46,36 @@ std::optional<double> stream_optional(HeapTupleHeader row, const char* field) {
   return DatumGetFloat8(d);
 }
 
+// Whether a row's type has a (live) column of that name.
+bool row_has_field(HeapTupleHeader row, const char* field) {
+  TupleDesc desc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(row), HeapTupleHeaderGetTypMod(row));
+  bool found = false;
+  for (int i = 0; i < desc->natts && !found; ++i) {
+    Form_pg_attribute att = TupleDescAttr(desc, i);
+    found = !att->attisdropped && std::strcmp(NameStr(att->attname), field) == 0;
+  }
+  ReleaseTupleDesc(desc);
+  return found;
+}
+
+// The rule a stored stream's devices run (ldp.thresh_catalog.cap_rule). A row without
+// the column is 0.9.0's SQL calling this library before ALTER EXTENSION ldp UPDATE:
+// every stream it has was made under 0.9.0's rule.
+ldp::thresh::CapRule stream_cap_rule(HeapTupleHeader row) {
+  if (!row_has_field(row, "cap_rule")) return ldp::thresh::CapRule::SpentBelowCap;
+  char* name = TextDatumGetCString(stream_required(row, "cap_rule"));
+  ldp::thresh::CapRule rule = ldp::thresh::CapRule::NextWithinCap;
+  if (!ldp::thresh::parse_cap_rule(name, &rule))
+    ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+                    errmsg("THRESH stream has an unknown cap_rule \"%s\"", name),
+                    errhint("ldp.thresh_catalog.cap_rule is spent_below_cap or next_within_cap.")));
+  pfree(name);
+  return rule;
+}
+
 // The configuration of a stored stream, with its stored a and b (so nothing is
-// re-derived differently) and its threshold override, if any. Config is trivially
-// destructible: it may live across an ereport.
+// re-derived differently), its threshold override, if any, and its cap rule. Config is
+// trivially destructible: it may live across an ereport.
 ldp::thresh::Config stream_config(HeapTupleHeader row) {
   ldp::thresh::Config c;
   c.users = DatumGetInt64(stream_required(row, "users"));
@@ -57,6 +88,7 @@ ldp::thresh::Config stream_config(HeapTupleHeader row) {
   c.vote_noise = DatumGetFloat8(stream_required(row, "vote_noise"));
   c.estimate_noise = DatumGetFloat8(stream_required(row, "estimate_noise"));
   c.threshold_unit = stream_optional(row, "threshold_unit");
+  c.cap_rule = stream_cap_rule(row);
   return c;
 }
 
@@ -64,8 +96,10 @@ ldp::thresh::Config stream_config(HeapTupleHeader row) {
 
 namespace {
 
-// The configuration of ldp.thresh_derive and ldp.heavythresh_derive: arguments 0..9.
-ldp::thresh::Config derive_config(FunctionCallInfo fcinfo) {
+// The configuration of ldp.thresh_derive and ldp.heavythresh_derive: arguments 0..6,
+// and the noises and threshold unit at `noises`, `noises` + 1, `noises` + 2 (7 for
+// thresh_derive and 0.9.0's heavythresh_derive, 9 from 0.10.0, after hashes and width).
+ldp::thresh::Config derive_config(FunctionCallInfo fcinfo, ldp::thresh::CapRule rule, int noises) {
   static const char* const names[] = {"users", "epochs", "epoch_rounds", "min_group_size",
                                       "groups", "epsilon", "delta"};
   for (int i = 0; i < 7; ++i)
@@ -78,9 +112,10 @@ ldp::thresh::Config derive_config(FunctionCallInfo fcinfo) {
   c.groups = PG_GETARG_INT32(4);
   c.epsilon = PG_GETARG_FLOAT8(5);
   c.delta = PG_GETARG_FLOAT8(6);
-  c.vote_noise = optional_float8(fcinfo, 7);
-  c.estimate_noise = optional_float8(fcinfo, 8);
-  c.threshold_unit = optional_float8(fcinfo, 9);
+  c.vote_noise = optional_float8(fcinfo, noises);
+  c.estimate_noise = optional_float8(fcinfo, noises + 1);
+  c.threshold_unit = optional_float8(fcinfo, noises + 2);
+  c.cap_rule = rule;
   return c;
 }
 
@@ -118,13 +153,12 @@ Datum derived_result(FunctionCallInfo fcinfo, const Derived& d, int count) {
   return ldp_pg::composite_result(fcinfo, values, nulls, count);
 }
 
-}  // namespace
-
 // ldp.thresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
 // vote_noise, estimate_noise, threshold_unit) → (a, b, vote_threshold, sampling_error,
 // thresholds, max_truthful_votes, max_truthful_estimates, worst_case_loss, accuracy_bound)
-LDP_FUNCTION(ldp_thresh_derive) {
-  ldp::thresh::Config c = derive_config(fcinfo);
+// under a cap rule.
+Datum thresh_derive(FunctionCallInfo fcinfo, ldp::thresh::CapRule rule) {
+  ldp::thresh::Config c = derive_config(fcinfo, rule, 7);
   Derived d;
   LDP_CORE({
     ldp::thresh::Params p = ldp::thresh::derive_params(c);
@@ -133,22 +167,58 @@ LDP_FUNCTION(ldp_thresh_derive) {
   return derived_result(fcinfo, d, 9);
 }
 
-// ldp.heavythresh_derive(the same, hashes, width) → (a, b, vote_threshold,
-// projection_error, thresholds, max_truthful_votes, max_truthful_estimates,
-// worst_case_loss): src/core/thresh/histogram.hpp.
-LDP_FUNCTION(ldp_heavythresh_derive) {
+// ldp.heavythresh_derive(the same, hashes and width at `shape`, `shape` + 1) →
+// (a, b, vote_threshold, projection_error, thresholds, max_truthful_votes,
+// max_truthful_estimates, worst_case_loss): src/core/thresh/histogram.hpp.
+Datum heavythresh_derive(FunctionCallInfo fcinfo, ldp::thresh::CapRule rule, int shape, int noises) {
   ldp::thresh::HistogramConfig c;
-  c.stream = derive_config(fcinfo);
-  if (PG_ARGISNULL(10)) null_config("hashes");
-  if (PG_ARGISNULL(11)) null_config("width");
-  c.hashes = PG_GETARG_INT32(10);
-  c.width = PG_GETARG_INT32(11);
+  c.stream = derive_config(fcinfo, rule, noises);
+  if (PG_ARGISNULL(shape)) null_config("hashes");
+  if (PG_ARGISNULL(shape + 1)) null_config("width");
+  c.hashes = PG_GETARG_INT32(shape);
+  c.width = PG_GETARG_INT32(shape + 1);
   Derived d;
   LDP_CORE({
     ldp::thresh::HistogramParams p = ldp::thresh::derive_histogram_params(c);
     copy_params(p.stream, p.projection_error, &d);
   });
   return derived_result(fcinfo, d, 8);
+}
+
+}  // namespace
+
+// From 0.10.0: the rule new streams run (ldp.thresh_derive; ldp.heavythresh_derive with
+// hashes and width after delta, as ldp.heavythresh_create takes them).
+LDP_FUNCTION(ldp_thresh_derive_within_cap) {
+  return thresh_derive(fcinfo, ldp::thresh::CapRule::NextWithinCap);
+}
+LDP_FUNCTION(ldp_heavythresh_derive_within_cap) {
+  return heavythresh_derive(fcinfo, ldp::thresh::CapRule::NextWithinCap, 7, 9);
+}
+// 0.9.0's SQL binds these two: with this library installed before ALTER EXTENSION ldp
+// UPDATE, its thresh_create keeps creating what 0.9.0 did (streams that run 0.9.0's
+// rule), and its heavythresh_derive keeps its argument order (hashes, width last).
+LDP_FUNCTION(ldp_thresh_derive) { return thresh_derive(fcinfo, ldp::thresh::CapRule::SpentBelowCap); }
+LDP_FUNCTION(ldp_heavythresh_derive) {
+  return heavythresh_derive(fcinfo, ldp::thresh::CapRule::SpentBelowCap, 10, 7);
+}
+
+// ldp.thresh_budget(epsilon, vote_noise, estimate_noise, cap_rule) →
+// (max_truthful_votes, max_truthful_estimates, worst_case_loss): what a device can send
+// and lose under a rule (thresh_params' worst_case_loss, the update's notice).
+LDP_FUNCTION(ldp_thresh_budget) {
+  double epsilon = PG_GETARG_FLOAT8(0), a = PG_GETARG_FLOAT8(1), b = PG_GETARG_FLOAT8(2);
+  char* name = text_to_cstring(PG_GETARG_TEXT_PP(3));
+  ldp::thresh::CapRule rule = ldp::thresh::CapRule::NextWithinCap;
+  if (!ldp::thresh::parse_cap_rule(name, &rule))
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("cap_rule must be next_within_cap or spent_below_cap, got \"%s\"", name)));
+  ldp::thresh::Budget budget;
+  LDP_CORE(budget = ldp::thresh::device_budget(epsilon, a, b, rule));
+  Datum values[3] = {Int64GetDatum(budget.truthful_votes), Int64GetDatum(budget.truthful_estimates),
+                     Float8GetDatum(budget.worst_case_loss)};
+  bool nulls[3] = {false, false, false};
+  return ldp_pg::composite_result(fcinfo, values, nulls, 3);
 }
 
 // ldp.thresh_decide(stream, votes, yes_votes) → (vote_threshold, global_update)
