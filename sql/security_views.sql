@@ -302,6 +302,13 @@ SELECT epoch, reports FROM ldp.collection_epochs WHERE collection = 'tamper';
 SELECT ldp.alter_collection_owner('tamper', current_user::regrole);
 SELECT ldp.alter_collection_owner('tamper', 'regress_ldp_eve');
 
+-- REASSIGN OWNED moves the views with their triggers: still read-only for the new owner
+REASSIGN OWNED BY regress_ldp_eve TO regress_ldp_carol;
+SELECT name, owner FROM ldp.collections WHERE name IN ('cast_ok', 'tamper') ORDER BY name;
+SET ROLE regress_ldp_carol;
+SELECT try_sql($$UPDATE ldp_collections.tamper SET reports = 0$$) AS after_reassign;
+RESET ROLE;
+
 -- clean up: DROP OWNED follows PostgreSQL's rule for what other roles built on an
 -- owner's view (2BP01 unless CASCADE)
 SET ROLE regress_ldp_carol;
