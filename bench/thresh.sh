@@ -23,6 +23,8 @@ psql() { command psql -qX -v ON_ERROR_STOP=1 "$@"; }
 bench_extension
 psql <<SQL
 SET client_min_messages = warning;
+SELECT FROM ldp.drop_collection(name) FROM ldp.collections WHERE name = 'bench';  -- its view depends on bench_epoch
+SELECT FROM ldp.thresh_drop(name) FROM ldp.thresh_streams WHERE name = 'bench';
 DROP TABLE IF EXISTS bench_int, bench_plain_votes, bench_epoch;
 CREATE TABLE bench_int AS SELECT i::int4 AS v FROM generate_series(1, $rows) i;
 CREATE TABLE bench_plain_votes (stream int, epoch int, user_id bigint, vote boolean,

@@ -226,3 +226,265 @@ BEGIN
             HINT = 'To collect under epsilon-LDP, create a new stream (ldp.thresh_create or ldp.heavythresh_create refuse what a device cannot afford) and move the devices to it.';
   END IF;
 END $ldp_cap$;
+
+-- extension/sql/30_security.sql: the backing views are read-only for everyone (two
+-- triggers on ldp.backing_refuse_write), and dropping a collection or stream drops what
+-- other roles built on its view (issue 27.3, 27.5)
+CREATE FUNCTION @extschema@.backing_refuse_write() RETURNS trigger
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  RAISE EXCEPTION 'cannot % through view %.%: it is read-only', TG_OP, pg_catalog.quote_ident(TG_TABLE_SCHEMA),
+    pg_catalog.quote_ident(TG_TABLE_NAME)
+    USING ERRCODE = 'insufficient_privilege',
+          DETAIL = CASE WHEN TG_TABLE_SCHEMA = 'ldp_collections'
+                        THEN 'A collection''s closed epochs change only through ldp''s functions; its privileges (close = UPDATE) are what they check.'
+                        ELSE 'A THRESH stream''s reports and history change only through ldp''s functions; its privileges (submit = INSERT, close = UPDATE) are what they check.' END,
+          HINT = CASE WHEN TG_TABLE_SCHEMA = 'ldp_collections'
+                      THEN 'Close epochs with CALL ldp.close_epoch(name, epoch[, refresh]) or CALL ldp.close_due_epochs(name); drop the collection with ldp.drop_collection(name).'
+                      ELSE 'Submit with ldp.thresh_submit_votes, ldp.thresh_submit_estimates or ldp.thresh_submit_histograms; close with CALL ldp.thresh_close_votes(name) and CALL ldp.thresh_close_epoch(name).' END;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.backing_refuse_write() FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.backing_refuse_write() IS 'Internal: trigger function of the views backing collections and THRESH streams (triggers ldp_read_only, ldp_read_only_row): refuses every write through them (42501), naming the ldp function to use.';
+CREATE FUNCTION @extschema@.backing_protect(object regclass) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  EXECUTE pg_catalog.format('CREATE OR REPLACE TRIGGER ldp_read_only_row INSTEAD OF INSERT OR UPDATE OR DELETE ON %s'
+                            ' FOR EACH ROW EXECUTE FUNCTION @extschema@.backing_refuse_write()', object);
+  EXECUTE pg_catalog.format('CREATE OR REPLACE TRIGGER ldp_read_only BEFORE INSERT OR UPDATE OR DELETE ON %s'
+                            ' FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.backing_refuse_write()', object);
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.backing_protect(regclass) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.backing_protect(regclass) IS 'Internal: creates the triggers that make a view backing a collection or THRESH stream read-only (ldp.backing_refuse_write).';
+CREATE OR REPLACE FUNCTION @extschema@.backing_create(schema name, name text, owner oid, definition text, what text)
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  rel name := @extschema@.backing_name(name);
+BEGIN
+  EXECUTE pg_catalog.format('CREATE VIEW %I.%I WITH (security_barrier) AS %s', schema, rel, definition);
+  PERFORM @extschema@.backing_protect(pg_catalog.format('%I.%I', schema, rel)::regclass);
+  EXECUTE pg_catalog.format('ALTER VIEW %I.%I OWNER TO %s', schema, rel, owner::regrole);
+  EXECUTE pg_catalog.format('COMMENT ON VIEW %I.%I IS %L', schema, rel,
+    pg_catalog.format('Backs the ldp %s %s: its owner and grants are the %s''s (README "Security and privileges"). Made by ldp; drop the %s with ldp''s function, or with DROP VIEW, DROP OWNED.',
+                      what, pg_catalog.quote_ident(name), what, what));
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.backing_create(name, text, oid, text, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.backing_create(name, text, oid, text, text) IS 'Internal: creates the view backing a collection or THRESH stream, read-only, owned by its owner.';
+CREATE FUNCTION @extschema@.backing_drop(object regclass) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  EXECUTE pg_catalog.format('DROP VIEW %s CASCADE', object);
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.backing_drop(regclass) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.backing_drop(regclass) IS 'Internal: drops the view backing a collection or THRESH stream and, with a NOTICE, the objects of any role that depend on it (DROP VIEW ... CASCADE).';
+
+-- extension/sql/40_collections.sql: the summary call checked as resolved over the source
+-- (only casts between pg_catalog's and ldp's types), the view names its source (a
+-- dependency PostgreSQL tracks), a WARNING for a superuser owner, drop with CASCADE
+-- (issue 27.5)
+CREATE FUNCTION @extschema@.collection_call_check(summary text, source regclass) RETURNS void
+  AS 'MODULE_PATHNAME', 'ldp_collection_call_check' LANGUAGE C STABLE STRICT;
+REVOKE ALL ON FUNCTION @extschema@.collection_call_check(text, regclass) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.collection_call_check(text, regclass) IS 'Internal: checks a collection''s summary call as PostgreSQL resolves it over its source (nothing is run): one ldp aggregate whose arguments are columns, constants and conversions between types of pg_catalog and ldp; else error 22023.';
+CREATE OR REPLACE FUNCTION @extschema@.collection_source(c @extschema@.collections) RETURNS text
+  LANGUAGE plpgsql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  qualified text;
+  col_type regtype;
+  call text[];
+BEGIN
+  SELECT pg_catalog.format('%I.%I', n.nspname, r.relname) INTO qualified
+  FROM pg_catalog.pg_class r JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
+  WHERE r.oid = c.source;
+  IF qualified IS NULL THEN
+    RAISE EXCEPTION 'the source table of collection "%" no longer exists', c.name
+      USING ERRCODE = 'undefined_table', HINT = 'Drop the collection with ldp.drop_collection.';
+  END IF;
+  SELECT a.atttypid INTO col_type FROM pg_catalog.pg_attribute a
+  WHERE a.attrelid = c.source AND a.attname = c.time_column AND a.attnum > 0 AND NOT a.attisdropped;
+  IF col_type IS NULL THEN
+    RAISE EXCEPTION 'the time column "%" of collection "%" no longer exists in %', c.time_column, c.name, qualified
+      USING ERRCODE = 'undefined_column';
+  END IF;
+  IF col_type <> 'timestamptz'::regtype THEN
+    RAISE EXCEPTION 'the time column "%" of collection "%" is now %, not timestamptz', c.time_column, c.name, col_type
+      USING ERRCODE = 'datatype_mismatch',
+            HINT = 'Epochs are instants: change the column back, or make a view that converts it and a new collection over the view.';
+  END IF;
+  call := @extschema@.collection_summary_call(c.summary);
+  IF call[1] <> '@extschema@' OR NOT EXISTS (
+      SELECT 1 FROM pg_catalog.pg_aggregate a JOIN pg_catalog.pg_proc p ON p.oid = a.aggfnoid
+      WHERE p.pronamespace = '@extschema@'::regnamespace AND p.proname = call[2]) THEN
+    RAISE EXCEPTION 'a collection''s summary must be one call of an ldp aggregate: %.% is not one', call[1], call[2]
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  PERFORM @extschema@.collection_call_check(c.summary, c.source);
+  RETURN qualified;
+END $$;
+COMMENT ON FUNCTION @extschema@.collection_source(@extschema@.collections) IS 'Internal: the schema-qualified, quoted name of a collection''s source table, after checking the source, its timestamptz time column and the summary call again (as written and as resolved over the source).';
+DROP FUNCTION @extschema@.collection_view_query(text);
+CREATE FUNCTION @extschema@.collection_view_query(name text, source regclass) RETURNS text
+  LANGUAGE sql IMMUTABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+  SELECT pg_catalog.format('SELECT e.epoch, e.epoch_start, e.reports, e.closed_at, e.summary'
+                           ' FROM @extschema@.collection_epochs e WHERE e.collection = %L'
+                           ' AND %L::pg_catalog.regclass IS NOT NULL', name, source::oid) $$;
+REVOKE ALL ON FUNCTION @extschema@.collection_view_query(text, regclass) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.collection_view_query(text, regclass) IS 'Internal: the query of the view backing a collection (its closed epochs), which names its source so that PostgreSQL tracks the dependency.';
+CREATE FUNCTION @extschema@.collection_owner_warning(name text, owner regrole) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.oid = owner) THEN
+    RAISE WARNING 'collection "%" is owned by a superuser: its source query will run as a superuser at every close', name
+      USING DETAIL = 'Whatever the source calls (a view''s functions, its tables'' policies) then runs with a superuser''s rights, whoever closes it.',
+            HINT = pg_catalog.format('Give it to a role that may read its source and little else: SELECT ldp.alter_collection_owner(%L, ''<role>'').', name);
+  END IF;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.collection_owner_warning(text, regrole) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.collection_owner_warning(text, regrole) IS 'Internal: warns when a collection''s owner is a superuser (its source query runs as one at every close).';
+CREATE OR REPLACE FUNCTION @extschema@._create_collection(caller regrole, name text, source regclass, time_column text,
+    epoch_length interval, summary text, starts_at timestamptz)
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  c @extschema@.collections;
+  col_type regtype;
+  result_type regtype;
+BEGIN
+  IF name IS NULL OR source IS NULL OR time_column IS NULL OR epoch_length IS NULL OR summary IS NULL THEN
+    RAISE EXCEPTION 'only starts_at may be NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  PERFORM @extschema@.backing_name_free('ldp_collections', name, 'collection',
+    EXISTS (SELECT 1 FROM @extschema@.collection_catalog x WHERE x.name = _create_collection.name));
+  IF EXTRACT(year FROM epoch_length) <> 0 OR EXTRACT(month FROM epoch_length) <> 0 THEN
+    RAISE EXCEPTION 'epoch_length must not have months or years (they have no fixed length): %', epoch_length
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'Use days, e.g. ''28 days''.';
+  END IF;
+  IF EXTRACT(epoch FROM epoch_length) <= 0 THEN
+    RAISE EXCEPTION 'epoch_length must be positive, got %', epoch_length USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF epoch_length < interval '1 second' OR epoch_length > interval '100000 days' THEN
+    RAISE EXCEPTION 'epoch_length must be between 1 second and 100000 days, got %', epoch_length
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF starts_at IS NOT NULL AND NOT pg_catalog.isfinite(starts_at) THEN
+    RAISE EXCEPTION 'starts_at must be a finite time, got %', starts_at USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  SELECT a.atttypid INTO col_type FROM pg_catalog.pg_attribute a
+  WHERE a.attrelid = source AND a.attname = time_column AND a.attnum > 0 AND NOT a.attisdropped;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'column "%" of % does not exist', time_column, source USING ERRCODE = 'undefined_column';
+  END IF;
+  IF col_type <> 'timestamptz'::regtype THEN
+    RAISE EXCEPTION 'time column "%" must be timestamptz, not %', time_column, col_type
+      USING ERRCODE = 'datatype_mismatch';
+  END IF;
+  c := ROW(name, source, time_column, epoch_length, summary, 'mean',
+           coalesce(starts_at, '1970-01-01 00:00+00'), pg_catalog.now(), caller, NULL, NULL);
+  -- source, time column and summary call (collection_source checks them all), then
+  -- the call must run on the source (one row, so that parameters are checked), as
+  -- the caller: the collection's owner
+  result_type := @extschema@.collection_probe(c, caller);
+  SELECT k.kind INTO c.kind FROM @extschema@.summary_kinds k WHERE k.summary_type = result_type;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'a collection''s summary must return one of the types of ldp.summary_kinds (%), not %',
+      (SELECT pg_catalog.string_agg(k.summary_type::text, ', ' ORDER BY k.kind) FROM @extschema@.summary_kinds k),
+      result_type
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  INSERT INTO @extschema@.collection_catalog (name, source, time_column, epoch_length, summary, kind, starts_at, created_at)
+  VALUES (c.name, c.source, c.time_column, c.epoch_length, c.summary, c.kind, c.starts_at, c.created_at);
+  PERFORM @extschema@.backing_create('ldp_collections', name, caller, @extschema@.collection_view_query(name, source), 'collection');
+  PERFORM @extschema@.collection_owner_warning(name, caller);
+END $$;
+REVOKE ALL ON FUNCTION @extschema@._create_collection(regrole, text, regclass, text, interval, text, timestamptz) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._create_collection(regrole, text, regclass, text, interval, text, timestamptz) IS 'Internal: ldp.create_collection run as the catalog''s owner for the calling role.';
+CREATE OR REPLACE FUNCTION @extschema@._drop_collection(caller regrole, name text) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  c @extschema@.collections;
+BEGIN
+  c := @extschema@.collection_for(caller, name, 'OWNER');
+  DELETE FROM @extschema@.collection_catalog x WHERE x.name = c.name;
+  PERFORM @extschema@.backing_drop(c.backing_view);
+END $$;
+REVOKE ALL ON FUNCTION @extschema@._drop_collection(regrole, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._drop_collection(regrole, text) IS 'Internal: ldp.drop_collection run as the catalog''s owner for the calling role.';
+COMMENT ON FUNCTION @extschema@.drop_collection(text) IS 'Forgets a collection and its closed epochs, and drops its view with what any role built on it (CASCADE, with a NOTICE); the source table is left alone. Its owner only.';
+CREATE OR REPLACE FUNCTION @extschema@._alter_collection_owner(caller regrole, name text, new_owner regrole) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  c @extschema@.collections := @extschema@.collection_for(caller, name, 'OWNER');
+BEGIN
+  PERFORM @extschema@.backing_set_owner(caller, c.backing_view, new_owner, 'collection');
+  -- the new owner must be able to run the collection's query (as at its creation)
+  PERFORM @extschema@.collection_probe(c, new_owner);
+  PERFORM @extschema@.collection_owner_warning(name, new_owner);
+END $$;
+REVOKE ALL ON FUNCTION @extschema@._alter_collection_owner(regrole, text, regrole) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._alter_collection_owner(regrole, text, regrole) IS 'Internal: ldp.alter_collection_owner run as the catalog''s owner for the calling role.';
+
+-- extension/sql/50_thresh.sql: thresh_drop drops with CASCADE (issue 27.5)
+CREATE OR REPLACE FUNCTION @extschema@._thresh_drop(caller regrole, name text) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'OWNER', true);
+BEGIN
+  DELETE FROM @extschema@.thresh_votes WHERE stream = s.id;
+  DELETE FROM @extschema@.thresh_estimates WHERE stream = s.id;
+  DELETE FROM @extschema@.thresh_histograms WHERE stream = s.id;
+  DELETE FROM @extschema@.thresh_catalog WHERE id = s.id;
+  PERFORM @extschema@.backing_drop(s.backing_view);
+END $$;
+REVOKE ALL ON FUNCTION @extschema@._thresh_drop(regrole, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._thresh_drop(regrole, text) IS 'Internal: ldp.thresh_drop run as the catalog''s owner for the calling role.';
+COMMENT ON FUNCTION @extschema@.thresh_drop(text) IS 'Deletes a THRESH stream with its reports and history, and drops its view with what any role built on it (CASCADE, with a NOTICE). Its owner only.';
+
+-- The existing collections and streams (issue 27): every backing view becomes read-only;
+-- every collection's view is re-made naming its source (CREATE OR REPLACE VIEW keeps its
+-- owner, grants, triggers and what other roles built on it); a WARNING for each
+-- collection whose source no longer exists, and for each collection and stream owned
+-- by a superuser.
+DO $ldp_views$
+DECLARE
+  r record;
+BEGIN
+  FOR r IN SELECT v.oid::regclass AS view FROM pg_catalog.pg_class v
+           WHERE v.relnamespace IN ('ldp_collections'::regnamespace, 'ldp_thresh_streams'::regnamespace)
+             AND v.relkind = 'v' ORDER BY v.oid LOOP
+    PERFORM @extschema@.backing_protect(r.view);
+  END LOOP;
+  FOR r IN SELECT x.name, x.source, v.oid::regclass AS view, a.rolsuper,
+                  EXISTS (SELECT 1 FROM pg_catalog.pg_class s WHERE s.oid = x.source) AS source_exists
+           FROM @extschema@.collection_catalog x
+           JOIN pg_catalog.pg_class v ON v.relnamespace = 'ldp_collections'::regnamespace
+                                     AND v.relname = @extschema@.backing_name(x.name)
+           JOIN pg_catalog.pg_roles a ON a.oid = v.relowner
+           ORDER BY x.name LOOP
+    -- An extension script may replace only the extension's own objects (PostgreSQL's
+    -- rule since CVE-2022-2625): the view is a member for the statement and is
+    -- released after it, as 0.7.0 released the views it made (no initial privileges
+    -- are left: pg_dump dumps its grants as those of a view made by create_collection).
+    EXECUTE pg_catalog.format('ALTER EXTENSION ldp ADD VIEW %s', r.view);
+    EXECUTE pg_catalog.format('CREATE OR REPLACE VIEW %s WITH (security_barrier) AS %s', r.view,
+                              @extschema@.collection_view_query(r.name, r.source));
+    EXECUTE pg_catalog.format('ALTER EXTENSION ldp DROP VIEW %s', r.view);
+    DELETE FROM pg_catalog.pg_init_privs i WHERE i.classoid = 'pg_catalog.pg_class'::regclass AND i.objoid = r.view;
+    IF NOT r.source_exists THEN
+      RAISE WARNING 'collection "%": its source no longer exists', r.name
+        USING DETAIL = pg_catalog.format('Its source was the relation of OID %s: its closes fail, and a relation created later with that OID would become its source.', r.source::oid),
+              HINT = pg_catalog.format('Drop it: SELECT ldp.drop_collection(%L).', r.name);
+    END IF;
+    IF r.rolsuper THEN
+      RAISE WARNING 'collection "%" is owned by a superuser: its source query runs as a superuser at every close', r.name
+        USING DETAIL = 'Whatever the source calls runs with a superuser''s rights, whoever closes it. Before 0.10.0 a role granted close on it could also write its closed epochs through its view; the views are read-only now.',
+              HINT = pg_catalog.format('Give it to a role that may read its source and little else: SELECT ldp.alter_collection_owner(%L, ''<role>''); CALL ldp.close_epoch(%L, <epoch>, true) recomputes an epoch.', r.name, r.name);
+    END IF;
+  END LOOP;
+  FOR r IN SELECT t.name FROM @extschema@.thresh_catalog t
+           JOIN pg_catalog.pg_class v ON v.relnamespace = 'ldp_thresh_streams'::regnamespace
+                                     AND v.relname = @extschema@.backing_name(t.name)
+           JOIN pg_catalog.pg_roles a ON a.oid = v.relowner
+           WHERE a.rolsuper ORDER BY t.name LOOP
+    RAISE WARNING 'THRESH stream "%" is owned by a superuser', r.name
+      USING DETAIL = 'Before 0.10.0 a role granted submit or close on it could write its history through its view, bypassing row-level security; the views are read-only now.',
+            HINT = pg_catalog.format('Check its history (ldp.thresh_history(%L)) and give it to an ordinary role: SELECT ldp.alter_thresh_owner(%L, ''<role>'').', r.name, r.name);
+  END LOOP;
+END $ldp_views$;

@@ -72,6 +72,15 @@ SELECT round(detection_frequency::numeric, 6) AS alpha_01 FROM rappor_privacy(2,
 SELECT round(epsilon_one::numeric, 6) AS epsilon_one, round(epsilon_inf::numeric, 6) AS epsilon_inf, detection_frequency
 FROM rappor_privacy(16, 0.9, 0.5, 0.5, 0);
 SELECT * FROM rappor_privacy(NULL, 0.5, 0.25, 0.75) AS null_hashes;
+-- issue 27: f = 1 (a report shows nothing of its value) gave epsilon_one = NaN with p = q = 1;
+-- it is 0, and nothing is detectable (Infinity, not R's z·Inf = NaN at alpha = 0.5)
+SELECT epsilon_one, epsilon_inf, detection_frequency FROM rappor_privacy(16, 1, 1, 1, 1000);
+SELECT epsilon_one, epsilon_inf, detection_frequency FROM rappor_privacy(16, 1, 0, 0, 1000);
+SELECT epsilon_one, detection_frequency FROM rappor_privacy(2, 1, 0.25, 0.75, 1000, 0.5);
+-- issue 27: a tiny alpha keeps its precision (1 - 2·alpha rounded to 1 and was refused
+-- as a confidence of 1): qnorm(1e-300, lower.tail = FALSE) = 37.0470963
+SELECT round((detection_frequency / (sqrt(0.375 * 0.625 * 1e6) / (0.25 * 1e6)))::numeric, 6) AS z_of_1e_300
+FROM rappor_privacy(2, 0.5, 0.25, 0.75, 1000000, alpha => 1e-300);
 
 -- Text and binary round trips; ldp.summary casts
 SELECT s::text::rappor_summary::text = s::text AS text_round_trip,
@@ -164,6 +173,7 @@ SELECT try_sql($$SELECT * FROM rappor_privacy(0, 0.5, 0.25, 0.75)$$);
 SELECT try_sql($$SELECT * FROM rappor_privacy(2, 1.5, 0.25, 0.75)$$);
 SELECT try_sql($$SELECT * FROM rappor_privacy(2, 0.5, 0.25, 0.75, -1)$$);
 SELECT try_sql($$SELECT * FROM rappor_privacy(2, 0.5, 0.25, 0.75, 100, 1)$$);
+SELECT try_sql($$SELECT * FROM rappor_privacy(2, 0.5, 0.25, 0.75, 100, 0)$$);
 SELECT try_sql($$SELECT 'v1:rappor{bits=4,hashes=1,cohorts=3,f=0.25,p=0.5,q=0.75,n=3,rows=2,cohort=[0,3],reports=[1,2],ones=[1,0,0,1,2,1,0,0]}'::rappor_summary$$);
 SELECT try_sql($$SELECT 'v1:rappor{bits=4,hashes=1,cohorts=3,f=0.25,p=0.5,q=0.75,n=3,rows=2,cohort=[0,2],reports=[1,2],ones=[2,0,0,1,2,1,0,0]}'::rappor_summary$$);
 SELECT try_sql($$SELECT 'v1:rappor{bits=4,hashes=1,cohorts=3,f=0.25,p=0.5,q=0.75,n=4,rows=2,cohort=[0,2],reports=[1,2],ones=[1,0,0,1,2,1,0,0]}'::rappor_summary$$);

@@ -16,9 +16,11 @@
 #   3. pg_dump -Fc, drops the database and the roles, creates the roles again in
 #      another order after an unrelated one (new OIDs), pg_restore --exit-on-error into
 #      a new database;
-#   4. checks that the restore gave no error, that everything of step 2 is the same,
-#      that the next close works and runs as the restored owner, and that DROP ROLE of a
-#      restored owner fails with 2BP01.
+#   4. checks that the restore gave no error, that everything of step 2 is the same (with
+#      the views' read-only triggers and their dependencies on their sources), that the
+#      next close works and runs as the restored owner, that writing through a restored
+#      view fails with 42501 and dropping a restored source with 2BP01, and that DROP ROLE
+#      of a restored owner fails with 2BP01.
 #
 # Runs against the server of PGHOST/PGPORT/PGUSER (a superuser; test/run.sh runs it
 # against its temporary cluster after `make install`); makes and drops databases
@@ -61,6 +63,14 @@ SELECT 'stream', name, owner, acl, epoch, phase, votes, yes_votes, last_update_e
 SELECT 'epoch', collection, epoch, epoch_start, reports, md5(summary::text) FROM ldp.collection_epochs ORDER BY 2, 3;
 SELECT 'view', n.nspname, c.relname, pg_get_userbyid(c.relowner), c.relacl FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE n.nspname IN ('ldp_collections', 'ldp_thresh_streams') ORDER BY 2, 3;
+SELECT 'read-only trigger', t.tgrelid::regclass::text, t.tgname, t.tgenabled, t.tgtype, t.tgfoid::regprocedure
+FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+WHERE c.relnamespace IN ('ldp_collections'::regnamespace, 'ldp_thresh_streams'::regnamespace) ORDER BY 2, 3;
+SELECT 'source dependency', c.oid::regclass::text, d.refobjid::regclass::text
+FROM pg_class c JOIN pg_rewrite r ON r.ev_class = c.oid
+JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = r.oid AND d.refclassid = 'pg_class'::regclass
+WHERE c.relnamespace = 'ldp_collections'::regnamespace AND d.refobjid NOT IN (c.oid, 'ldp.collection_epochs'::regclass)
+ORDER BY 2;
 SELECT 'estimate', epoch, reports, round(estimate::numeric, 9) FROM ldp.collection_estimates('alice_clicks');
 SELECT 'history', epoch, votes, global_update, estimate FROM ldp.thresh_history('alice_stream');
 SELECT 'reader', has_table_privilege('ldp_dump_reader', 'ldp_collections.alice_clicks', 'SELECT'),
@@ -251,6 +261,21 @@ run_case() {  # label version-to-install
   else
     check "$label: the TreeHist collection (a typed heavy_protocol literal) closes its next epoch; a reader finds its heavy hitter" \
       FAILED "$(tr '\n' ' ' <<<"$heavy")"
+  fi
+  # the restored views are read-only (their triggers came back), and their sources are
+  # dependencies again
+  local guarded
+  guarded=$(q -d "$dst" -c "DO \$\$ BEGIN UPDATE ldp_collections.bob_words SET reports = 0; EXCEPTION WHEN insufficient_privilege THEN
+              RAISE NOTICE 'update %', SQLSTATE; END \$\$" \
+              -c "DO \$\$ BEGIN INSERT INTO ldp_thresh_streams.alice_stream (epoch) VALUES (9); EXCEPTION WHEN insufficient_privilege THEN
+              RAISE NOTICE 'insert %', SQLSTATE; END \$\$" \
+              -c "DO \$\$ BEGIN DROP TABLE dump_bob.words; EXCEPTION WHEN dependent_objects_still_exist THEN
+              RAISE NOTICE 'drop %', SQLSTATE; END \$\$" 2>&1 || true)
+  if [[ $guarded == *"update 42501"*"insert 42501"*"drop 2BP01"* ]]; then
+    check "$label: writes through the restored views fail with 42501; a restored source cannot be dropped (2BP01)" ok
+  else
+    check "$label: writes through the restored views fail with 42501; a restored source cannot be dropped (2BP01)" \
+      FAILED "$(tr '\n' ' ' <<<"$guarded")"
   fi
   local drop
   drop=$(q -d "$dst" -c "DO \$\$ BEGIN DROP ROLE ldp_dump_alice; EXCEPTION WHEN dependent_objects_still_exist THEN

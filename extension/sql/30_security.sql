@@ -10,6 +10,9 @@
 --   has_table_privilege show them, pg_dump dumps them by role name. The privileges:
 --   read = SELECT, close = UPDATE, submit = INSERT (streams). The views are made at
 --   run time (never by an extension script: pg_dump would skip extension members).
+--   They are read-only for everyone (two triggers each): the privileges act only
+--   through ldp's functions, never as writes through a view. Dropping a collection or
+--   stream drops what other roles built on its view (CASCADE, with a NOTICE).
 -- * The catalog tables (ldp.collection_catalog, ldp.thresh_catalog) hold the
 --   definitions and state and are read by nobody but the extension's own functions;
 --   ldp.collections and ldp.thresh_streams are views over them that add the owner and
@@ -18,7 +21,8 @@
 --   calls its internal twin ldp._<name> as the catalog's owner with the true calling
 --   role; the twin checks that role's privileges. A collection's query runs as the
 --   collection's owner in a security-restricted operation (ldp._as_role), whoever
---   closes it, and its definition is re-checked every time.
+--   closes it, and may not change the closing session's state (advisory locks, the
+--   random seed, prepared statements, ...); its definition is re-checked every time.
 -- * Internal functions (the twins ldp._<name> and the helpers only they call) are not
 --   executable by PUBLIC: each is revoked next to its definition (sql/security.sql
 --   checks that none is left executable).
@@ -102,6 +106,43 @@ END $$;
 REVOKE ALL ON FUNCTION @extschema@.backing_name_free(name, text, text, boolean) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.backing_name_free(name, text, text, boolean) IS 'Internal: refuses the name of a new collection or THRESH stream that is empty (22023), longer than 63 bytes (42622) or taken (42710).';
 
+-- The backing views are read-only for everyone, their owners and superusers too: a
+-- collection's epochs and a stream's history change only through ldp's functions,
+-- which check the privileges (close = UPDATE, submit = INSERT) the view carries. An
+-- auto-updatable view would write ldp.collection_epochs / ldp.thresh_epochs with its
+-- owner's rights (a superuser's bypass row-level security). Each view has two
+-- triggers on this function: INSTEAD OF ... FOR EACH ROW (which makes the view not
+-- auto-updatable) and BEFORE ... FOR EACH STATEMENT (so that a write of no row fails
+-- too; PostgreSQL fires it once the view has an INSTEAD OF trigger). UPDATE, INSERT,
+-- DELETE, COPY FROM and MERGE all fire them.
+CREATE FUNCTION @extschema@.backing_refuse_write() RETURNS trigger
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  RAISE EXCEPTION 'cannot % through view %.%: it is read-only', TG_OP, pg_catalog.quote_ident(TG_TABLE_SCHEMA),
+    pg_catalog.quote_ident(TG_TABLE_NAME)
+    USING ERRCODE = 'insufficient_privilege',
+          DETAIL = CASE WHEN TG_TABLE_SCHEMA = 'ldp_collections'
+                        THEN 'A collection''s closed epochs change only through ldp''s functions; its privileges (close = UPDATE) are what they check.'
+                        ELSE 'A THRESH stream''s reports and history change only through ldp''s functions; its privileges (submit = INSERT, close = UPDATE) are what they check.' END,
+          HINT = CASE WHEN TG_TABLE_SCHEMA = 'ldp_collections'
+                      THEN 'Close epochs with CALL ldp.close_epoch(name, epoch[, refresh]) or CALL ldp.close_due_epochs(name); drop the collection with ldp.drop_collection(name).'
+                      ELSE 'Submit with ldp.thresh_submit_votes, ldp.thresh_submit_estimates or ldp.thresh_submit_histograms; close with CALL ldp.thresh_close_votes(name) and CALL ldp.thresh_close_epoch(name).' END;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.backing_refuse_write() FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.backing_refuse_write() IS 'Internal: trigger function of the views backing collections and THRESH streams (triggers ldp_read_only, ldp_read_only_row): refuses every write through them (42501), naming the ldp function to use.';
+
+-- Gives a backing view its two triggers (ldp.backing_refuse_write).
+CREATE FUNCTION @extschema@.backing_protect(object regclass) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  EXECUTE pg_catalog.format('CREATE OR REPLACE TRIGGER ldp_read_only_row INSTEAD OF INSERT OR UPDATE OR DELETE ON %s'
+                            ' FOR EACH ROW EXECUTE FUNCTION @extschema@.backing_refuse_write()', object);
+  EXECUTE pg_catalog.format('CREATE OR REPLACE TRIGGER ldp_read_only BEFORE INSERT OR UPDATE OR DELETE ON %s'
+                            ' FOR EACH STATEMENT EXECUTE FUNCTION @extschema@.backing_refuse_write()', object);
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.backing_protect(regclass) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.backing_protect(regclass) IS 'Internal: creates the triggers that make a view backing a collection or THRESH stream read-only (ldp.backing_refuse_write).';
+
 -- Makes the view backing a new collection or stream, owned by `owner` (run by the
 -- twins as the catalog's owner; `what` names the object in the view's comment).
 CREATE FUNCTION @extschema@.backing_create(schema name, name text, owner oid, definition text, what text)
@@ -110,13 +151,26 @@ DECLARE
   rel name := @extschema@.backing_name(name);
 BEGIN
   EXECUTE pg_catalog.format('CREATE VIEW %I.%I WITH (security_barrier) AS %s', schema, rel, definition);
+  PERFORM @extschema@.backing_protect(pg_catalog.format('%I.%I', schema, rel)::regclass);
   EXECUTE pg_catalog.format('ALTER VIEW %I.%I OWNER TO %s', schema, rel, owner::regrole);
   EXECUTE pg_catalog.format('COMMENT ON VIEW %I.%I IS %L', schema, rel,
     pg_catalog.format('Backs the ldp %s %s: its owner and grants are the %s''s (README "Security and privileges"). Made by ldp; drop the %s with ldp''s function, or with DROP VIEW, DROP OWNED.',
                       what, pg_catalog.quote_ident(name), what, what));
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.backing_create(name, text, oid, text, text) FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@.backing_create(name, text, oid, text, text) IS 'Internal: creates the view backing a collection or THRESH stream, owned by its owner.';
+COMMENT ON FUNCTION @extschema@.backing_create(name, text, oid, text, text) IS 'Internal: creates the view backing a collection or THRESH stream, read-only, owned by its owner.';
+
+-- Drops the view backing a collection or stream (its twin has deleted the catalog's
+-- rows) with what other roles built on it: a reader's view over it, a column of its
+-- row type, ... (PostgreSQL's NOTICE names them), as DROP VIEW ... CASCADE by its
+-- owner would. So what a reader made cannot keep the owner from dropping.
+CREATE FUNCTION @extschema@.backing_drop(object regclass) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  EXECUTE pg_catalog.format('DROP VIEW %s CASCADE', object);
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.backing_drop(regclass) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.backing_drop(regclass) IS 'Internal: drops the view backing a collection or THRESH stream and, with a NOTICE, the objects of any role that depend on it (DROP VIEW ... CASCADE).';
 
 -- Grants a privilege type on a backing view to a role (or public), or revokes it, as
 -- its owner would (run by the twins as the catalog's owner).

@@ -99,6 +99,15 @@ CREATE FUNCTION @extschema@.collection_summary_call(summary text) RETURNS text[]
   AS 'MODULE_PATHNAME', 'ldp_collection_summary_call' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.collection_summary_call(text) IS 'Internal: checks on the parse tree that a collection''s summary is one schema-qualified call with plain column and constant arguments; returns {schema, function}.';
 
+-- The summary call as PostgreSQL resolves it over the source, under the caller's
+-- search_path (pinned by the SQL callers, as at a close): one ldp aggregate over
+-- columns and constants, converted only between types of pg_catalog and ldp (no
+-- user-defined cast, domain check or type I/O of another schema runs at a close).
+CREATE FUNCTION @extschema@.collection_call_check(summary text, source regclass) RETURNS void
+  AS 'MODULE_PATHNAME', 'ldp_collection_call_check' LANGUAGE C STABLE STRICT;
+REVOKE ALL ON FUNCTION @extschema@.collection_call_check(text, regclass) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.collection_call_check(text, regclass) IS 'Internal: checks a collection''s summary call as PostgreSQL resolves it over its source (nothing is run): one ldp aggregate whose arguments are columns, constants and conversions between types of pg_catalog and ldp; else error 22023.';
+
 -- The collection's row (optionally locked: one closer at a time), or 42704.
 CREATE FUNCTION @extschema@.collection_row(collection text, lock boolean DEFAULT false)
   RETURNS @extschema@.collections LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
@@ -233,9 +242,10 @@ BEGIN
     RAISE EXCEPTION 'a collection''s summary must be one call of an ldp aggregate: %.% is not one', call[1], call[2]
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
+  PERFORM @extschema@.collection_call_check(c.summary, c.source);
   RETURN qualified;
 END $$;
-COMMENT ON FUNCTION @extschema@.collection_source(@extschema@.collections) IS 'Internal: the schema-qualified, quoted name of a collection''s source table, after checking the source, its timestamptz time column and the summary call again.';
+COMMENT ON FUNCTION @extschema@.collection_source(@extschema@.collections) IS 'Internal: the schema-qualified, quoted name of a collection''s source table, after checking the source, its timestamptz time column and the summary call again (as written and as resolved over the source).';
 
 -- A query over the source rows with time in [$1, $2), grouped by epoch start:
 -- (bin timestamptz, n bigint[, s summary]). Ungrouped (one epoch: [$1, $2) is it),
@@ -270,13 +280,34 @@ CREATE FUNCTION @extschema@.collection_probe(c @extschema@.collections, role reg
 REVOKE ALL ON FUNCTION @extschema@.collection_probe(@extschema@.collections, regrole) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.collection_probe(@extschema@.collections, regrole) IS 'Internal: the type of a collection''s summary call run by a role on one row of its source (after checking the definition).';
 
--- The query of a collection's view: its closed epochs.
-CREATE FUNCTION @extschema@.collection_view_query(name text) RETURNS text
+-- The query of a collection's view: its closed epochs. It names the source as a
+-- regclass constant (by OID: no lookup, no privilege needed), which PostgreSQL records
+-- as a dependency of the view: DROP TABLE of the source is refused while the
+-- collection exists (CASCADE drops the collection), and pg_dump writes the source by
+-- name and restores it before the view. CREATE OR REPLACE VIEW with another source
+-- moves the dependency (owner, grants and triggers stay).
+CREATE FUNCTION @extschema@.collection_view_query(name text, source regclass) RETURNS text
   LANGUAGE sql IMMUTABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
   SELECT pg_catalog.format('SELECT e.epoch, e.epoch_start, e.reports, e.closed_at, e.summary'
-                           ' FROM @extschema@.collection_epochs e WHERE e.collection = %L', name) $$;
-REVOKE ALL ON FUNCTION @extschema@.collection_view_query(text) FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@.collection_view_query(text) IS 'Internal: the query of the view backing a collection (its closed epochs).';
+                           ' FROM @extschema@.collection_epochs e WHERE e.collection = %L'
+                           ' AND %L::pg_catalog.regclass IS NOT NULL', name, source::oid) $$;
+REVOKE ALL ON FUNCTION @extschema@.collection_view_query(text, regclass) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.collection_view_query(text, regclass) IS 'Internal: the query of the view backing a collection (its closed epochs), which names its source so that PostgreSQL tracks the dependency.';
+
+-- A collection owned by a superuser runs its source query as a superuser at every
+-- close, whoever closes it (as REFRESH MATERIALIZED VIEW runs the query of a view a
+-- superuser owns): a WARNING when a collection gets such an owner.
+CREATE FUNCTION @extschema@.collection_owner_warning(name text, owner regrole) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.oid = owner) THEN
+    RAISE WARNING 'collection "%" is owned by a superuser: its source query will run as a superuser at every close', name
+      USING DETAIL = 'Whatever the source calls (a view''s functions, its tables'' policies) then runs with a superuser''s rights, whoever closes it.',
+            HINT = pg_catalog.format('Give it to a role that may read its source and little else: SELECT ldp.alter_collection_owner(%L, ''<role>'').', name);
+  END IF;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.collection_owner_warning(text, regrole) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.collection_owner_warning(text, regrole) IS 'Internal: warns when a collection''s owner is a superuser (its source query runs as one at every close).';
 
 -- Closes epochs lo..hi of c that are not closed yet (all of them when refresh),
 -- with one scan of the source (run as the collection's owner).
@@ -361,7 +392,8 @@ BEGIN
   END IF;
   INSERT INTO @extschema@.collection_catalog (name, source, time_column, epoch_length, summary, kind, starts_at, created_at)
   VALUES (c.name, c.source, c.time_column, c.epoch_length, c.summary, c.kind, c.starts_at, c.created_at);
-  PERFORM @extschema@.backing_create('ldp_collections', name, caller, @extschema@.collection_view_query(name), 'collection');
+  PERFORM @extschema@.backing_create('ldp_collections', name, caller, @extschema@.collection_view_query(name, source), 'collection');
+  PERFORM @extschema@.collection_owner_warning(name, caller);
 END $$;
 REVOKE ALL ON FUNCTION @extschema@._create_collection(regrole, text, regclass, text, interval, text, timestamptz) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@._create_collection(regrole, text, regclass, text, interval, text, timestamptz) IS 'Internal: ldp.create_collection run as the catalog''s owner for the calling role.';
@@ -379,13 +411,13 @@ DECLARE
 BEGIN
   c := @extschema@.collection_for(caller, name, 'OWNER');
   DELETE FROM @extschema@.collection_catalog x WHERE x.name = c.name;
-  EXECUTE pg_catalog.format('DROP VIEW %s', c.backing_view);
+  PERFORM @extschema@.backing_drop(c.backing_view);
 END $$;
 REVOKE ALL ON FUNCTION @extschema@._drop_collection(regrole, text) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@._drop_collection(regrole, text) IS 'Internal: ldp.drop_collection run as the catalog''s owner for the calling role.';
 CREATE FUNCTION @extschema@.drop_collection(name text) RETURNS void
   AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION @extschema@.drop_collection(text) IS 'Forgets a collection and its closed epochs, and drops its view (the source table is left alone). Its owner only.';
+COMMENT ON FUNCTION @extschema@.drop_collection(text) IS 'Forgets a collection and its closed epochs, and drops its view with what any role built on it (CASCADE, with a NOTICE); the source table is left alone. Its owner only.';
 
 CREATE FUNCTION @extschema@._alter_collection_owner(caller regrole, name text, new_owner regrole) RETURNS void
   LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
@@ -395,6 +427,7 @@ BEGIN
   PERFORM @extschema@.backing_set_owner(caller, c.backing_view, new_owner, 'collection');
   -- the new owner must be able to run the collection's query (as at its creation)
   PERFORM @extschema@.collection_probe(c, new_owner);
+  PERFORM @extschema@.collection_owner_warning(name, new_owner);
 END $$;
 REVOKE ALL ON FUNCTION @extschema@._alter_collection_owner(regrole, text, regrole) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@._alter_collection_owner(regrole, text, regrole) IS 'Internal: ldp.alter_collection_owner run as the catalog''s owner for the calling role.';

@@ -328,13 +328,13 @@ BEGIN
   DELETE FROM @extschema@.thresh_estimates WHERE stream = s.id;
   DELETE FROM @extschema@.thresh_histograms WHERE stream = s.id;
   DELETE FROM @extschema@.thresh_catalog WHERE id = s.id;
-  EXECUTE pg_catalog.format('DROP VIEW %s', s.backing_view);
+  PERFORM @extschema@.backing_drop(s.backing_view);
 END $$;
 REVOKE ALL ON FUNCTION @extschema@._thresh_drop(regrole, text) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@._thresh_drop(regrole, text) IS 'Internal: ldp.thresh_drop run as the catalog''s owner for the calling role.';
 CREATE FUNCTION @extschema@.thresh_drop(name text) RETURNS void
   AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION @extschema@.thresh_drop(text) IS 'Deletes a THRESH stream with its reports and history, and drops its view. Its owner only.';
+COMMENT ON FUNCTION @extschema@.thresh_drop(text) IS 'Deletes a THRESH stream with its reports and history, and drops its view with what any role built on it (CASCADE, with a NOTICE). Its owner only.';
 
 CREATE FUNCTION @extschema@._alter_thresh_owner(caller regrole, name text, new_owner regrole) RETURNS void
   LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$

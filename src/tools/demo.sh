@@ -369,6 +369,9 @@ EOF
 step "a daily collection of the 1BitMean reports, closed by pg_cron"
 psql <<'SQL'
 SET client_min_messages = warning;
+\o /dev/null
+SELECT ldp.drop_collection(name) FROM ldp.collections WHERE name = 'demo_daily';  -- its view depends on the table
+\o
 DROP TABLE IF EXISTS demo_daily;
 CREATE TABLE demo_daily AS
 SELECT date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
@@ -376,7 +379,6 @@ SELECT date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
 FROM demo_onebit;
 CREATE INDEX ON demo_daily (at);
 \o /dev/null
-SELECT ldp.drop_collection(name) FROM ldp.collections WHERE name = 'demo_daily';
 SELECT ldp.create_collection('demo_daily', 'demo_daily', 'at', '1 day',
                              'ldp.onebit_mean_agg(report, 1.0, 86400, 0.2)');
 \o

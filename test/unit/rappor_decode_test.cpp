@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/random.hpp"
+#include "common/stats.hpp"
 #include "rappor/rappor_client.hpp"
 #include "rappor/rappor_internal.hpp"
 #include "rappor/rappor_summary.hpp"
@@ -421,6 +422,47 @@ TEST(RapporPrivacy, FiguresOfDecodeR) {
   EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [] { ldp::rappor_privacy(0, 0.5, 0.25, 0.75, 0); }));
   EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [] { ldp::rappor_privacy(2, 1.5, 0.25, 0.75, 0); }));
   EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [] { ldp::rappor_privacy(2, 0.5, 0.25, 0.75, 0, 1.0); }));
+}
+
+// Issue 27: f = 1 with p = q = 1 gave epsilon_one = NaN (R's 0/0); a report then shows
+// nothing of its value: 0. Reports without information make nothing detectable:
+// Infinity (R's z·Inf, NaN at alpha = 1/2).
+TEST(RapporPrivacy, NoInformationIsZeroNotNaN) {
+  for (double pq : {0.0, 0.25, 1.0}) {
+    ldp::RapporPrivacy r = ldp::rappor_privacy(16, 1, pq, pq, 0);
+    EXPECT_EQ(r.epsilon_one, 0.0) << pq;
+    EXPECT_EQ(r.epsilon_inf, 0.0) << pq;
+  }
+  ldp::RapporPrivacy same = ldp::rappor_privacy(2, 0.5, 0.4, 0.4, 10);  // p = q < 1
+  EXPECT_EQ(same.epsilon_one, 0.0);
+  for (double alpha : {0.05, 0.5, 0.9}) {
+    ldp::RapporPrivacy f1 = ldp::rappor_privacy(2, 1, 0.25, 0.75, 1000, alpha);
+    ASSERT_TRUE(f1.has_detection);
+    EXPECT_TRUE(std::isinf(f1.detection_frequency) && f1.detection_frequency > 0) << alpha;
+  }
+}
+
+// Issue 27: alpha => 1e-300 was refused as "confidence ... got 1" (1 - 2·alpha rounds
+// to 1); qnorm(1 - alpha) is taken from alpha itself.
+TEST(RapporPrivacy, TinyAlphaKeepsItsPrecision) {
+  const double ps = 0.25 + 0.5 * 0.25, qs = 0.25 + 0.5 * 0.75;  // .5·f·(p + q) + (1 − f)·p, q
+  ldp::RapporPrivacy r = ldp::rappor_privacy(2, 0.5, 0.25, 0.75, 1000000, 1e-300);
+  ASSERT_TRUE(r.has_detection);
+  // qnorm(1e-300, lower.tail = FALSE) = 37.0470962993612
+  EXPECT_NEAR(r.detection_frequency, 37.0470962993612 * std::sqrt(ps * (1 - ps) * 1e6) / ((qs - ps) * 1e6), 1e-6);
+  EXPECT_NEAR(ldp::normal_upper_quantile(0.05), 1.6448536269514722, 1e-12);
+  EXPECT_NEAR(ldp::normal_upper_quantile(0.95), -1.6448536269514722, 1e-12);
+  EXPECT_EQ(ldp::normal_upper_quantile(0.5), 0.0);
+  EXPECT_TRUE(std::isfinite(ldp::normal_upper_quantile(4.9e-324)));
+  for (double bad : {0.0, 1.0, -1.0, std::nan("")}) {
+    try {
+      ldp::rappor_privacy(2, 0.5, 0.25, 0.75, 10, bad);
+      ADD_FAILURE() << bad;
+    } catch (const ldp::Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::InvalidParameter);
+      EXPECT_NE(std::string(e.what()).find("alpha"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -34,6 +34,13 @@ double normal_critical_value(double confidence) {
   return boost::math::quantile(z, 0.5 + confidence / 2.0);
 }
 
+double normal_upper_quantile(double alpha) {
+  if (!(alpha > 0.0 && alpha < 1.0))
+    throw_error(ErrorKind::InvalidParameter, "alpha must be in (0, 1), got %g", alpha);
+  boost::math::normal_distribution<double> z;
+  return boost::math::quantile(boost::math::complement(z, alpha));
+}
+
 double student_t_critical_value(double confidence, double df) {
   check_confidence(confidence);
   if (!(df > 0)) throw_error(ErrorKind::Internal, "degrees of freedom must be > 0, got %g", df);

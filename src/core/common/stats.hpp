@@ -27,6 +27,11 @@ void check_delta(double delta);
 // Throws InvalidParameter unless 0 < confidence < 1.
 double normal_critical_value(double confidence);
 
+// Upper-tail normal quantile: z with P(Z > z) = alpha (negative for alpha > 1/2),
+// computed from alpha itself, so that a tiny alpha (1e-300) keeps its precision.
+// Throws InvalidParameter naming `alpha` unless 0 < alpha < 1.
+double normal_upper_quantile(double alpha);
+
 // Two-sided Student t critical value on df > 0 degrees of freedom.
 // Throws InvalidParameter unless 0 < confidence < 1.
 double student_t_critical_value(double confidence, double df);

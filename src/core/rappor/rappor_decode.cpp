@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <string_view>
 #include <unordered_set>
@@ -349,18 +350,28 @@ RapporPrivacy rappor_privacy(int64_t hashes, double f, double p, double q, int64
   const auto h = static_cast<double>(hashes);
   r.q_star = .5 * f * (p + q) + (1 - f) * q;
   r.p_star = .5 * f * (p + q) + (1 - f) * p;
-  double exp_e_one = std::pow((r.q_star * (1 - r.p_star)) / (r.p_star * (1 - r.q_star)), h);
-  if (exp_e_one < 1) exp_e_one = 1 / exp_e_one;
-  r.epsilon_one = std::log(exp_e_one);
+  if (r.p_star == r.q_star) {
+    // a report's bits have the same law whatever the value (f = 1, or p = q): nothing
+    // leaks, where R's ratio is 0/0 when both are 0 or 1
+    r.epsilon_one = 0;
+  } else {
+    double exp_e_one = std::pow((r.q_star * (1 - r.p_star)) / (r.p_star * (1 - r.q_star)), h);
+    if (exp_e_one < 1) exp_e_one = 1 / exp_e_one;
+    r.epsilon_one = std::log(exp_e_one);
+  }
   r.epsilon_inf = std::log(std::pow((1 - .5 * f) / (.5 * f), 2 * h));
   r.has_detection = reports > 0 && p < q;
   if (r.has_detection) {
-    // qnorm(1 - alpha): the two-sided critical value of confidence 1 - 2α, signed
-    const double z = alpha < 0.5 ? normal_critical_value(1 - 2 * alpha)
-                     : alpha > 0.5 ? -normal_critical_value(2 * alpha - 1) : 0.0;
+    // qnorm(1 - alpha), from alpha itself (1 - 1e-300 would round to 1)
+    const double z = normal_upper_quantile(alpha);
     const auto n = static_cast<double>(reports);
-    const double std_dev_counts = std::sqrt(r.p_star * (1 - r.p_star) * n) / (r.q_star - r.p_star);
-    r.detection_frequency = z * std_dev_counts / n;
+    if (r.q_star > r.p_star) {
+      const double std_dev_counts = std::sqrt(r.p_star * (1 - r.p_star) * n) / (r.q_star - r.p_star);
+      r.detection_frequency = z * std_dev_counts / n;
+    } else {
+      // f = 1: reports carry nothing, no proportion is detectable (R: z·Inf)
+      r.detection_frequency = std::numeric_limits<double>::infinity();
+    }
   }
   return r;
 }

@@ -14,13 +14,19 @@
 // the collection's owner inside a security-restricted operation, as PostgreSQL runs
 // a materialized view's query for REFRESH: the owner's functions cannot SET ROLE back
 // to whoever closes (a superuser, pg_cron's job owner), create temporary objects or
-// leave settings behind.
+// leave settings behind. Nor may they leave anything else in the closing session:
+// while the owner's code runs, the functions that would change that session's state
+// (advisory locks of either kind, the random seed and sequence, a sequence's
+// currval/lastval, notifications) and the commands that would (PREPARE, DEALLOCATE,
+// cursors, LOAD, NOTIFY) are refused (42501), so a close leaves the session as it
+// found it.
 //
 // Plain C style: PostgreSQL errors longjmp through these frames.
 #include "common/glue.hpp"  // postgres.h first
 
 extern "C" {
 #include "access/htup_details.h"
+#include "catalog/objectaccess.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "commands/event_trigger.h"
@@ -28,8 +34,12 @@ extern "C" {
 #include "funcapi.h"
 #include "nodes/makefuncs.h"
 #include "parser/parse_func.h"
+#include "tcop/cmdtag.h"
+#include "tcop/utility.h"
+#include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/regproc.h"
 #include "utils/syscache.h"
 #include "utils/tuplestore.h"
 }
@@ -81,6 +91,81 @@ Twin* twin_of(FunctionCallInfo fcinfo) {
   return t;
 }
 
+// ---- the closing session's state, while an owner's code runs (ldp._as_role) ----
+
+int owner_code_depth = 0;  // > 0 inside ldp._as_role's query
+object_access_hook_type next_object_access = nullptr;
+ProcessUtility_hook_type next_process_utility = nullptr;
+bool session_guards_installed = false;
+
+// Built-in functions that change the calling session's state beyond the query: its
+// advisory locks (session or transaction ones: both outlive the query), the random
+// sequence, a sequence's currval and lastval, the notifications it sends at commit.
+constexpr Oid kSessionFunctions[] = {
+    F_PG_ADVISORY_LOCK_INT8, F_PG_ADVISORY_LOCK_SHARED_INT8, F_PG_TRY_ADVISORY_LOCK_INT8,
+    F_PG_TRY_ADVISORY_LOCK_SHARED_INT8, F_PG_ADVISORY_UNLOCK_INT8, F_PG_ADVISORY_UNLOCK_SHARED_INT8,
+    F_PG_ADVISORY_LOCK_INT4_INT4, F_PG_ADVISORY_LOCK_SHARED_INT4_INT4, F_PG_TRY_ADVISORY_LOCK_INT4_INT4,
+    F_PG_TRY_ADVISORY_LOCK_SHARED_INT4_INT4, F_PG_ADVISORY_UNLOCK_INT4_INT4,
+    F_PG_ADVISORY_UNLOCK_SHARED_INT4_INT4, F_PG_ADVISORY_UNLOCK_ALL, F_PG_ADVISORY_XACT_LOCK_INT8,
+    F_PG_ADVISORY_XACT_LOCK_SHARED_INT8, F_PG_TRY_ADVISORY_XACT_LOCK_INT8,
+    F_PG_TRY_ADVISORY_XACT_LOCK_SHARED_INT8, F_PG_ADVISORY_XACT_LOCK_INT4_INT4,
+    F_PG_ADVISORY_XACT_LOCK_SHARED_INT4_INT4, F_PG_TRY_ADVISORY_XACT_LOCK_INT4_INT4,
+    F_PG_TRY_ADVISORY_XACT_LOCK_SHARED_INT4_INT4, F_SETSEED, F_RANDOM, F_NEXTVAL,
+    F_SETVAL_REGCLASS_INT8, F_SETVAL_REGCLASS_INT8_BOOL, F_PG_NOTIFY};
+
+[[noreturn]] void refuse_in_owner_code(const char* what) {
+  ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                  errmsg("cannot run %s in a collection's source query", what),
+                  errdetail("ldp runs a collection's source as its owner inside the session that "
+                            "closes it; %s would change that session's state, which a close must "
+                            "leave as it found it.", what),
+                  errhint("Take advisory locks, seeds and sequence values in the sessions that "
+                          "need them, not in a collection's source.")));
+}
+
+// Function calls are checked where the executor sets each one up (ExecInitFunc
+// asks this hook after its EXECUTE check), built-in or not, however deep in the
+// owner's functions: before the call runs.
+void guard_object_access(ObjectAccessType access, Oid class_id, Oid object_id, int sub_id, void* arg) {
+  if (next_object_access != nullptr) next_object_access(access, class_id, object_id, sub_id, arg);
+  if (owner_code_depth == 0 || access != OAT_FUNCTION_EXECUTE) return;
+  for (Oid f : kSessionFunctions)
+    if (f == object_id) refuse_in_owner_code(psprintf("function %s", format_procedure(object_id)));
+}
+
+void guard_process_utility(PlannedStmt* pstmt, const char* query_string, bool read_only_tree,
+                           ProcessUtilityContext context, ParamListInfo params, QueryEnvironment* query_env,
+                           DestReceiver* dest, QueryCompletion* qc) {
+  if (owner_code_depth > 0) {
+    switch (nodeTag(pstmt->utilityStmt)) {
+      case T_PrepareStmt:
+      case T_DeallocateStmt:
+      case T_DeclareCursorStmt:
+      case T_ClosePortalStmt:
+      case T_FetchStmt:
+      case T_LoadStmt:
+      case T_NotifyStmt:
+        refuse_in_owner_code(GetCommandTagName(CreateCommandTag(pstmt->utilityStmt)));
+      default:
+        break;
+    }
+  }
+  if (next_process_utility != nullptr)
+    next_process_utility(pstmt, query_string, read_only_tree, context, params, query_env, dest, qc);
+  else
+    standard_ProcessUtility(pstmt, query_string, read_only_tree, context, params, query_env, dest, qc);
+}
+
+// Installed at the first ldp._as_role of a backend (the hooks act only inside it).
+void install_session_guards() {
+  if (session_guards_installed) return;
+  next_object_access = object_access_hook;
+  object_access_hook = guard_object_access;
+  next_process_utility = ProcessUtility_hook;
+  ProcessUtility_hook = guard_process_utility;
+  session_guards_installed = true;
+}
+
 }  // namespace
 
 // Every administrative function and procedure: calls ldp._<its name>(caller, args...)
@@ -116,9 +201,10 @@ LDP_FUNCTION(ldp_privileged) {
 // ldp._as_role(role regrole, query text, lo timestamptz, hi timestamptz) → SETOF record:
 // the rows of a read-only query built by the extension from a collection's validated
 // definition ($1 = lo, $2 = hi), run as `role` in a security-restricted operation
-// with search_path = pg_catalog, pg_temp; settings it changes are undone. The
-// caller's column list must match the query's columns. EXECUTE is not granted to
-// anyone: only the privileged twins (running as the catalog's owner) call it.
+// with search_path = pg_catalog, pg_temp; settings it changes are undone, and what
+// else would change the session is refused (the guards above). The caller's column
+// list must match the query's columns. EXECUTE is not granted to anyone: only the
+// privileged twins (running as the catalog's owner) call it.
 LDP_FUNCTION(ldp_as_role) {
   if (PG_ARGISNULL(0) || PG_ARGISNULL(1)) elog(ERROR, "ldp._as_role: NULL role or query");
   Oid role = PG_GETARG_OID(0);
@@ -135,14 +221,17 @@ LDP_FUNCTION(ldp_as_role) {
   auto* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
   TupleDesc want = rsinfo->setDesc;
 
+  install_session_guards();
   Oid save_user;
   int save_sec;
   GetUserIdAndSecContext(&save_user, &save_sec);
+  int save_depth = owner_code_depth;
   int nest = NewGUCNestLevel();
   (void)set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
                           GUC_ACTION_SAVE, true, 0, false);
   SetUserIdAndSecContext(role, save_sec | SECURITY_LOCAL_USERID_CHANGE |
                                    SECURITY_RESTRICTED_OPERATION);
+  owner_code_depth = save_depth + 1;
   PG_TRY();
   {
     if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "ldp._as_role: SPI_connect failed");
@@ -162,7 +251,10 @@ LDP_FUNCTION(ldp_as_role) {
     SPI_finish();
   }
   PG_FINALLY();
-  { SetUserIdAndSecContext(save_user, save_sec); }
+  {
+    SetUserIdAndSecContext(save_user, save_sec);
+    owner_code_depth = save_depth;
+  }
   PG_END_TRY();
   AtEOXact_GUC(false, nest);  // undo every setting the role's code changed
   return (Datum)0;
