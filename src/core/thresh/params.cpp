@@ -176,11 +176,13 @@ double loss_of(double a, int64_t votes, double b, int64_t estimates) {
 }
 
 // K_V, K_E and the worst case under a rule. NextWithinCap: 3a·K_V <= ε and 3b·K_E <= ε
-// exactly, so 2a·K_V + b·K_E <= ε exactly; its computed value may round above ε (an ulp
-// or two, when both products meet their caps almost exactly): K_E is lowered, then K_V,
-// until it does not. A step lowers the sum by b or 2a, over an ulp of ε (a K near
-// 2^50 is the least step: ε/(3·2^50)), so a few steps suffice; and at K_V = K_E = 1 the
-// sum 2a + b (exact products) computes to at most ε, so neither goes below 1.
+// exactly, so 2a·K_V + b·K_E <= ε exactly; its computed value may round above ε (an ulp,
+// when both products meet their caps almost exactly and round up): K_E is lowered, then
+// K_V, until it does not. A step lowers the sum by b or 2a, at least ε/(3·2^50) > an ulp
+// of ε, so a step or two suffice (one in every configuration the unit tests search).
+// With K_E = 1 the sum already computes within ε (b <= ε/3 is a double below ε/3), so
+// the K_V step is a guard; and at K_V = K_E = 1 (exact products) 2a + b <= ε rounds to
+// at most ε, so neither goes below 1.
 Budget budget_of(double epsilon, double a, double b, CapRule rule) {
   Budget r;
   if (rule == CapRule::SpentBelowCap) {
@@ -229,7 +231,7 @@ double suggestion(double v, int digits, bool up, Works works) {
   const double n = static_cast<double>(c.users);
   char lower[2][400] = {"", ""};
   if (vote && c.vote_noise) {
-    std::snprintf(lower[0], sizeof lower[0], "a vote_noise <= epsilon/3 = %.10g", noise10);
+    std::snprintf(lower[0], sizeof lower[0], "a vote_noise <= %.10g", noise10);
   } else if (vote) {
     // a = 4s/(L − 3s) <= ε/3  <=>  L >= s·(3 + 4/(ε/3)): the smallest such L, if m groups fit
     double s = std::sqrt(2.0 * n * log_ratio(12.0, c.groups, c.epochs, c.delta));
@@ -246,7 +248,7 @@ double suggestion(double v, int digits, bool up, Works works) {
                     L, c.users / c.groups, noise6);
   }
   if (estimate && c.estimate_noise) {
-    std::snprintf(lower[1], sizeof lower[1], "an estimate_noise <= epsilon/3 = %.10g", noise10);
+    std::snprintf(lower[1], sizeof lower[1], "an estimate_noise <= %.10g", noise10);
   } else if (estimate) {
     // b = 2x/(y − x) <= ε/3  <=>  y >= x·(1 + 2/(ε/3)), y falling with epoch_rounds
     double x = pop_error(n, c.epochs, c.delta);
