@@ -103,11 +103,11 @@ BEGIN
 END $ldp_guard$;
 
 -- extension/sql/50_thresh.sql: a promised epsilon kept (issue 27.4). A device stops
--- its truthful votes and estimates when the next one would pass its cap (ε/4 each), so
--- its worst-case loss 2a·⌊ε/(4a)⌋ + b·⌊ε/(4b)⌋ is at most 3ε/4 <= ε, and a configuration
+-- its truthful votes and estimates when the next one would pass its cap (ε/3 each), so
+-- its worst-case loss 2a·⌊ε/(3a)⌋ + b·⌊ε/(3b)⌋ is at most ε, and a configuration
 -- that cannot afford one truthful vote and one truthful estimate is refused. Each stream
 -- records the rule its devices run: the streams made before keep 0.9.0's
--- (spent_below_cap, up to 2a·⌈ε/(4a)⌉ + b·⌈ε/(4b)⌉), with their parameters and history;
+-- (spent_below_cap, caps ε/4, up to 2a·⌈ε/(4a)⌉ + b·⌈ε/(4b)⌉), with their parameters and history;
 -- the warning at the end names those whose worst case exceeds their ε (a WARNING: an
 -- extension script's NOTICEs do not reach the client, PostgreSQL raises its
 -- client_min_messages to warning while it runs). The column's
@@ -116,7 +116,7 @@ END $ldp_guard$;
 ALTER TABLE @extschema@.thresh_catalog
   ADD COLUMN cap_rule text NOT NULL DEFAULT 'spent_below_cap' CHECK (cap_rule IN ('spent_below_cap', 'next_within_cap'));
 ALTER TABLE @extschema@.thresh_catalog ALTER COLUMN cap_rule DROP DEFAULT;
-COMMENT ON COLUMN @extschema@.thresh_catalog.cap_rule IS 'The rule by which the stream''s devices stop truthful votes and estimates at their caps (epsilon/4 each): next_within_cap (streams created from 0.10.0 on) sends one only if the counter after it stays within the cap, so a device loses at most 2a*floor(eps/(4a)) + b*floor(eps/(4b)) <= 3*eps/4; spent_below_cap (streams created by 0.9.0 and before, which keep it) sends one while the counter is below the cap, up to 2a*ceil(eps/(4a)) + b*ceil(eps/(4b)), which can exceed eps.';
+COMMENT ON COLUMN @extschema@.thresh_catalog.cap_rule IS 'The rule by which the stream''s devices stop truthful votes and estimates at their caps: next_within_cap (streams created from 0.10.0 on; caps epsilon/3 each) sends one only if the counter after it stays within the cap, so a device loses at most 2a*floor(eps/(3a)) + b*floor(eps/(3b)) <= eps; spent_below_cap (streams created by 0.9.0 and before, which keep it; caps epsilon/4 each) sends one while the counter is below the cap, up to 2a*ceil(eps/(4a)) + b*ceil(eps/(4b)), which can exceed eps.';
 
 CREATE OR REPLACE VIEW @extschema@.thresh_streams WITH (security_barrier) AS
   SELECT s.id, s.name, s.users, s.epochs, s.epoch_rounds, s.min_group_size, s.groups, s.epsilon, s.delta,
@@ -139,7 +139,7 @@ CREATE OR REPLACE FUNCTION @extschema@.thresh_derive(users bigint, epochs int, e
     OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8,
     OUT accuracy_bound float8)
   AS 'MODULE_PATHNAME', 'ldp_thresh_derive_within_cap' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.thresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8) IS 'THRESH parameters from a configuration (NULL noises and threshold unit are derived): vote noise a, estimate noise b, vote threshold, per-user sampling error y, thresholds tau_-1..tau_ceil(log2 T), the truthful reports a device of a new stream can afford (floor(eps/(4a)) votes, floor(eps/(4b)) estimates), its worst-case privacy loss 2a*floor(eps/(4a)) + b*floor(eps/(4b)) <= 3*eps/4 and the Theorem 4.3 accuracy bound. Refuses (22023) a configuration in which a device cannot afford one truthful vote and one truthful estimate (a or b above eps/4), saying what to change.';
+COMMENT ON FUNCTION @extschema@.thresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8) IS 'THRESH parameters from a configuration (NULL noises and threshold unit are derived): vote noise a, estimate noise b, vote threshold, per-user sampling error y, thresholds tau_-1..tau_ceil(log2 T), the truthful reports a device of a new stream can afford (floor(eps/(3a)) votes, floor(eps/(3b)) estimates, one estimate fewer where the loss would round above eps), its worst-case privacy loss 2a*floor(eps/(3a)) + b*floor(eps/(3b)) <= eps and the Theorem 4.3 accuracy bound. Refuses (22023) a configuration in which a device cannot afford one truthful vote and one truthful estimate (a or b above eps/3), saying what to change.';
 -- heavythresh_derive takes hashes and width where heavythresh_create does (issue 27.5):
 -- a new signature; 0.9.0's order stays one version as a deprecated SQL wrapper (the same
 -- arguments and result type: CREATE OR REPLACE, from language C to sql).
@@ -149,7 +149,7 @@ CREATE FUNCTION @extschema@.heavythresh_derive(users bigint, epochs int, epoch_r
     OUT a float8, OUT b float8, OUT vote_threshold float8, OUT projection_error float8, OUT thresholds float8[],
     OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
   AS 'MODULE_PATHNAME', 'ldp_heavythresh_derive_within_cap' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, int, int, float8, float8, float8) IS 'HEAVYTHRESH parameters (README "Histogram streams"), with the arguments of ldp.heavythresh_create in its order: a, b and the vote threshold as for a Bernoulli stream, the projection error y_Phi = sqrt(2 ln(16wnT/delta)/(t l)) with w = hashes * width, thresholds tau_b = 2(b+1) y_Phi (or the threshold unit), the truthful reports a device can afford and its worst-case privacy loss (<= 3*eps/4, as ldp.thresh_derive; the same refusals).';
+COMMENT ON FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, int, int, float8, float8, float8) IS 'HEAVYTHRESH parameters (README "Histogram streams"), with the arguments of ldp.heavythresh_create in its order: a, b and the vote threshold as for a Bernoulli stream, the projection error y_Phi = sqrt(2 ln(16wnT/delta)/(t l)) with w = hashes * width, thresholds tau_b = 2(b+1) y_Phi (or the threshold unit), the truthful reports a device can afford and its worst-case privacy loss (<= eps, as ldp.thresh_derive; the same refusals).';
 -- 0.9.0's order (hashes and width last), for one version
 CREATE OR REPLACE FUNCTION @extschema@.heavythresh_derive(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint,
     groups int, epsilon float8, delta float8, vote_noise float8, estimate_noise float8, threshold_unit float8,
@@ -162,7 +162,7 @@ COMMENT ON FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, 
 CREATE FUNCTION @extschema@.thresh_budget(epsilon float8, vote_noise float8, estimate_noise float8, cap_rule text,
     OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
   AS 'MODULE_PATHNAME', 'ldp_thresh_budget' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.thresh_budget(float8, float8, float8, text) IS 'What a THRESH device can send and lose under a cap rule (ldp.thresh_streams.cap_rule): next_within_cap gives floor(eps/(4a)) truthful votes, floor(eps/(4b)) truthful estimates and a worst-case loss 2a*floor(eps/(4a)) + b*floor(eps/(4b)) <= 3*eps/4; spent_below_cap (streams made by 0.9.0 and before) the same with ceil, which can exceed eps.';
+COMMENT ON FUNCTION @extschema@.thresh_budget(float8, float8, float8, text) IS 'What a THRESH device can send and lose under a cap rule (ldp.thresh_streams.cap_rule): next_within_cap gives floor(eps/(3a)) truthful votes, floor(eps/(3b)) truthful estimates (one fewer where the loss would round above eps) and a worst-case loss 2a*floor(eps/(3a)) + b*floor(eps/(3b)) <= eps; spent_below_cap (streams made by 0.9.0 and before) ceil(eps/(4a)) and ceil(eps/(4b)), which can exceed eps.';
 
 CREATE OR REPLACE FUNCTION @extschema@.thresh_create_stream(caller regrole, name text, kind text, users bigint, epochs int,
     epoch_rounds bigint, min_group_size bigint, groups int, epsilon float8, delta float8,
@@ -191,7 +191,7 @@ END $$;
 REVOKE ALL ON FUNCTION @extschema@.thresh_create_stream(regrole, text, text, bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.thresh_create_stream(regrole, text, text, bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'Internal: creates a THRESH stream of a kind (bernoulli or histogram) for the calling role: checks the name, derives its parameters (refusing a configuration whose devices cannot afford one truthful vote and one truthful estimate), stores its row with cap rule next_within_cap and creates its view.';
 
-COMMENT ON FUNCTION @extschema@.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) IS 'Creates a THRESH stream owned by the calling role for n users, T epochs of epoch_rounds rounds, groups subgroups of at least min_group_size users, privacy epsilon and failure probability delta; derives the vote noise a, estimate noise b and thresholds (or takes the given ones) and refuses configurations that break Assumption 4.2, leave b undefined or leave a device unable to afford one truthful vote and one truthful estimate (a or b above epsilon/4), saying what to change. Its devices run cap rule next_within_cap: a device loses at most 2a*floor(eps/(4a)) + b*floor(eps/(4b)) <= 3*eps/4. Not executable by PUBLIC: GRANT EXECUTE to the roles that may create streams.';
+COMMENT ON FUNCTION @extschema@.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) IS 'Creates a THRESH stream owned by the calling role for n users, T epochs of epoch_rounds rounds, groups subgroups of at least min_group_size users, privacy epsilon and failure probability delta; derives the vote noise a, estimate noise b and thresholds (or takes the given ones) and refuses configurations that break Assumption 4.2, leave b undefined or leave a device unable to afford one truthful vote and one truthful estimate (a or b above epsilon/3), saying what to change. Its devices run cap rule next_within_cap: a device loses at most 2a*floor(eps/(3a)) + b*floor(eps/(3b)) <= eps. Not executable by PUBLIC: GRANT EXECUTE to the roles that may create streams.';
 
 -- thresh_params gains cap_rule and worst_case_loss: a new result type, so DROP + CREATE.
 DROP FUNCTION @extschema@.thresh_params(text);

@@ -21,9 +21,10 @@ FROM ldp.thresh_params('daily');
 SELECT round(a::numeric, 6) AS a, round(b::numeric, 6) AS b, max_truthful_votes, max_truthful_estimates,
        round(worst_case_loss::numeric, 4) AS worst_case_loss, round(accuracy_bound::numeric, 4) AS accuracy_bound
 FROM ldp.thresh_derive(100000, 32, 20000, 40000, 2, 8, 0.1, NULL, NULL, NULL);
--- its devices run the 0.10.0 cap rule: floor(2/a) = 13 votes, floor(2/b) = 2 estimates,
--- a worst case of 26a + 2b <= 3*eps/4 (thresh_params and thresh_budget say the same)
-SELECT p.cap_rule, p.worst_case_loss = d.worst_case_loss AS as_derived, p.worst_case_loss <= 6 AS within,
+-- its devices run the 0.10.0 cap rule, caps eps/3: floor(8/(3a)) = 17 votes,
+-- floor(8/(3b)) = 3 estimates, a worst case of 34a + 3b <= eps (thresh_params and
+-- thresh_budget say the same)
+SELECT p.cap_rule, p.worst_case_loss = d.worst_case_loss AS as_derived, p.worst_case_loss <= p.epsilon AS within,
        round(p.worst_case_loss::numeric, 4) AS worst_case_loss
 FROM ldp.thresh_params('daily') p, ldp.thresh_derive(100000, 32, 20000, 40000, 2, 8, 0.1, NULL, NULL, NULL) d;
 SELECT cap_rule FROM ldp.thresh_streams WHERE name = 'daily';
@@ -117,27 +118,28 @@ SELECT try_sql($$CALL ldp.thresh_close_votes('small')$$);
 SELECT try_sql($$CALL ldp.thresh_close_epoch('small')$$);
 SELECT try_sql($$SELECT ldp.thresh_submit_votes('small', 5, '{1}', '{t}')$$);
 -- The cap rule (issue 27.4): a device sends a truthful vote (estimate) only if its
--- counter after it stays within eps/4, so it loses at most 2a*floor(eps/(4a)) +
--- b*floor(eps/(4b)) <= 3*eps/4, and a configuration that cannot afford one truthful vote
+-- counter after it stays within eps/3, so it loses at most 2a*floor(eps/(3a)) +
+-- b*floor(eps/(3b)) <= eps, and a configuration that cannot afford one truthful vote
 -- and one truthful estimate is refused (22023), saying what works. Issue 27's
 -- configuration at eps = 1 (0.9.0 created it, warning of a worst case of 1.408):
--- b = 0.8129 > eps/4 = 0.25.
+-- b = 0.8129 > eps/3 = 0.3333.
 SELECT try_sql($$SELECT ldp.thresh_create('s', 100000, 32, 20000, 40000, 2, 1, 0.1)$$);
 SELECT try_sql($$SELECT * FROM ldp.thresh_derive(100000, 32, 20000, 40000, 2, 1, 0.1, NULL, NULL, NULL)$$);
--- what it suggests works: epsilon >= 3.25143 (one estimate), or epoch_rounds <= 2956
-SELECT ldp.thresh_create('s', 100000, 32, 20000, 40000, 2, 3.25143, 0.1);
+-- what it suggests works: epsilon >= 2.43857 (one estimate), or epoch_rounds <= 4887
+SELECT ldp.thresh_create('s', 100000, 32, 20000, 40000, 2, 2.43857, 0.1);
 SELECT cap_rule, round(estimate_noise::numeric, 6) AS b, round(worst_case_loss::numeric, 4) AS worst_case_loss,
        worst_case_loss <= epsilon AS within
 FROM ldp.thresh_params('s');
 SELECT ldp.thresh_drop('s');
 SELECT max_truthful_votes, max_truthful_estimates, round(worst_case_loss::numeric, 4) AS worst_case_loss
-FROM ldp.thresh_derive(100000, 32, 2956, 40000, 2, 1, 0.1, NULL, NULL, NULL);
-SELECT try_sql($$SELECT * FROM ldp.thresh_derive(100000, 32, 2957, 40000, 2, 1, 0.1, NULL, NULL, NULL)$$);
--- a derived a too large for eps/4: the smallest min_group_size that works
+FROM ldp.thresh_derive(100000, 32, 4887, 40000, 2, 1, 0.1, NULL, NULL, NULL);
+SELECT try_sql($$SELECT * FROM ldp.thresh_derive(100000, 32, 4888, 40000, 2, 1, 0.1, NULL, NULL, NULL)$$);
+-- a derived a too large for eps/3: the smallest min_group_size that works
 SELECT try_sql($$SELECT ldp.thresh_create('x', 100000, 32, 20000, 5000, 2, 0.5, 0.1, estimate_noise => 0.1)$$);
--- given noises: a = b = eps/4 exactly affords one of each (3*eps/4); a hair less epsilon does not
-SELECT max_truthful_votes, max_truthful_estimates, worst_case_loss FROM ldp.thresh_derive(10, 4, 100, 1, 1, 4, 0.1, 1, 1, NULL);
-SELECT try_sql($$SELECT * FROM ldp.thresh_derive(10, 4, 100, 1, 1, 3.9999999, 0.1, 1, 1, NULL)$$);
+-- given noises: a = b = eps/3 exactly affords one of each (a worst case of eps itself); a
+-- hair less epsilon does not
+SELECT max_truthful_votes, max_truthful_estimates, worst_case_loss FROM ldp.thresh_derive(10, 4, 100, 1, 1, 3, 0.1, 1, 1, NULL);
+SELECT try_sql($$SELECT * FROM ldp.thresh_derive(10, 4, 100, 1, 1, 2.9999999, 0.1, 1, 1, NULL)$$);
 SELECT try_sql($$SELECT ldp.thresh_create('loose', 10, 4, 100, 1, 1, 1, 0.1, 1, 1)$$);
 SELECT count(*) AS streams FROM ldp.thresh_streams WHERE name IN ('s', 'x', 'loose');
 -- thresh_budget under each rule, at issue 27's a and b: 0.9.0's (ceil) passes eps = 1

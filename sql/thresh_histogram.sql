@@ -41,7 +41,7 @@ SELECT try_sql($$SELECT ldp.heavythresh_create('words', 4000, 16, 200000, 2000, 
 SELECT try_sql($$SELECT ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, 8, NULL, estimate_noise => 0.5)$$);
 SELECT try_sql($$SELECT ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, NULL, 0.5, NULL, 8, NULL)$$);
 -- a device that cannot afford one truthful vote and one truthful report is refused (a =
--- b = 1 > eps/4), as for thresh_create (0.9.0 created it with a warning)
+-- b = 1 > eps/3), as for thresh_create (0.9.0 created it with a warning)
 SELECT try_sql($$SELECT ldp.heavythresh_create('lossy', 100, 4, 100, 100, 1, 1, 0.1, 2, 16, 1, 1)$$);
 SELECT try_sql($$SELECT ldp.heavythresh_derive(100, 4, 100, 100, 1, 1, 0.1, 2, 16, 1, 1)$$);
 SELECT cap_rule, worst_case_loss FROM ldp.thresh_params('words');

@@ -44,9 +44,9 @@ sends an estimate (Algorithm 3) before the server closes the epoch.
   --histogram          HEAVYTHRESH histogram streams instead (ldp_thresh_sim --histogram --help)
 
 Output: one line per epoch, then key=value lines: updates, changes, max_error,
-accuracy_bound, max_vote_spent, vote_cap (a * max_truthful_votes <= eps/4), max_estimate_spent,
-estimate_cap (b * max_truthful_estimates <= eps/4), max_spent, worst_case_loss (2 vote_cap +
-estimate_cap <= 3 eps/4), baseline_max_error, baseline_mean_error.
+accuracy_bound, max_vote_spent, vote_cap (a * max_truthful_votes <= eps/3), max_estimate_spent,
+estimate_cap (b * max_truthful_estimates <= eps/3), max_spent, worst_case_loss (2 vote_cap +
+estimate_cap <= eps), baseline_max_error, baseline_mean_error.
 )";
 
 [[noreturn]] void usage_error(const std::string& msg) {

@@ -18,17 +18,17 @@ namespace {
 
 // Two groups of 40,000 and 60,000 users, epochs of 20,000 rounds; δ = 0.1 gives
 // τ = {0, .0445, .0889, .1334, .1778, .2223, .2668} (τ_-1..τ_5) and b = 0.81, so at
-// ε = 10 a user can pay for ⌊10/(4·0.81)⌋ = 3 updates (0.9.0's rule paid for
-// ⌈8/(4·0.81)⌉ = 3 at ε = 8; the 0.10.0 rule only 2 there). Group 0 jumps by 0.4 (> τ_5) at epoch 10;
-// group 1 moves by 0.158 (between τ_2 and τ_3: level 2 votes every 2^(5-2) = 8 epochs)
-// at epoch 19.
+// ε = 8 a user can pay for ⌊8/(3·0.81)⌋ = 3 updates, the three this scenario needs
+// (0.9.0's rule too: ⌈8/(4·0.81)⌉ = 3; with caps of ε/4 the new rule paid for 2 and
+// this test ran at ε = 10). Group 0 jumps by 0.4 (> τ_5) at epoch 10; group 1 moves by
+// 0.158 (between τ_2 and τ_3: level 2 votes every 2^(5-2) = 8 epochs) at epoch 19.
 ThreshSimSpec scenario() {
   ThreshSimSpec spec;
   parse_thresh_group("40000:0.3@10:0.7", &spec.scenario);
   parse_thresh_group("60000:0.2@19:0.358", &spec.scenario);
   spec.config.epochs = 32;
   spec.config.epoch_rounds = 20000;
-  spec.config.epsilon = 10;
+  spec.config.epsilon = 8;
   spec.config.delta = 0.1;
   spec.seed = 20261122;
   spec.batch = 25000;
@@ -58,7 +58,7 @@ TEST(ThreshSimDb, GuaranteesHoldAndTheServerAgreesWithTheCore) {
     EXPECT_EQ(e.updated, m.epochs[i].updated);
     EXPECT_EQ(e.published, m.epochs[i].published);
     // privacy: the stream runs the 0.10.0 rule, and no counter ever passes its cap
-    // (a report only if the counter after it stays within ε/4)
+    // (a report only if the counter after it stays within ε/3), and the worst case within ε
     EXPECT_EQ(p.config.cap_rule, ldp::thresh::CapRule::NextWithinCap);
     EXPECT_LE(e.max_vote_spent, p.max_vote_spent());
     EXPECT_LE(e.max_estimate_spent, p.max_estimate_spent());

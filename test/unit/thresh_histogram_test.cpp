@@ -246,7 +246,7 @@ TEST(ThreshHistogramClient, VotesReportsAndCaps) {
     ldp::SignedSketchReport r = u.report(rng);
     kept += r.report == ldp::count_sketch_entry("apple", r.hash_index, r.coefficient, p.width);
     th::HistogramClient::State s = u.state();
-    s.estimate_spent = p.stream.estimate_cap();
+    s.estimate_spent = p.stream.max_estimate_spent();  // the budget spent
     th::HistogramClient v(p, s);
     v.vote(2, one, 1, rng);
     spent_plus += v.report(rng).report;
@@ -370,18 +370,18 @@ TEST(ThreshHistogramOracle, UnbiasedWithItsStandardError) {
 // item) pairs of the top 20 items while the oracle is current, and is <= 3× the RMS error.
 TEST(ThreshHistogramSimulation, EndToEnd) {
   th::HistogramConfig config = small_stream();
-  // half the users (the time of the test), with a = 0.7 given. Group 0 needs 3 truthful
-  // votes (epochs 1, 5 and 11) and everyone 4 truthful reports (1, 5, 8, 11): under the
-  // 0.10.0 cap rule 3a and 4b within ε/4, so ε = 8.4 (⌊2.1/0.7⌋ = 3 votes, ⌊2.1/0.5⌋ = 4
-  // reports, worst-case loss 2·0.7·3 + 0.5·4 = 6.2 <= 3ε/4), the decisions that 0.9.0's
-  // rule took at ε = 8 (⌈2/0.7⌉ = 3, ⌈2/0.5⌉ = 4, the same 6.2): the same run draw for draw.
+  // half the users (the time of the test), with a = 0.7 given, ε = 8. Group 0 needs 3
+  // truthful votes (epochs 1, 5 and 11) and everyone 4 truthful reports (1, 5, 8, 11):
+  // the 0.10.0 cap rule pays for 3a and 5b within ε/3 = 2.667 (⌊8/2.1⌋ = 3 votes,
+  // ⌊8/1.5⌋ = 5 reports, worst-case loss 2·0.7·3 + 0.5·5 = 6.7 <= ε), 0.9.0's rule at the
+  // same ε for 3 and 4 (⌈2/0.7⌉, ⌈2/0.5⌉; 6.2): the decisions are the same, draw for draw.
   config.stream.users = 2000;
   config.stream.min_group_size = 1000;
   config.stream.vote_noise = 0.7;
-  config.stream.epsilon = 8.4;
   th::HistogramParams p = th::derive_histogram_params(config);
+  ASSERT_EQ(p.stream.config.epsilon, 8);
   ASSERT_EQ(p.stream.max_truthful_votes(), 3);
-  ASSERT_EQ(p.stream.max_truthful_estimates(), 4);
+  ASSERT_EQ(p.stream.max_truthful_estimates(), 5);
   ASSERT_LE(p.stream.worst_case_loss(), p.stream.config.epsilon);
   const int64_t n = p.stream.config.users, t = p.hashes, m = p.width;
   const double c = 1 / std::tanh(p.stream.estimate_noise / 2);
@@ -389,7 +389,7 @@ TEST(ThreshHistogramSimulation, EndToEnd) {
   Columns cols(p, words);
   const std::vector<int> change_epochs = {1, 5, 8, 11};
   int64_t covered = 0, pairs = 0;
-  double sq = 0, bound_sum = 0, max_bound = 0;
+  double sq = 0, bound_sum = 0, max_bound = 0, max_error = 0;
   for (uint64_t seed : {11u, 12u, 13u}) {
     Rng rng(seed);
     // group g's distribution in each period: random rankings
@@ -467,6 +467,7 @@ TEST(ThreshHistogramSimulation, EndToEnd) {
         ++pairs;
         covered += std::fabs(err) <= e.bound;
         sq += err * err;
+        max_error = std::max(max_error, std::fabs(err));
         bound_sum += e.bound;
         max_bound = std::max(max_bound, e.bound);
       }
@@ -484,11 +485,13 @@ TEST(ThreshHistogramSimulation, EndToEnd) {
   EXPECT_EQ(pairs, 3 * 16 * 20);  // every change published at once
   EXPECT_LE(max_bound, 3 * rms);
   EXPECT_GE(coverage, 1 - p.stream.config.delta);
-  std::printf("[ HTHRESH  ] n=%lld T=%d l=%lld t=%lld m=%lld b=%.2f: bound z*se = %.4f (mean), RMS error %.4f, "
-              "bound/RMS %.2f, coverage %.3f over %lld (epoch, item) pairs\n",
+  std::printf("[ HTHRESH  ] n=%lld T=%d l=%lld t=%lld m=%lld b=%.2f eps=%g: bound z*se = %.4f (mean), RMS error "
+              "%.4f, max |f^ - f| %.4f, bound/RMS %.2f, coverage %.3f over %lld (epoch, item) pairs; worst-case "
+              "loss %.3f\n",
               static_cast<long long>(n), p.stream.config.epochs, static_cast<long long>(p.stream.config.epoch_rounds),
-              static_cast<long long>(t), static_cast<long long>(m), p.stream.estimate_noise, bound_sum / pairs, rms,
-              bound_sum / pairs / rms, coverage, static_cast<long long>(pairs));
+              static_cast<long long>(t), static_cast<long long>(m), p.stream.estimate_noise, p.stream.config.epsilon,
+              bound_sum / pairs, rms, max_error, bound_sum / pairs / rms, coverage, static_cast<long long>(pairs),
+              p.stream.worst_case_loss());
 }
 
 }  // namespace

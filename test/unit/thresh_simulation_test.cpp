@@ -34,11 +34,12 @@ namespace th = ldp::thresh;
 //    8 divides t, so the update comes at epoch 24, within 2^(5−2) = 8 epochs;
 //  - epoch 27: group 1 drifts by 0.015 < τ_0 = 0.045: b* = −1, no truthful vote, no update.
 // δ = 0.05 gives b = 0.84, a = 0.155; the scenario needs 3 truthful estimates per user
-// (epochs 1, 10, 24). 0.9.0's rule paid for them at ε = 8 (⌈2/b⌉ = 3, with a worst case
-// of 6.55); the 0.10.0 rule needs 3b <= ε/4, ε >= 10.08: at ε = 10.1 (⌊2.525/b⌋ = 3
-// estimates, ⌊2.525/a⌋ = 16 votes, worst case 7.48) the run is the same draw for draw.
-// At ε = 8 the new rule pays for 2 (worst case 5.40): the third update gets noise only,
-// which the run prints (not a guarantee: the test checks that the first two hold).
+// (epochs 1, 10, 24). At ε = 8 the 0.10.0 rule pays for them (3b = 2.52 <= ε/3 = 2.667:
+// ⌊8/(3b)⌋ = 3 estimates, ⌊8/(3a)⌋ = 17 votes, worst case 7.79 <= ε), and so did 0.9.0's
+// (⌈2/b⌉ = 3, worst case 6.55): the same run, draw for draw. Caps of ε/4 with the new
+// rule paid for 2 at ε = 8 (12 votes, worst case 5.40), the budgets ε = 6 gives now
+// (caps 2 again): there the third update gets noise only, which the run prints (not a
+// guarantee: the test checks that the first two hold).
 struct EndToEnd {
   std::vector<int> updates;
   std::vector<double> estimates;  // p̃^t, t = 1..T
@@ -124,16 +125,16 @@ EndToEnd run_end_to_end(const th::Config& config, bool affordable) {
 }
 
 TEST(ThreshSimulation, EndToEnd) {
-  th::Config now = worked();
-  now.epsilon = 10.1;
-  EndToEnd r = run_end_to_end(now, true);
-  th::Config before = worked();  // ε = 8
+  EndToEnd r = run_end_to_end(worked(), true);  // ε = 8
+  th::Config before = worked();
   before.cap_rule = th::CapRule::SpentBelowCap;
   EndToEnd old = run_end_to_end(before, true);
   EXPECT_EQ(r.updates, old.updates);
   EXPECT_EQ(r.estimates, old.estimates);
-  // the same ε under the new rule: two updates paid for, the third is noise
-  EndToEnd poor = run_end_to_end(worked(), false);
+  // caps of 2 (ε = 6 now, ε = 8 with caps of ε/4): two updates paid for, the third is noise
+  th::Config poorer = worked();
+  poorer.epsilon = 6;
+  EndToEnd poor = run_end_to_end(poorer, false);
   EXPECT_EQ(poor.updates, r.updates);
   EXPECT_EQ(std::vector<double>(poor.estimates.begin(), poor.estimates.begin() + 23),
             std::vector<double>(r.estimates.begin(), r.estimates.begin() + 23));

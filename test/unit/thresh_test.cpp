@@ -69,8 +69,8 @@ TEST(ThreshParams, WorkedConfiguration) {
   EXPECT_TRUE(Close(p.sampling_error, y, 1e-12));
   ASSERT_EQ(p.thresholds.size(), 7u);
   for (int lv = -1; lv <= 5; ++lv) EXPECT_TRUE(Close(p.tau(lv), 2 * (lv + 1) * y, 1e-12)) << lv;
-  EXPECT_TRUE(Close(p.vote_cap(), 2.0));
-  EXPECT_TRUE(Close(p.estimate_cap(), 2.0));
+  EXPECT_TRUE(Close(p.vote_cap(), 8.0 / 3));
+  EXPECT_TRUE(Close(p.estimate_cap(), 8.0 / 3));
   EXPECT_TRUE(Close(p.accuracy_bound(), 28 * y, 1e-12));
 
   // By hand (Python, double precision):
@@ -88,14 +88,16 @@ TEST(ThreshParams, WorkedConfiguration) {
   EXPECT_NEAR(p.tau(5), 0.27139174830492363, 1e-12);
   EXPECT_EQ(p.tau(-1), 0.0);
 
-  // The budgets (the next report must stay within ε/4 = 2): ⌊2/a⌋ = 12 truthful votes,
-  // ⌊2/b⌋ = 2 truthful estimates (updates), worst-case loss 2·12a + 2b = 5.399... <= 3ε/4.
+  // The budgets (the next report must stay within ε/3 = 2.667): ⌊8/(3a)⌋ = 17 truthful
+  // votes, ⌊8/(3b)⌋ = 3 truthful estimates (updates), worst-case loss 2·17a + 3b =
+  // 7.789... <= ε.
   EXPECT_EQ(p.config.cap_rule, th::CapRule::NextWithinCap);
-  EXPECT_EQ(p.max_truthful_votes(), 12);
-  EXPECT_EQ(p.max_truthful_estimates(), 2);
-  EXPECT_TRUE(Close(p.worst_case_loss(), 24 * a + 2 * b, 1e-12));
-  EXPECT_LE(p.worst_case_loss(), 6.0);
-  // 0.9.0's rule (its streams keep it): ⌈2/a⌉ = 13, ⌈2/b⌉ = 3, 2·13a + 3b = 6.549...
+  EXPECT_EQ(p.max_truthful_votes(), 17);
+  EXPECT_EQ(p.max_truthful_estimates(), 3);
+  EXPECT_TRUE(Close(p.worst_case_loss(), 34 * a + 3 * b, 1e-12));
+  EXPECT_NEAR(p.worst_case_loss(), 7.789, 1e-3);
+  EXPECT_LE(p.worst_case_loss(), 8.0);
+  // 0.9.0's rule (its streams keep it, caps ε/4 = 2): ⌈2/a⌉ = 13, ⌈2/b⌉ = 3, 2·13a + 3b = 6.549...
   th::Config legacy = worked();
   legacy.cap_rule = th::CapRule::SpentBelowCap;
   th::Params q = th::derive_params(legacy);
@@ -166,7 +168,7 @@ TEST(ThreshParams, RefusesAssumption42WithTheSmallestGroupSize) {
   EXPECT_TRUE(contains(msg, "min_group_size >= 4166")) << msg;
   EXPECT_TRUE(contains(msg, "vote_noise")) << msg;  // not truncated
   // At the boundary a = 4s/(L − 3s) = 10477: Assumption 4.2 holds, but no device could
-  // pay for a truthful vote (ε/4 = 2, thresh_cap_test.cpp); 0.9.0's rule took it.
+  // pay for a truthful vote (ε/3 = 2.67, thresh_cap_test.cpp); 0.9.0's rule took it.
   c.min_group_size = 4166;
   EXPECT_TRUE(contains(message_of([&] { th::derive_params(c); }), "cannot pay for one truthful vote"));
   c.cap_rule = th::CapRule::SpentBelowCap;
@@ -444,12 +446,12 @@ TEST(ThreshClient, DivisibilitySchedule) {
 // (thresh_cap_test.cpp searches the privacy loss itself).
 TEST(ThreshClient, CapsHoldUnderAdversarialData) {
   th::Config cfg = worked();
-  cfg.epsilon = 1;  // caps 0.25
+  cfg.epsilon = 1;  // caps 1/3
   cfg.vote_noise = 0.1;
   cfg.estimate_noise = 0.07;
   th::Params p = th::derive_params(cfg);
-  EXPECT_EQ(p.max_truthful_votes(), 2);      // 0.1, 0.2 <= 0.25 < 0.3
-  EXPECT_EQ(p.max_truthful_estimates(), 3);  // 0.07, 0.14, 0.21 <= 0.25 < 0.28
+  EXPECT_EQ(p.max_truthful_votes(), 3);      // 0.1, 0.2, 0.3 <= 1/3 < 0.4
+  EXPECT_EQ(p.max_truthful_estimates(), 4);  // 0.07 .. 0.28 <= 1/3 < 0.35
   SeededRandom rng(4);
   th::Client c(p);
   int votes = 0, ests = 0;
@@ -462,12 +464,12 @@ TEST(ThreshClient, CapsHoldUnderAdversarialData) {
     EXPECT_LE(c.state().vote_spent, p.vote_cap());
     EXPECT_LE(c.state().estimate_spent, p.estimate_cap());
   }
-  EXPECT_EQ(votes, 2);
-  EXPECT_EQ(ests, 3);
+  EXPECT_EQ(votes, 3);
+  EXPECT_EQ(ests, 4);
 
   // Random data and random updates, derived parameters, many users.
   th::Config cfg2 = worked();
-  cfg2.epsilon = 4;  // b = 0.84 <= ε/4 = 1: one truthful estimate, six votes
+  cfg2.epsilon = 4;  // b = 0.84 <= ε/3 = 1.33: one truthful estimate, eight votes
   th::Params p2 = th::derive_params(cfg2);
   for (int user = 0; user < 2000; ++user) {
     th::Client u(p2);
@@ -620,10 +622,10 @@ TEST(ThreshClient, EstimateDistribution) {
       ones += th::estimate_step(p, s, rng);
       EXPECT_EQ(s.estimate_spent, b);
       th::Client::State x;
-      x.estimate_spent = p.estimate_cap();  // budget spent: pure noise
+      x.estimate_spent = p.max_estimate_spent();  // budget spent: pure noise
       th::vote_step(p, x, 1, mean, rng);
       exhausted_ones += th::estimate_step(p, x, rng);
-      EXPECT_EQ(x.estimate_spent, p.estimate_cap());
+      EXPECT_EQ(x.estimate_spent, p.max_estimate_spent());
       EXPECT_EQ(x.last_update_mean, mean);  // f(t) = t all the same
     }
     EXPECT_LT(std::fabs(z_score(ones, kDraws, (1 + mean * (eb - 1)) / (eb + 1))), 4) << mean;

@@ -24,8 +24,9 @@ void check_mean(double epoch_mean) {
 
 // The stream's cap rule on one counter (c^V with a, or c^E with b; params.hpp, "Privacy
 // accounting"): whether one more truthful report is allowed, and if so the counter
-// after it. NextWithinCap: only while the reports sent stay below most = ⌊cap/noise⌋,
-// i.e. the next one keeps the counter within the cap; the counter is kept as
+// after it. NextWithinCap: only while the reports sent stay below most (the published
+// max_truthful_votes or max_truthful_estimates, at most ⌊ε/(3·noise)⌋: the next one
+// keeps the counter within ε/3, and the worst case within ε); the counter is kept as
 // (reports sent)·noise so that truthful_sent reads the count back exactly.
 // SpentBelowCap (0.9.0's, for the streams made before): while the running sum is
 // below the cap.
@@ -119,10 +120,10 @@ void check_counters(const Params& p, const Counters& s) {
       bad("estimate_spent must be in [0, epsilon/4 + b]");
   } else {
     if (!(s.vote_spent >= 0 && truthful_sent(s.vote_spent, p.vote_noise) <= p.max_truthful_votes()))
-      bad("vote_spent must be in [0, a * max_truthful_votes] (within epsilon/4)");
+      bad("vote_spent must be in [0, a * max_truthful_votes] (within epsilon/3)");
     if (!(s.estimate_spent >= 0 &&
           truthful_sent(s.estimate_spent, p.estimate_noise) <= p.max_truthful_estimates()))
-      bad("estimate_spent must be in [0, b * max_truthful_estimates] (within epsilon/4)");
+      bad("estimate_spent must be in [0, b * max_truthful_estimates] (within epsilon/3)");
   }
   if (s.epoch < 0 || s.epoch > p.config.epochs) bad("epoch must be in [0, epochs]");
   if (s.update_epoch < 0 || s.update_epoch > s.epoch) bad("update_epoch must be in [0, epoch]");

@@ -1,8 +1,10 @@
 // THRESH (seed 000; the family and the derivation: params.hpp): the device, with the
 // state it persists between epochs. Its budgets c^V and c^E stop truthful votes and
-// estimates at ε/4 each, by the stream's cap rule (Config::cap_rule): from 0.10.0 a
-// report is truthful only if the counter after it stays within ε/4, so a user loses
-// at most Params::worst_case_loss <= 3ε/4 (params.hpp, "Privacy accounting").
+// estimates at their caps, by the stream's cap rule (Config::cap_rule): from 0.10.0 a
+// report is truthful only if the counter after it stays within ε/3 (at most
+// max_truthful_votes() and max_truthful_estimates() of them), so a user loses at most
+// Params::worst_case_loss <= ε; 0.9.0's streams keep caps of ε/4 that the last report
+// may pass (params.hpp, "Privacy accounting").
 #pragma once
 
 #include <cstdint>
@@ -41,12 +43,12 @@ class Client {
   // Epoch t (1..T, strictly increasing across calls; epochs may be skipped): the
   // user's mean over the epoch's ℓ rounds, in [0, 1] (OutOfRange otherwise). Returns
   // the vote a_i^t. Truthful (Ber(e^a/(e^a+1)), c^V += a) iff 2^(⌈log T⌉ − b*) divides t
-  // and the cap rule allows it (c^V + a <= ε/4; 0.9.0's streams: c^V < ε/4); otherwise
+  // and the cap rule allows it (c^V + a <= ε/3; 0.9.0's streams: c^V < ε/4); otherwise
   // Ber(1/(e^a+1)).
   bool vote(int64_t epoch, double epoch_mean, RandomSource& rng);
   // Only after the server announced a global update for the epoch just voted on, at
   // most once per epoch (InvalidParameter otherwise): the EST report p̃_i^t, truthful
-  // (Ber((1 + p̂(e^b−1))/(e^b+1)), c^E += b) iff the cap rule allows it (c^E + b <= ε/4;
+  // (Ber((1 + p̂(e^b−1))/(e^b+1)), c^E += b) iff the cap rule allows it (c^E + b <= ε/3;
   // 0.9.0's streams: c^E < ε/4), otherwise Ber(1/(e^b+1));
   // then f(t) = t (last_update_mean = the epoch mean).
   bool estimate(RandomSource& rng);
@@ -79,7 +81,7 @@ bool level_scheduled(const Params& params, int level, int64_t epoch);
 int level_of_change(const Params& params, double change);
 // VOTE in epoch t at level b*: checks t (1..T, after c.epoch; InvalidParameter),
 // votes truthfully (Ber(e^a/(e^a+1)), c^V += a) iff level_scheduled and the cap rule
-// allows it (c^V + a <= ε/4, or c^V < ε/4 under SpentBelowCap),
+// allows it (c^V + a <= ε/3, or c^V < ε/4 under SpentBelowCap),
 // otherwise Ber(1/(e^a+1)); c.epoch = t.
 bool vote_at_level(const Params& params, Counters& c, int64_t epoch, int level, RandomSource& rng);
 // The start of EST for the epoch just voted on (InvalidParameter before any vote or a

@@ -23,10 +23,12 @@
 //    seed's garbled τ_b = 2(b+1)·sqrt(2 ln(16wnT/δ)/(wℓ)) with t for w: the seed's form
 //    is what the same Hoeffding bound gives for a dense Φ with entries ±1/√w.
 //    A change moving some cell of E z by more than τ_b + 2y_Φ votes at level >= b.
-//  - Votes, schedule, global-update rule, the caps (ε/4 each, by the stream's cap rule)
-//    and the worst-case loss (<= 3ε/4 <= ε from 0.10.0; params.hpp, "Privacy
-//    accounting": a report R is b-LDP like an EST, y's probability ratio between two
-//    projections being at most (1 + tanh(b/2))/(1 − tanh(b/2)) = e^b): THRESH's, the same code (client.hpp's shared steps, server.hpp's global_update).
+//  - Votes, schedule, global-update rule, the caps (ε/3 each from 0.10.0, ε/4 for
+//    0.9.0's streams, by the stream's cap rule) and the worst-case loss (<= ε from
+//    0.10.0; params.hpp, "Privacy accounting": a report R is b-LDP like an EST, y's
+//    probability ratio between two projections being at most
+//    (1 + tanh(b/2))/(1 − tanh(b/2)) = e^b): THRESH's, the same code (client.hpp's
+//    shared steps, server.hpp's global_update).
 //    a, b and the vote threshold are derived as for a Bernoulli stream of the same
 //    configuration (params.hpp); the thresholds use y_Φ (or threshold_unit).
 //  - The report R on a global update is §5.1's, on the projected histogram: the user

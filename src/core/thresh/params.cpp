@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 
 #include "common/error.hpp"
 #include "common/stats.hpp"
@@ -149,81 +150,133 @@ int64_t truthful_count(double cap, double noise) {
   return k >= 9.2e18 ? INT64_MAX : static_cast<int64_t>(k);
 }
 
-// NextWithinCap: the largest k with k·noise <= cap in exact arithmetic on the two
-// doubles (fma rounds k·noise − cap once, so its sign is exact for k < 2^53). Beyond
-// 2^53 (a noise 10^16 times below the cap) exactness is moot: no stream has that many
-// epochs (T < 2^31, one report of each kind per epoch).
-int64_t affordable_count(double cap, double noise) {
-  double q = std::floor(cap / noise);
-  if (q >= 9.0e15) return q >= 9.2e18 ? INT64_MAX : static_cast<int64_t>(q);
-  auto k = static_cast<int64_t>(q);
-  while (k > 0 && std::fma(static_cast<double>(k), noise, -cap) > 0) --k;
-  while (std::fma(static_cast<double>(k + 1), noise, -cap) <= 0) ++k;
+// NextWithinCap counts at most 2^50 reports of a kind (no stream has 2^31 epochs, one
+// report of each kind per epoch): every count and 3·count are exact doubles.
+constexpr int64_t kMostReports = int64_t{1} << 50;
+
+// Whether k reports of this noise fit their cap ε/3: 3k·noise <= ε in exact arithmetic
+// on the doubles (fma rounds 3k·noise − ε once, so its sign is exact; 3k < 2^52 is a
+// double). No rounded ε/3 is compared.
+bool reports_fit(double epsilon, double noise, int64_t k) {
+  return std::fma(3.0 * static_cast<double>(k), noise, -epsilon) <= 0;
+}
+
+// NextWithinCap: the largest k <= kMostReports with 3k·noise <= ε.
+int64_t affordable_count(double epsilon, double noise) {
+  double q = std::floor(epsilon / 3.0 / noise);  // within one of the answer
+  int64_t k = q < static_cast<double>(kMostReports) ? static_cast<int64_t>(q) : kMostReports;
+  while (k > 0 && !reports_fit(epsilon, noise, k)) --k;
+  while (k < kMostReports && reports_fit(epsilon, noise, k + 1)) ++k;
   return k;
 }
 
-// v rounded up to 6 significant digits (a value a message suggests: using the printed
-// number must work).
-double round_up_6(double v) {
-  if (!(v > 0) || !std::isfinite(v)) return v;
-  double scale = std::pow(10.0, 5 - std::floor(std::log10(v)));
-  double r = std::ceil(v * scale) / scale;
-  while (r < v) r = std::nextafter(r, INFINITY);
+// 2·(a·K_V) + b·K_E as worst_case_loss computes it.
+double loss_of(double a, int64_t votes, double b, int64_t estimates) {
+  return 2.0 * (a * static_cast<double>(votes)) + b * static_cast<double>(estimates);
+}
+
+// K_V, K_E and the worst case under a rule. NextWithinCap: 3a·K_V <= ε and 3b·K_E <= ε
+// exactly, so 2a·K_V + b·K_E <= ε exactly; its computed value may round above ε (an ulp,
+// when both products meet their caps almost exactly and round up): K_E is lowered, then
+// K_V, until it does not. A step lowers the sum by b or 2a, at least ε/(3·2^50) > an ulp
+// of ε, so a step or two suffice (one in every configuration the unit tests search).
+// With K_E = 1 the sum already computes within ε (b <= ε/3 is a double below ε/3), so
+// the K_V step is a guard; and at K_V = K_E = 1 (exact products) 2a + b <= ε rounds to
+// at most ε, so neither goes below 1.
+Budget budget_of(double epsilon, double a, double b, CapRule rule) {
+  Budget r;
+  if (rule == CapRule::SpentBelowCap) {
+    r.truthful_votes = truthful_count(epsilon / 4, a);
+    r.truthful_estimates = truthful_count(epsilon / 4, b);
+  } else {
+    r.truthful_votes = affordable_count(epsilon, a);
+    r.truthful_estimates = affordable_count(epsilon, b);
+    while (r.truthful_estimates > 1 && loss_of(a, r.truthful_votes, b, r.truthful_estimates) > epsilon)
+      --r.truthful_estimates;
+    while (r.truthful_votes > 1 && loss_of(a, r.truthful_votes, b, r.truthful_estimates) > epsilon)
+      --r.truthful_votes;
+  }
+  r.worst_case_loss = loss_of(a, r.truthful_votes, b, r.truthful_estimates);
   return r;
 }
 
-// NextWithinCap needs a <= ε/4 and b <= ε/4: one truthful vote and one truthful
-// estimate. Says which noise is too large and what lowers it (a and b do not depend on
-// ε: a larger ε raises the caps instead).
+// A number a message suggests: the decimal of `digits` significant digits next to v,
+// above it (up) or below, moved further out until the double it reads as satisfies
+// works (typing the suggestion must work; printed with %.<digits>g it is that decimal).
+template <class Works>
+double suggestion(double v, int digits, bool up, Works works) {
+  if (!(v > 0) || !std::isfinite(v)) return v;  // 3·max(a, b) past DBL_MAX: no epsilon works
+  const int e = static_cast<int>(std::floor(std::log10(v))) - (digits - 1);
+  double m = v / std::pow(10.0, e);
+  m = up ? std::ceil(m) : std::floor(m);
+  for (int i = 0; i < 1000 && m >= 1; ++i, m += up ? 1 : -1) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.0fe%d", m, e);
+    const double r = std::strtod(text, nullptr);
+    if (works(r)) return r;
+  }
+  return v;  // not reached: v itself is next to a decimal that works
+}
+
+// NextWithinCap needs 3a <= ε and 3b <= ε: one truthful vote and one truthful estimate
+// within their caps ε/3. Says which noise is too large and what lowers it (a and b do
+// not depend on ε: a larger ε raises the caps instead). Every number it suggests works.
 [[noreturn]] void refuse_unaffordable(const Config& c, const Params& p) {
-  const double cap = c.epsilon / 4;
-  const double need = round_up_6(4.0 * std::max(p.vote_noise, p.estimate_noise));
-  const bool vote = !(p.vote_noise <= cap);
-  char lower[400];
+  const double eps = c.epsilon, cap = eps / 3;
+  auto fits = [&](double noise) { return reports_fit(eps, noise, 1); };
+  const bool vote = !fits(p.vote_noise), estimate = !fits(p.estimate_noise);
+  const double most = std::max(p.vote_noise, p.estimate_noise);
+  const double need = suggestion(3.0 * most, 6, true, [&](double e) { return reports_fit(e, most, 1); });
+  const double noise6 = suggestion(cap, 6, false, fits), noise10 = suggestion(cap, 10, false, fits);
+  const double n = static_cast<double>(c.users);
+  char lower[2][400] = {"", ""};
   if (vote && c.vote_noise) {
-    std::snprintf(lower, sizeof lower, "a vote_noise <= epsilon/4 = %.10g", cap);
+    std::snprintf(lower[0], sizeof lower[0], "a vote_noise <= %.10g", noise10);
   } else if (vote) {
-    // a = 4s/(L − 3s) <= cap  <=>  L >= s·(3 + 4/cap): the smallest such L, if m groups fit
-    double n = static_cast<double>(c.users);
+    // a = 4s/(L − 3s) <= ε/3  <=>  L >= s·(3 + 4/(ε/3)): the smallest such L, if m groups fit
     double s = std::sqrt(2.0 * n * log_ratio(12.0, c.groups, c.epochs, c.delta));
     auto a_of = [&](double L) { return 4.0 * s / (L - 3.0 * s); };
     double L = std::ceil(s * (3.0 + 4.0 / cap));
-    while (L > 1 && L - 1 > 3.0 * s && a_of(L - 1) <= cap) --L;
-    while (!(a_of(L) <= cap)) ++L;
+    while (L > 1 && L - 1 > 3.0 * s && fits(a_of(L - 1))) --L;
+    while (!(L > 3.0 * s && fits(a_of(L)))) ++L;
     if (L <= static_cast<double>(c.users / c.groups))
-      std::snprintf(lower, sizeof lower, "a larger min_group_size (a = 4s/(L - 3s) <= epsilon/4 from "
-                    "min_group_size >= %.0f on), or a vote_noise <= %.6g", L, cap);
+      std::snprintf(lower[0], sizeof lower[0], "a larger min_group_size (a = 4s/(L - 3s) <= epsilon/3 from "
+                    "min_group_size >= %.0f on) or a vote_noise <= %.6g", L, noise6);
     else
-      std::snprintf(lower, sizeof lower, "more users or fewer groups (a = 4s/(L - 3s) <= epsilon/4 "
-                    "needs min_group_size >= %.0f, above users/groups = %" PRId64 "), or a vote_noise <= %.6g",
-                    L, c.users / c.groups, cap);
-  } else if (c.estimate_noise) {
-    std::snprintf(lower, sizeof lower, "an estimate_noise <= epsilon/4 = %.10g", cap);
-  } else {
-    // b = 2x/(y − x) <= cap  <=>  y >= x·(1 + 2/cap), y falling with epoch_rounds
-    double n = static_cast<double>(c.users);
+      std::snprintf(lower[0], sizeof lower[0], "more users or fewer groups (a = 4s/(L - 3s) <= epsilon/3 "
+                    "needs min_group_size >= %.0f, above users/groups = %" PRId64 ") or a vote_noise <= %.6g",
+                    L, c.users / c.groups, noise6);
+  }
+  if (estimate && c.estimate_noise) {
+    std::snprintf(lower[1], sizeof lower[1], "an estimate_noise <= %.10g", noise10);
+  } else if (estimate) {
+    // b = 2x/(y − x) <= ε/3  <=>  y >= x·(1 + 2/(ε/3)), y falling with epoch_rounds
     double x = pop_error(n, c.epochs, c.delta);
     auto b_at = [&](int64_t ell) {
       double y = user_error(n, c.epochs, static_cast<double>(ell), c.delta);
       return y > x ? 2.0 * x / (y - x) : INFINITY;
     };
+    auto ok = [&](int64_t ell) { return std::isfinite(b_at(ell)) && fits(b_at(ell)); };
     double yy = x * (1.0 + 2.0 / cap);
     double guess = std::floor(log_ratio(12.0, n, c.epochs, c.delta) / (2.0 * yy * yy));
     int64_t ell = guess >= 9e18 ? INT64_MAX - 1 : std::max<int64_t>(1, static_cast<int64_t>(guess));
-    while (ell > 1 && !(b_at(ell) <= cap)) --ell;
-    while (ell < INT64_MAX - 1 && b_at(ell + 1) <= cap) ++ell;
-    if (b_at(ell) <= cap)
-      std::snprintf(lower, sizeof lower, "shorter epochs (b = 2x/(y - x) <= epsilon/4 up to epoch_rounds = "
-                    "%" PRId64 "), or an estimate_noise <= %.6g", ell, cap);
+    while (ell > 1 && !ok(ell)) --ell;
+    while (ell < INT64_MAX - 1 && ok(ell + 1)) ++ell;
+    if (ok(ell))
+      std::snprintf(lower[1], sizeof lower[1], "shorter epochs (b = 2x/(y - x) <= epsilon/3 up to epoch_rounds = "
+                    "%" PRId64 ") or an estimate_noise <= %.6g", ell, noise6);
     else
-      std::snprintf(lower, sizeof lower, "more users (with %" PRId64 " users no epoch_rounds gives b = "
-                    "2x/(y - x) <= epsilon/4), or an estimate_noise <= %.6g", c.users, cap);
+      std::snprintf(lower[1], sizeof lower[1], "more users (with %" PRId64 " users no epoch_rounds gives b = "
+                    "2x/(y - x) <= epsilon/3) or an estimate_noise <= %.6g", c.users, noise6);
   }
   throw_error(ErrorKind::InvalidParameter,
               "epsilon = %.10g cannot pay for one truthful vote and one truthful estimate: each costs "
-              "its noise (a = %.6g, b = %.6g) from a budget of epsilon/4 = %.10g, and the %s noise "
-              "exceeds it; use epsilon >= 4*max(a, b) = %.6g, or %s",
-              c.epsilon, p.vote_noise, p.estimate_noise, cap, vote ? "vote" : "estimate", need, lower);
+              "its noise (a = %.6g, b = %.6g) from a budget of epsilon/3 = %.10g, and the %s; use "
+              "epsilon >= 3*max(a, b) = %.6g, or %s%s%s",
+              eps, p.vote_noise, p.estimate_noise, cap,
+              vote && estimate ? "vote and estimate noises exceed it" : vote ? "vote noise exceeds it"
+                                                                        : "estimate noise exceeds it",
+              need, lower[0], vote && estimate ? ", and " : "", lower[1]);
 }
 
 }  // namespace
@@ -256,24 +309,22 @@ int64_t truthful_sent(double spent, double noise) {
   return k >= 9.2e18 ? INT64_MAX : static_cast<int64_t>(k);
 }
 
-namespace {
-int64_t rule_count(CapRule rule, double cap, double noise) {
-  return rule == CapRule::SpentBelowCap ? truthful_count(cap, noise) : affordable_count(cap, noise);
+double report_cap(double epsilon, CapRule rule) {
+  return rule == CapRule::SpentBelowCap ? epsilon / 4 : epsilon / 3;
 }
-// 2·(a·K_V) + b·K_E: each product rounds to at most its cap under NextWithinCap, and
-// the sum to at most fl(3ε/4) (rounding is monotone), so the bound holds as computed.
-double loss_of(double a, int64_t votes, double b, int64_t estimates) {
-  return 2.0 * (a * static_cast<double>(votes)) + b * static_cast<double>(estimates);
-}
-}  // namespace
 
-int64_t Params::max_truthful_votes() const { return rule_count(config.cap_rule, vote_cap(), vote_noise); }
+int64_t Params::max_truthful_votes() const {
+  return budget_of(config.epsilon, vote_noise, estimate_noise, config.cap_rule).truthful_votes;
+}
 int64_t Params::max_truthful_estimates() const {
-  return rule_count(config.cap_rule, estimate_cap(), estimate_noise);
+  return budget_of(config.epsilon, vote_noise, estimate_noise, config.cap_rule).truthful_estimates;
 }
 double Params::max_vote_spent() const { return vote_noise * static_cast<double>(max_truthful_votes()); }
 double Params::max_estimate_spent() const {
   return estimate_noise * static_cast<double>(max_truthful_estimates());
+}
+double Params::worst_case_loss() const {
+  return budget_of(config.epsilon, vote_noise, estimate_noise, config.cap_rule).worst_case_loss;
 }
 
 Budget device_budget(double epsilon, double vote_noise, double estimate_noise, CapRule rule) {
@@ -285,14 +336,7 @@ Budget device_budget(double epsilon, double vote_noise, double estimate_noise, C
                   kMinEpsilon, values[i]);
   if (rule != CapRule::SpentBelowCap && rule != CapRule::NextWithinCap)
     throw_error(ErrorKind::InvalidParameter, "cap_rule must be SpentBelowCap or NextWithinCap");
-  Budget b;
-  b.truthful_votes = rule_count(rule, epsilon / 4, vote_noise);
-  b.truthful_estimates = rule_count(rule, epsilon / 4, estimate_noise);
-  b.worst_case_loss = loss_of(vote_noise, b.truthful_votes, estimate_noise, b.truthful_estimates);
-  return b;
-}
-double Params::worst_case_loss() const {
-  return loss_of(vote_noise, max_truthful_votes(), estimate_noise, max_truthful_estimates());
+  return budget_of(epsilon, vote_noise, estimate_noise, rule);
 }
 
 Params derive_params(const Config& c) {

@@ -46,25 +46,32 @@
 // with K_V, K_E the most truthful votes and estimates a device sends, which the cap
 // rule fixes (Config::cap_rule, recorded per stream):
 //  - CapRule::NextWithinCap (streams created from 0.10.0 on): a device sends a truthful
-//    report only if its counter after it stays within ε/4 (c + a <= ε/4), so
-//    K_V = ⌊ε/(4a)⌋, K_E = ⌊ε/(4b)⌋ and a·K_V <= ε/4, b·K_E <= ε/4: worst_case_loss <=
-//    2·ε/4 + ε/4 = 3ε/4 <= ε. ε-LDP for every configuration derive_params accepts; it
-//    refuses one with a > ε/4 or b > ε/4 (K_V = 0 or K_E = 0: a device could never
-//    report its data). K_V is the largest k with k·a <= ε/4 in exact arithmetic on the
-//    doubles (params.cpp), and the device counts its reports exactly (truthful_sent), so
-//    the bound holds in floating point too: worst_case_loss() <= ε.
+//    report only if its counter after it stays within its cap, ε/3 for votes and ε/3
+//    for estimates (c + a <= ε/3). So K_V = ⌊ε/(3a)⌋, K_E = ⌊ε/(3b)⌋, a·K_V <= ε/3,
+//    b·K_E <= ε/3 and worst_case_loss <= 2·ε/3 + ε/3 = ε: the whole budget, none of it
+//    slack (the paper's caps are ε/4, its last quarter covering the overshoot of the rule
+//    it printed, which this rule does not have). ε-LDP for every configuration
+//    derive_params accepts; it refuses one with 3a > ε or 3b > ε (K_V = 0 or K_E = 0: a
+//    device could never report its data). In floating point: K is the largest k with
+//    3k·noise <= ε in exact arithmetic on the doubles (params.cpp; no rounded ε/3), so
+//    2a·K_V + b·K_E <= ε holds exactly; worst_case_loss() rounds its products and sum,
+//    and where that lands above ε (by an ulp or two, when a·K_V and b·K_E meet their
+//    caps almost exactly) K_E is lowered, then K_V (never below 1: 2a + b <= ε computes
+//    to at most ε), until worst_case_loss() <= ε as computed. Those lowered K's are the
+//    published ones: the device stops at max_truthful_votes() and
+//    max_truthful_estimates() (client.cpp), counting its reports exactly (truthful_sent).
+//    K is at most 2^50 (no stream has 2^31 epochs), so every count is exact as a double.
 //  - CapRule::SpentBelowCap (the paper as printed; streams created by 0.9.0 and before
-//    keep it): a truthful report while the counter is below ε/4 (c < ε/4), so the last
-//    one may pass the cap: K_V = ⌈ε/(4a)⌉, K_E = ⌈ε/(4b)⌉ and worst_case_loss <
-//    3ε/4 + 2a + b, which exceeds ε when 2a + b is large against ε/4 (n = 100,000,
-//    T = 32, ℓ = 20,000, L = 40,000, m = 2, δ = 0.1 derive a = 0.1487, b = 0.8129; at
-//    ε = 1: 2a·2 + b·1 = 1.408 > 1, a configuration NextWithinCap refuses, b > ε/4).
+//    keep it, with its caps ε/4): a truthful report while the counter is below ε/4
+//    (c < ε/4), so the last one may pass the cap: K_V = ⌈ε/(4a)⌉, K_E = ⌈ε/(4b)⌉ and
+//    worst_case_loss < 3ε/4 + 2a + b, which exceeds ε when 2a + b is large against ε/4
+//    (n = 100,000, T = 32, ℓ = 20,000, L = 40,000, m = 2, δ = 0.1 derive a = 0.1487,
+//    b = 0.8129; at ε = 1: 2a·2 + b·1 = 1.408 > 1, a configuration NextWithinCap
+//    refuses, 3b > ε).
 // The bound is within 2a of the exact maximum: before the first global update every
 // device votes at the top level (p̂^0 = −1), so both inputs vote truthfully in the same
 // epochs, and at least one truthful vote each is spent alike (unit tests search the
 // adversarial inputs and updates: ThreshCapRule).
-// The ε/4 of slack left by the new rule is the paper's split (caps ε/4 and ε/4, the
-// rest for the overshoot the old rule allowed); both rules keep the paper's caps.
 #pragma once
 
 #include <cstdint>
@@ -77,12 +84,14 @@ namespace ldp::thresh {
 // How a device stops its truthful reports at its caps (see "Privacy accounting").
 enum class CapRule : int32_t {
   SpentBelowCap = 1,  // 0.9.0 and before: truthful while c < ε/4 (may pass the cap once)
-  NextWithinCap = 2,  // from 0.10.0: truthful only if c + noise <= ε/4 (worst case <= ε)
+  NextWithinCap = 2,  // from 0.10.0: truthful only if c + noise <= ε/3 (worst case <= ε)
 };
 // The names ldp.thresh_catalog.cap_rule stores: spent_below_cap, next_within_cap.
 const char* cap_rule_name(CapRule rule);
 // The rule of a name; false (and *rule untouched) for any other text.
 bool parse_cap_rule(std::string_view name, CapRule* rule);
+// Each counter's cap under a rule: ε/3 (NextWithinCap), ε/4 (SpentBelowCap).
+double report_cap(double epsilon, CapRule rule);
 
 // What the server is told when a stream is created (ldp.thresh_create).
 struct Config {
@@ -111,21 +120,23 @@ struct Params {
   std::vector<double> thresholds;  // thresholds[b+1] = τ_b, b = −1..log_epochs
 
   double tau(int b) const;              // b in [−1, log_epochs]; InvalidParameter otherwise
-  double vote_cap() const { return config.epsilon / 4; }      // the budget of c^V
-  double estimate_cap() const { return config.epsilon / 4; }  // the budget of c^E
+  // The budgets of c^V and c^E: ε/3 each (NextWithinCap), ε/4 each (SpentBelowCap).
+  double vote_cap() const { return report_cap(config.epsilon, config.cap_rule); }
+  double estimate_cap() const { return report_cap(config.epsilon, config.cap_rule); }
   // Theorem 4.3: |p̃^t − p^t| <= 4(⌈log T⌉+2)·y while few changes have happened.
   double accuracy_bound() const { return 4.0 * (log_epochs + 2) * sampling_error; }
   // K_V and K_E: the truthful votes and estimates a device can send under the rule,
-  // ⌊ε/(4a)⌋ and ⌊ε/(4b)⌋ (NextWithinCap, exactly: k·a <= ε/4 without rounding), or
-  // ⌈ε/(4a)⌉ and ⌈ε/(4b)⌉ (SpentBelowCap; its running sums may round across an integer).
+  // ⌊ε/(3a)⌋ and ⌊ε/(3b)⌋ (NextWithinCap, exactly: 3k·a <= ε without rounding, then
+  // lowered where the computed worst_case_loss would round above ε), or ⌈ε/(4a)⌉ and
+  // ⌈ε/(4b)⌉ (SpentBelowCap; its running sums may round across an integer).
   int64_t max_truthful_votes() const;
   int64_t max_truthful_estimates() const;
-  // The largest c^V and c^E a device reaches: a·K_V and b·K_E (<= ε/4 under
+  // The largest c^V and c^E a device reaches: a·K_V and b·K_E (<= ε/3 under
   // NextWithinCap; below ε/4 + a and ε/4 + b under SpentBelowCap).
   double max_vote_spent() const;
   double max_estimate_spent() const;
-  // 2a·K_V + b·K_E: the privacy a user can lose ("Privacy accounting"); <= 3ε/4 under
-  // NextWithinCap.
+  // 2a·K_V + b·K_E: the privacy a user can lose ("Privacy accounting"); <= ε under
+  // NextWithinCap, as computed here and exactly.
   double worst_case_loss() const;
 };
 
@@ -138,6 +149,7 @@ struct Budget {
 };
 // InvalidParameter unless ε, a and b are finite and >= kMinEpsilon; K_V or K_E may be
 // 0 (derive_params refuses such a configuration under NextWithinCap; this does not).
+// Under NextWithinCap worst_case_loss <= ε always, as computed and exactly.
 Budget device_budget(double epsilon, double vote_noise, double estimate_noise, CapRule rule);
 
 // How many truthful reports of noise `noise` a NextWithinCap counter `spent` has paid
@@ -147,7 +159,7 @@ int64_t truthful_sent(double spent, double noise);
 
 // Validates every field (InvalidParameter naming the field) and derives a, b, y, τ.
 // Under NextWithinCap, refuses a configuration in which a device cannot afford one
-// truthful vote and one truthful estimate (a > ε/4 or b > ε/4), saying what to change.
+// truthful vote and one truthful estimate (3a > ε or 3b > ε), saying what to change.
 // Refuses a configuration that breaks Assumption 4.2 (L <= 3·sqrt(2n·ln(12mT/δ)))
 // unless vote_noise is given, saying the smallest min_group_size that works (or the
 // number of users needed when none fits m groups); refuses one in which b is
