@@ -37,7 +37,7 @@ COMMENT ON FUNCTION @extschema@.collection_checked_end(@extschema@.collections, 
 -- The collection's summary call still runs on its source, as its owner, and returns
 -- its kind's type: checked by planning it over no row (nothing of the source is
 -- read). A column renamed, dropped or retyped fails here with the collection named.
-CREATE FUNCTION @extschema@.collection_check_summary(c @extschema@.collections) RETURNS void
+CREATE FUNCTION @extschema@.collection_check_call(c @extschema@.collections) RETURNS void
   LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   source text := @extschema@.collection_source(c);
@@ -62,8 +62,8 @@ BEGIN
             HINT = 'Change the column of the source back, or make a new collection.';
   END IF;
 END $$;
-REVOKE ALL ON FUNCTION @extschema@.collection_check_summary(@extschema@.collections) FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@.collection_check_summary(@extschema@.collections) IS 'Internal: checks that a collection''s summary call still plans on its source as its owner and returns its kind''s type; else an error naming the collection.';
+REVOKE ALL ON FUNCTION @extschema@.collection_check_call(@extschema@.collections) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.collection_check_call(@extschema@.collections) IS 'Internal: checks that a collection''s summary call still plans on its source as its owner and returns its kind''s type; else an error naming the collection.';
 
 -- Stores the summaries of epochs lo..hi of c with one scan of the source (run as the
 -- collection's owner): an epoch with reports gets a row, or its row is replaced if
@@ -79,7 +79,7 @@ DECLARE
   fewer bigint[];
   f bigint[];
 BEGIN
-  PERFORM @extschema@.collection_check_summary(c);
+  PERFORM @extschema@.collection_check_call(c);
   EXECUTE pg_catalog.format(
     'WITH r AS MATERIALIZED ('
     '  SELECT @extschema@.collection_epoch_of($4, r.bin) AS e, r.n, r.s::@extschema@.summary AS s'
@@ -239,6 +239,7 @@ BEGIN
     RAISE EXCEPTION 'a chunk of close_due_epochs closes at least one epoch, not %', epochs USING ERRCODE = 'invalid_parameter_value';
   END IF;
   c := @extschema@.collection_for(caller, name, 'UPDATE');  -- concurrent closers wait here
+  PERFORM @extschema@.collection_source(c);  -- the definition still holds, even with nothing due
   stored := 0;
   more := false;
   -- a clock that ran ahead: what it closed too early is open from now on
@@ -257,6 +258,10 @@ BEGIN
     k := CASE WHEN size IS NULL THEN 1 ELSE least(epochs, greatest(1, 33554432 / size)) END;
     first_epoch := greatest(w.a, w.newest - k + 1);
     stored := @extschema@.collection_close_range(c, first_epoch, w.b, 'keep');
+    IF w.bottom THEN  -- below every closed epoch, closed from the oldest with reports on
+      first_epoch := coalesce((SELECT pg_catalog.min(ce.epoch) FROM @extschema@.collection_epochs ce
+                               WHERE ce.collection = c.name AND ce.epoch BETWEEN first_epoch AND w.b), w.newest);
+    END IF;
   END IF;
   last_epoch := w.b;
   PERFORM @extschema@.collection_mark_closed(c, pg_catalog.int8multirange(pg_catalog.int8range(first_epoch, last_epoch, '[]')));
@@ -264,7 +269,7 @@ BEGIN
 END $$;
 REVOKE ALL ON FUNCTION @extschema@._close_due_chunk(regrole, text, integer) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@._close_due_chunk(regrole, text, integer) IS 'Internal: one chunk of ldp.close_due_epochs, run as the catalog''s owner for the calling role: the newest run of due epochs that are not closed, closed down to its epochs epochs with reports (an empty run at once). more: call again.';
-CREATE PROCEDURE @extschema@.close_due_epochs(name text)
+CREATE OR REPLACE PROCEDURE @extschema@.close_due_epochs(name text)
   AS 'MODULE_PATHNAME', 'ldp_close_due_epochs' LANGUAGE C;
 COMMENT ON PROCEDURE @extschema@.close_due_epochs(text) IS 'Closes the ended epochs not closed yet, newest first: from the first report''s epoch (not before starts_at) or the first closed one on. Epochs without reports are closed without a row, a run of them at once. Works in chunks, each committed when the CALL is not inside a transaction block, for about half of statement_timeout (60 s without one); a NOTICE says when more are due. What pg_cron runs. Needs the close privilege; the query runs as the collection''s owner.';
 
