@@ -252,9 +252,9 @@ BEGIN
   END IF;
   first_epoch := w.a;
   IF w.newest IS NOT NULL THEN
-    SELECT pg_catalog.octet_length(@extschema@.summary_send(ce.summary)) INTO size
-    FROM @extschema@.collection_epochs ce WHERE ce.collection = c.name AND ce.summary IS NOT NULL
-    ORDER BY ce.epoch DESC LIMIT 1;
+    SELECT pg_catalog.octet_length(@extschema@.summary_send(x.summary)) INTO size  -- one detoasted
+    FROM (SELECT ce.summary FROM @extschema@.collection_epochs ce WHERE ce.collection = c.name AND ce.summary IS NOT NULL
+          ORDER BY ce.epoch DESC LIMIT 1) x;
     k := CASE WHEN size IS NULL THEN 1 ELSE least(epochs, greatest(1, 33554432 / size)) END;
     first_epoch := greatest(w.a, w.newest - k + 1);
     stored := @extschema@.collection_close_range(c, first_epoch, w.b, 'keep');
