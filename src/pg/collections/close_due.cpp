@@ -10,8 +10,9 @@
 // a function) it commits after each chunk, so that a call stopped by statement_timeout
 // keeps the chunks it closed. Each call works for a bounded time: half of
 // statement_timeout when one is set, else 60 seconds; a NOTICE says when more is due.
-// The number of epochs per chunk adapts to the time a chunk takes; the chunk function
-// caps it by the size of the collection's stored summaries (memory).
+// The number of epochs per chunk adapts to the time a stored epoch takes (a quarter of
+// the budget per chunk); the chunk function caps it by the size of the collection's
+// stored summaries (memory).
 //
 // Plain C style: PostgreSQL errors longjmp through these frames.
 #include "common/glue.hpp"  // postgres.h first
@@ -140,6 +141,7 @@ LDP_FUNCTION(ldp_close_due_epochs) {
   Oid types[3] = {REGROLEOID, TEXTOID, INT4OID};
 
   int32 epochs = 8;  // per chunk, adapted below
+  double per_epoch_ms = -1;
   int64 stored = 0, chunks = 0, first = 0, last = 0;
   bool more = true, any = false;
   while (more) {
@@ -175,11 +177,17 @@ LDP_FUNCTION(ldp_close_due_epochs) {
     SPI_freetuptable(SPI_tuptable);
     if (nonatomic) SPI_commit();  // the chunk is kept whatever happens next
 
-    // about a tenth of the budget per chunk: double or halve the epochs per chunk
-    int64 took_ms = (GetCurrentTimestamp() - t0) / 1000;
-    if (took_ms * 20 < budget_ms) epochs = Min(epochs * 2, 4096);
-    else if (took_ms * 5 > budget_ms) epochs = Max(epochs / 2, 1);
-    if ((GetCurrentTimestamp() - started) / 1000 >= budget_ms) break;
+    // The next chunk: a quarter of the budget at the last chunk's cost per stored epoch
+    // (doubling while nothing was stored), never more than the time left; none when not
+    // even one epoch fits in it.
+    double took_ms = static_cast<double>(GetCurrentTimestamp() - t0) / 1000.0;
+    if (n > 0) per_epoch_ms = took_ms / static_cast<double>(n);
+    double left_ms = static_cast<double>(budget_ms) - static_cast<double>(GetCurrentTimestamp() - started) / 1000.0;
+    if (left_ms <= 0 || (per_epoch_ms > 0 && per_epoch_ms > left_ms)) break;
+    if (per_epoch_ms > 0)
+      epochs = static_cast<int32>(Max(1.0, Min(4096.0, Min(static_cast<double>(budget_ms) / 4, left_ms) / per_epoch_ms)));
+    else
+      epochs = Min(epochs * 2, 4096);
     CHECK_FOR_INTERRUPTS();
   }
   SPI_finish();
