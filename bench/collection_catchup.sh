@@ -81,7 +81,8 @@ echo "by hand: $calls calls, the longest ${max_wall} s, peak backend memory ${ma
 check() {
   psql -At <<SQL
 SELECT (SELECT count(*) FROM ldp.collection_epochs WHERE collection = 'catchup') AS stored,
-       (SELECT closed = int8multirange(int8range(ldp.epoch_of('catchup', now()) - $total, ldp.epoch_of('catchup', now())))
+       (SELECT closed = int8multirange(int8range(ldp.epoch_of('catchup', (SELECT min(at) FROM catchup_reports)),
+                                                 ldp.epoch_of('catchup', now()))) AND NOT due
         FROM ldp.collection_status('catchup')) AS one_range_to_the_last_ended,
        (SELECT bool_and(ce.reports = $rows AND ldp.summary_send(ce.summary) = ldp.summary_send(
                  (SELECT ldp.hcms_agg(hash_index, coefficient, report, 4.0, 64, 65536) FROM catchup_reports
