@@ -212,3 +212,25 @@ SELECT epoch, reports, ldp.report_count(summary) FROM ldp.collection_epochs WHER
 SELECT * FROM ldp.late_reports('c7b');
 SELECT ldp.drop_collection('c7b');
 DROP TABLE s7b;
+
+-- collection_status and late_reports need the read privilege, as the other readers
+CREATE TABLE s8 (at timestamptz NOT NULL, bit boolean);
+INSERT INTO s8 VALUES ('2026-03-01 01:00+00', true);
+SELECT ldp.create_collection('c8', 's8', 'at', '1 day', 'ldp.rr_agg(bit, 1.0)');
+CALL ldp.close_epoch('c8', 20513);
+CREATE ROLE regress_reader;
+GRANT USAGE ON SCHEMA ldp TO regress_reader;
+SET ROLE regress_reader;
+SELECT try_sql($$SELECT * FROM ldp.collection_status('c8')$$);
+SELECT try_sql($$SELECT * FROM ldp.late_reports('c8')$$);
+RESET ROLE;
+SELECT ldp.grant_collection('c8', 'read', 'regress_reader');
+SET ROLE regress_reader;
+SELECT closed, stored_epochs, due, closed_early, reports_before_start FROM ldp.collection_status('c8');
+SELECT * FROM ldp.late_reports('c8');
+SELECT try_sql($$CALL ldp.close_due_epochs('c8')$$);
+RESET ROLE;
+SELECT ldp.drop_collection('c8');
+DROP TABLE s8;
+DROP OWNED BY regress_reader;
+DROP ROLE regress_reader;
