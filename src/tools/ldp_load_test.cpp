@@ -289,7 +289,9 @@ int run(const Options& opt) {
       o = attempt([&] {
         pqxx::work w(mc);
         w.exec_prepared("close_due", sh.collection);
-        pqxx::row r = w.exec1("SELECT ldp.epoch_of(" + w.quote(sh.collection) + ", min(at)), ldp.epoch_of(" +
+        // from the first report's epoch, or epoch 0: reports before starts_at (late ones
+        // sent as the run began) are in no epoch that close_due_epochs closes
+        pqxx::row r = w.exec1("SELECT greatest(ldp.epoch_of(" + w.quote(sh.collection) + ", min(at)), 0), ldp.epoch_of(" +
                               w.quote(sh.collection) + ", now()) - 1 FROM " + w.quote_name(sh.table));
         if (!r[0].is_null()) {
           lo = r[0].as<int64_t>();
@@ -468,8 +470,15 @@ int run(const Options& opt) {
     for (const auto& [e, x] : ce)
       if (e < lo || e > hi) range.add("epoch " + std::to_string(e) + " closed outside " + std::to_string(lo) + ".." +
                                       std::to_string(hi));
-    for (const auto& [e, c] : cl)
-      if (!ce.count(e)) range.add("epoch " + std::to_string(e) + " got reports but was never closed");
+    int64_t before_start = 0;
+    for (const auto& [e, c] : cl) {
+      if (e < 0) before_start += c.rows;
+      else if (!ce.count(e)) range.add("epoch " + std::to_string(e) + " got reports but was never closed");
+    }
+    int64_t counted_before = t.exec1("SELECT reports_before_start FROM ldp.collection_status(" + q + ")")[0].as<int64_t>();
+    if (counted_before != before_start)
+      range.add("collection_status counts " + std::to_string(counted_before) + " reports before starts_at, " +
+                std::to_string(before_start) + " were acknowledged");
     {
       std::lock_guard<std::mutex> g(sh.close_log.m);
       for (const auto& [e, x] : ce) {

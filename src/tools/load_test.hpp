@@ -393,8 +393,8 @@ inline void prepare_closer_statements(pqxx::connection& c) {
   // every closed epoch: its row's closed_at, or '' for one closed without reports (in the
   // catalog's closed set only)
   c.prepare("closed_epochs",
-            "SELECT g.e, coalesce(ce.closed_at::text, '') FROM ldp.collection_catalog d, unnest(d.closed) r,"
-            " generate_series(lower(r), upper(r) - 1) g(e)"
+            "SELECT g.e, coalesce(ce.closed_at::text, '') FROM ldp.collection_catalog d"
+            " CROSS JOIN LATERAL unnest(d.closed) r CROSS JOIN LATERAL generate_series(lower(r), upper(r) - 1) g(e)"
             " LEFT JOIN ldp.collection_epochs ce ON ce.collection = d.name AND ce.epoch = g.e WHERE d.name = $1"
             " UNION ALL SELECT ce.epoch, ce.closed_at::text FROM ldp.collection_epochs ce, ldp.collection_catalog d"
             " WHERE ce.collection = $1 AND d.name = $1 AND NOT d.closed @> ce.epoch");
