@@ -36,17 +36,19 @@ CALL ldp.close_epoch('usage', 20513);
 SELECT ldp.estimate(summary::ldp.mean_summary) = (SELECT ldp.estimate(ldp.onebit_mean_agg(bit, 1.0, 86400)) FROM app_usage
                              WHERE at >= '2026-03-01' AND at < '2026-03-02') AS recomputed
 FROM ldp.collection_epochs WHERE collection = 'usage';
--- close_due_epochs closes every ended epoch from the first report's on, empty ones with zero
+-- close_due_epochs closes every ended epoch from the first report's on; those without
+-- reports are closed without a row (collection_status shows what is closed)
 CALL ldp.close_due_epochs('usage');
 SELECT epoch, reports, ldp.report_count(summary) FROM ldp.collection_epochs
 WHERE collection = 'usage' AND epoch < 20520 ORDER BY epoch;
-SELECT count(*) = ldp.epoch_of('usage', now()) - 20513 AS all_ended_epochs_closed,
-       max(epoch) = ldp.epoch_of('usage', now()) - 1 AS up_to_the_last_ended,
-       count(*) FILTER (WHERE summary IS NULL) = count(*) FILTER (WHERE reports = 0) AS empty_means_null
-FROM ldp.collection_epochs WHERE collection = 'usage';
+SELECT closed = int8multirange(int8range(20513, ldp.epoch_of('usage', now()))) AS all_ended_epochs_closed,
+       last_due = ldp.epoch_of('usage', now()) - 1 AS up_to_the_last_ended, stored_epochs, due,
+       (SELECT count(*) FROM ldp.collection_epochs WHERE collection = 'usage' AND (summary IS NULL OR reports = 0)) AS empty_rows
+FROM ldp.collection_status('usage');
 -- running it again closes nothing more
 CALL ldp.close_due_epochs('usage');
-SELECT count(*) = ldp.epoch_of('usage', now()) - 20513 AS still_the_same FROM ldp.collection_epochs WHERE collection = 'usage';
+SELECT closed = int8multirange(int8range(20513, ldp.epoch_of('usage', now()))) AS still_the_same, stored_epochs
+FROM ldp.collection_status('usage');
 
 -- late reports are never lost: counted vs present, and a refresh takes them in
 INSERT INTO app_usage VALUES ('2026-03-02 10:00+00', true, 9001), ('2026-03-02 11:00+00', false, 9002),

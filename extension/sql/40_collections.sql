@@ -98,6 +98,9 @@ CREATE POLICY collection_epochs_readable ON @extschema@.collection_epochs FOR SE
 CREATE FUNCTION @extschema@.collection_summary_call(summary text) RETURNS text[]
   AS 'MODULE_PATHNAME', 'ldp_collection_summary_call' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.collection_summary_call(text) IS 'Internal: checks on the parse tree that a collection''s summary is one schema-qualified call with plain column and constant arguments; returns {schema, function}.';
+CREATE FUNCTION @extschema@.collection_summary_columns(summary text) RETURNS text[]
+  AS 'MODULE_PATHNAME', 'ldp_collection_summary_columns' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.collection_summary_columns(text) IS 'Internal: the column names among the arguments of a collection''s summary call (checked as by collection_summary_call), each once: a row whose columns are all NULL is no report (the aggregates skip it).';
 
 -- The summary call as PostgreSQL resolves it over the source, under the caller's
 -- search_path (pinned by the SQL callers, as at a close): one ldp aggregate over
@@ -249,14 +252,17 @@ COMMENT ON FUNCTION @extschema@.collection_source(@extschema@.collections) IS 'I
 
 -- A query over the source rows with time in [$1, $2), grouped by epoch start:
 -- (bin timestamptz, n bigint[, s summary]). Ungrouped (one epoch: [$1, $2) is it),
--- bin is $1 and no row is binned.
+-- bin is $1 and no row is binned. n counts the reports: the rows whose summary
+-- columns are not all NULL (the aggregates skip the others).
 CREATE FUNCTION @extschema@.collection_scan(c @extschema@.collections, with_summary boolean,
                                             grouped boolean DEFAULT true) RETURNS text
   LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
-  SELECT pg_catalog.format('SELECT %s AS bin, pg_catalog.count(*) AS n%s FROM %s WHERE %I >= $1 AND %I < $2%s',
+  SELECT pg_catalog.format('SELECT %s AS bin, pg_catalog.count(*)%s AS n%s FROM %s WHERE %I >= $1 AND %I < $2%s',
                 CASE WHEN grouped THEN pg_catalog.format('pg_catalog.date_bin(%L::interval, %I, %L::timestamptz)',
                                                          c.epoch_length, c.time_column, c.starts_at)
                      ELSE '$1::timestamptz' END,
+                (SELECT ' FILTER (WHERE pg_catalog.num_nonnulls(' || pg_catalog.string_agg(pg_catalog.quote_ident(col), ', ') || ') > 0)'
+                 FROM pg_catalog.unnest(@extschema@.collection_summary_columns(c.summary)) AS col),
                 CASE WHEN with_summary THEN pg_catalog.format(', (%s' || pg_catalog.chr(10) || ') AS s', c.summary) ELSE '' END,
                 @extschema@.collection_source(c), c.time_column, c.time_column,
                 CASE WHEN grouped THEN ' GROUP BY 1' ELSE '' END) $$;
@@ -308,32 +314,6 @@ BEGIN
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.collection_owner_warning(text, regrole) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.collection_owner_warning(text, regrole) IS 'Internal: warns when a collection''s owner is a superuser (its source query runs as one at every close).';
-
--- Closes epochs lo..hi of c that are not closed yet (all of them when refresh),
--- with one scan of the source (run as the collection's owner).
-CREATE FUNCTION @extschema@.collection_close_range(c @extschema@.collections, lo bigint, hi bigint, refresh boolean)
-  RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  closed bigint;
-BEGIN
-  -- the source query runs as the collection's owner; its rows are joined here
-  EXECUTE pg_catalog.format(
-    'INSERT INTO @extschema@.collection_epochs AS ce (collection, epoch, epoch_start, reports, summary)'
-    ' SELECT $3, g.e, @extschema@.collection_epoch_start($4, g.e), coalesce(r.n, 0), r.s::@extschema@.summary'
-    ' FROM pg_catalog.generate_series($5, $6) AS g(e)'
-    ' LEFT JOIN @extschema@._as_role($7, $8, $1, $2) AS r(bin timestamptz, n bigint, s %s)'
-    '   ON r.bin = @extschema@.collection_epoch_start($4, g.e)'
-    ' ON CONFLICT (collection, epoch) DO %s',
-    @extschema@.collection_summary_type(c),
-    CASE WHEN refresh THEN 'UPDATE SET reports = excluded.reports, summary = excluded.summary, closed_at = excluded.closed_at'
-         ELSE 'NOTHING' END)
-  USING @extschema@.collection_checked_start(c, lo), @extschema@.collection_checked_start(c, hi + 1),
-        c.name, c, lo, hi, c.owner, @extschema@.collection_scan(c, true, lo < hi);
-  GET DIAGNOSTICS closed = ROW_COUNT;
-  RETURN closed;
-END $$;
-REVOKE ALL ON FUNCTION @extschema@.collection_close_range(@extschema@.collections, bigint, bigint, boolean) FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@.collection_close_range(@extschema@.collections, bigint, bigint, boolean) IS 'Internal: stores the summaries of epochs lo..hi of a collection in one scan of its source.';
 
 ------------------------------------------------------------------------------
 -- The SQL API. Each function that changes the catalog or runs a collection's
@@ -434,108 +414,6 @@ COMMENT ON FUNCTION @extschema@._alter_collection_owner(regrole, text, regrole) 
 CREATE FUNCTION @extschema@.alter_collection_owner(name text, new_owner regrole) RETURNS void
   AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION @extschema@.alter_collection_owner(text, regrole) IS 'Gives a collection to another role, which then owns its view and whose rights its query runs with: by its owner, if a member of the new owner, or by a superuser (as ALTER ... OWNER TO). The new owner must be able to run the summary on the source. REASSIGN OWNED moves collections too.';
-
-CREATE FUNCTION @extschema@._close_epoch(caller regrole, name text, epoch bigint, refresh boolean)
-  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  c @extschema@.collections;
-  ends timestamptz;
-BEGIN
-  IF name IS NULL OR epoch IS NULL OR refresh IS NULL THEN
-    RAISE EXCEPTION 'close_epoch needs a name, an epoch and refresh' USING ERRCODE = 'null_value_not_allowed';
-  END IF;
-  c := @extschema@.collection_for(caller, name, 'UPDATE');  -- concurrent closers wait here
-  ends := @extschema@.collection_checked_start(c, epoch + 1);
-  IF ends > pg_catalog.now() THEN
-    RAISE EXCEPTION 'epoch % of collection "%" has not ended yet (it ends at %)', epoch, name, ends
-      USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  PERFORM @extschema@.collection_close_range(c, epoch, epoch, refresh);
-END $$;
-REVOKE ALL ON FUNCTION @extschema@._close_epoch(regrole, text, bigint, boolean) FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@._close_epoch(regrole, text, bigint, boolean) IS 'Internal: ldp.close_epoch run as the catalog''s owner for the calling role.';
-CREATE PROCEDURE @extschema@.close_epoch(name text, epoch bigint, refresh boolean DEFAULT false)
-  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C;
-COMMENT ON PROCEDURE @extschema@.close_epoch(text, bigint, boolean) IS 'Stores an ended epoch''s summary and row count; a closed epoch is left as it is unless refresh, which recomputes it (taking in late reports). Needs the close privilege; the query runs as the collection''s owner.';
-
-CREATE FUNCTION @extschema@._close_due_epochs(caller regrole, name text) RETURNS void
-  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  max_epochs constant bigint := 10000;  -- per call (README)
-  c @extschema@.collections;
-  first_t timestamptz;
-  lo bigint;
-  hi bigint;
-  last_due bigint;
-BEGIN
-  IF name IS NULL THEN
-    RAISE EXCEPTION 'close_due_epochs needs a collection name' USING ERRCODE = 'null_value_not_allowed';
-  END IF;
-  c := @extschema@.collection_for(caller, name, 'UPDATE');
-  SELECT r.t INTO first_t
-  FROM @extschema@._as_role(c.owner, pg_catalog.format('SELECT pg_catalog.min(%I) FROM %s WHERE %I > ''-infinity''',
-                                                       c.time_column, @extschema@.collection_source(c), c.time_column),
-                            NULL, NULL) AS r(t timestamptz);
-  IF first_t IS NULL THEN
-    RETURN;  -- no reports yet
-  END IF;
-  last_due := @extschema@.collection_epoch_of(c, pg_catalog.now()) - 1;
-  -- the first open epoch from the first report's on: lo itself, or the first gap
-  -- after the closed epochs that follow it
-  IF NOT pg_catalog.isfinite(first_t) THEN
-    RETURN;  -- only reports at +infinity, which no epoch holds
-  END IF;
-  lo := @extschema@.collection_epoch_of(c, first_t);
-  IF EXISTS (SELECT 1 FROM @extschema@.collection_epochs ce WHERE ce.collection = c.name AND ce.epoch = lo) THEN
-    SELECT pg_catalog.min(ce.epoch) + 1 INTO lo FROM @extschema@.collection_epochs ce
-    WHERE ce.collection = c.name AND ce.epoch >= lo
-      AND NOT EXISTS (SELECT 1 FROM @extschema@.collection_epochs nx
-                      WHERE nx.collection = c.name AND nx.epoch = ce.epoch + 1);
-  END IF;
-  IF lo > last_due THEN
-    RETURN;
-  END IF;
-  hi := least(last_due, lo + max_epochs - 1);
-  PERFORM @extschema@.collection_close_range(c, lo, hi, false);
-  IF hi < last_due THEN
-    RAISE NOTICE 'collection "%": closed epochs % to %; more are due: call again', name, lo, hi
-      USING DETAIL = pg_catalog.format('One call closes at most %s epochs; the last due now is epoch %s.', max_epochs, last_due);
-  END IF;
-END $$;
-REVOKE ALL ON FUNCTION @extschema@._close_due_epochs(regrole, text) FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@._close_due_epochs(regrole, text) IS 'Internal: ldp.close_due_epochs run as the catalog''s owner for the calling role.';
-CREATE PROCEDURE @extschema@.close_due_epochs(name text)
-  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C;
-COMMENT ON PROCEDURE @extschema@.close_due_epochs(text) IS 'Closes ended epochs not closed yet, from the epoch of the source''s earliest report on (an epoch without reports is closed with zero), at most 10000 per call (a NOTICE says when more are due). What pg_cron runs. Needs the close privilege; the query runs as the collection''s owner.';
-
-CREATE FUNCTION @extschema@._late_reports(caller regrole, name text)
-  RETURNS TABLE(epoch bigint, counted bigint, present bigint, late bigint)
-  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  c @extschema@.collections := @extschema@.collection_for(caller, name, 'SELECT');
-  lo bigint;
-  hi bigint;
-BEGIN
-  SELECT pg_catalog.min(ce.epoch), pg_catalog.max(ce.epoch) INTO lo, hi
-  FROM @extschema@.collection_epochs ce WHERE ce.collection = c.name;
-  IF lo IS NULL THEN
-    RETURN;
-  END IF;
-  RETURN QUERY
-    SELECT ce.epoch, ce.reports, coalesce(p.n, 0)::bigint, (coalesce(p.n, 0) - ce.reports)::bigint
-    FROM @extschema@.collection_epochs ce
-    LEFT JOIN @extschema@._as_role(c.owner, @extschema@.collection_scan(c, false),
-                                   @extschema@.collection_checked_start(c, lo),
-                                   @extschema@.collection_checked_start(c, hi + 1)) AS p(bin timestamptz, n bigint)
-      ON p.bin = ce.epoch_start
-    WHERE ce.collection = c.name ORDER BY ce.epoch;
-END $$;
-REVOKE ALL ON FUNCTION @extschema@._late_reports(regrole, text) FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@._late_reports(regrole, text) IS 'Internal: ldp.late_reports run as the catalog''s owner for the calling role.';
-CREATE FUNCTION @extschema@.late_reports(name text)
-  RETURNS TABLE(epoch bigint, counted bigint, present bigint, late bigint)
-  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION @extschema@.late_reports(text) IS 'Per closed epoch: the rows its stored summary counted, the rows the source holds now (counted as the collection''s owner), and the difference (late reports; CALL ldp.close_epoch(name, epoch, true) takes them in). Needs the read privilege.';
 
 CREATE FUNCTION @extschema@.collection_estimates(name text, confidence float8 DEFAULT 0.95)
   RETURNS TABLE(epoch bigint, epoch_start timestamptz, reports bigint, estimate float8,

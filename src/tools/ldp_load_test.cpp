@@ -289,7 +289,9 @@ int run(const Options& opt) {
       o = attempt([&] {
         pqxx::work w(mc);
         w.exec_prepared("close_due", sh.collection);
-        pqxx::row r = w.exec1("SELECT ldp.epoch_of(" + w.quote(sh.collection) + ", min(at)), ldp.epoch_of(" +
+        // from the first report's epoch, or epoch 0: reports before starts_at (late ones
+        // sent as the run began) are in no epoch that close_due_epochs closes
+        pqxx::row r = w.exec1("SELECT greatest(ldp.epoch_of(" + w.quote(sh.collection) + ", min(at)), 0), ldp.epoch_of(" +
                               w.quote(sh.collection) + ", now()) - 1 FROM " + w.quote_name(sh.table));
         if (!r[0].is_null()) {
           lo = r[0].as<int64_t>();
@@ -441,11 +443,13 @@ int run(const Options& opt) {
       std::string closed_at;
     };
     std::map<int64_t, E> ce;
+    // every stored epoch, and every epoch closed without reports that has late ones now
+    // (late_reports lists both; closed_at '' for the latter)
     for (const auto& r : t.exec(
-             "SELECT ce.epoch, ce.reports, coalesce(ldp.report_count(ce.summary), 0), ce.closed_at::text, "
-             "ce.closed_at >= ce.epoch_start + c.epoch_length, lr.present, lr.late "
-             "FROM ldp.collection_epochs ce JOIN ldp.collections c ON c.name = ce.collection "
-             "LEFT JOIN ldp.late_reports(" + q + ") lr ON lr.epoch = ce.epoch WHERE ce.collection = " + q)) {
+             "SELECT lr.epoch, lr.counted, coalesce(ldp.report_count(ce.summary), 0), coalesce(ce.closed_at::text, ''), "
+             "coalesce(ce.closed_at >= ce.epoch_start + c.epoch_length, true), lr.present, lr.late "
+             "FROM ldp.late_reports(" + q + ") lr JOIN ldp.collections c ON c.name = " + q +
+             " LEFT JOIN ldp.collection_epochs ce ON ce.collection = c.name AND ce.epoch = lr.epoch")) {
       ce[r[0].as<int64_t>()] = E{r[1].as<int64_t>(), r[2].as<int64_t>(), r[5].is_null() ? -1 : r[5].as<int64_t>(),
                                  r[6].is_null() ? -1 : r[6].as<int64_t>(), r[4].as<bool>(), r[3].as<std::string>()};
     }
@@ -454,13 +458,27 @@ int run(const Options& opt) {
     for (const auto& [e, c] : cl) ledger_rows += c.rows;
 
     Mismatches range, once, early, summary, present, counted_le, lower, upper;
-    for (int64_t e = lo; e <= hi; ++e)
-      if (!ce.count(e)) range.add("epoch " + std::to_string(e) + " not closed");
+    // closed: in the collection's closed set (an epoch without reports has no row), and
+    // nothing beyond lo..hi
+    for (const auto& r : t.exec("SELECT g.e FROM generate_series(" + std::to_string(lo) + "::bigint, " +
+                                std::to_string(hi) + ") g(e), ldp.collection_status(" + q +
+                                ") s WHERE NOT s.closed @> g.e"))
+      range.add("epoch " + r[0].as<std::string>() + " not closed");
+    for (const auto& r : t.exec("SELECT r::text FROM ldp.collection_status(" + q + ") s, unnest(s.closed) r "
+                                "WHERE lower(r) < " + std::to_string(lo) + " OR upper(r) > " + std::to_string(hi + 1)))
+      range.add("epochs " + r[0].as<std::string>() + " closed outside " + std::to_string(lo) + ".." + std::to_string(hi));
     for (const auto& [e, x] : ce)
       if (e < lo || e > hi) range.add("epoch " + std::to_string(e) + " closed outside " + std::to_string(lo) + ".." +
                                       std::to_string(hi));
-    for (const auto& [e, c] : cl)
-      if (!ce.count(e)) range.add("epoch " + std::to_string(e) + " got reports but was never closed");
+    int64_t before_start = 0;
+    for (const auto& [e, c] : cl) {
+      if (e < 0) before_start += c.rows;
+      else if (!ce.count(e)) range.add("epoch " + std::to_string(e) + " got reports but was never closed");
+    }
+    int64_t counted_before = t.exec1("SELECT reports_before_start FROM ldp.collection_status(" + q + ")")[0].as<int64_t>();
+    if (counted_before != before_start)
+      range.add("collection_status counts " + std::to_string(counted_before) + " reports before starts_at, " +
+                std::to_string(before_start) + " were acknowledged");
     {
       std::lock_guard<std::mutex> g(sh.close_log.m);
       for (const auto& [e, x] : ce) {

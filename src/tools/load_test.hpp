@@ -390,8 +390,14 @@ inline void prepare_closer_statements(pqxx::connection& c) {
   c.prepare("close_votes", "CALL ldp.thresh_close_votes($1, $2)");
   c.prepare("close_epoch", "CALL ldp.thresh_close_epoch($1, $2)");
   c.prepare("close_due", "CALL ldp.close_due_epochs($1)");
+  // every closed epoch: its row's closed_at, or '' for one closed without reports (in the
+  // catalog's closed set only)
   c.prepare("closed_epochs",
-            "SELECT epoch, closed_at::text FROM ldp.collection_epochs WHERE collection = $1");
+            "SELECT g.e, coalesce(ce.closed_at::text, '') FROM ldp.collection_catalog d"
+            " CROSS JOIN LATERAL unnest(d.closed) r CROSS JOIN LATERAL generate_series(lower(r), upper(r) - 1) g(e)"
+            " LEFT JOIN ldp.collection_epochs ce ON ce.collection = d.name AND ce.epoch = g.e WHERE d.name = $1"
+            " UNION ALL SELECT ce.epoch, ce.closed_at::text FROM ldp.collection_epochs ce, ldp.collection_catalog d"
+            " WHERE ce.collection = $1 AND d.name = $1 AND NOT d.closed @> ce.epoch");
 }
 
 // ---------------------------------------------------------------------------

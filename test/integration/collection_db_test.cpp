@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -137,6 +138,48 @@ TEST_F(CollectionDb, ReportsDuringACloseAreCountedOrLate) {
   int64_t first = value("SELECT ldp.epoch_of(" + q + ", min(at)) FROM " + t);
   exec("CALL ldp.close_epoch(" + q + ", " + std::to_string(first) + ", true)");
   expect_consistent();
+}
+
+// A catch-up of large summaries (64 x 65,536 HCMS: 4 MiB stored, 32 MiB of live counters
+// per epoch) under a short statement_timeout: every call ends within it, having
+// committed its chunks, the backend's peak memory stays bounded, and every epoch equals
+// its direct aggregate (the small version of bench/collection_catchup.sh).
+TEST_F(CollectionDb, CatchUpInBoundedCallsUnderTimeout) {
+  std::string t = conn_->quote_name(name_), q = conn_->quote(name_);
+  exec("CREATE TABLE " + t + " (at timestamptz NOT NULL, hash_index int, coefficient int, report boolean)");
+  // 24 epochs with reports among the last 2,000 hours: 12 newest, 12 spread back
+  exec("INSERT INTO " + t + " SELECT date_trunc('hour', now()) - h * interval '1 hour' + (i % 3600) * interval '1 s', r.*"
+       " FROM (SELECT generate_series(1, 12) UNION ALL SELECT 13 + 83 * generate_series(1, 12)) e(h),"
+       " generate_series(1, 100) i, ldp.hcms_encode('w' || (i % 50), 4.0, 64, 65536, h * 100 + i) r");
+  exec("CREATE INDEX ON " + t + " (at)");
+  exec("SELECT ldp.create_collection(" + q + ", " + conn_->quote(t) +
+       ", 'at', '1 hour', 'ldp.hcms_agg(hash_index, coefficient, report, 4.0, 64, 65536)')");
+  exec("SET statement_timeout = '3s'");
+  int calls = 0;
+  while (value("SELECT due::int FROM ldp.collection_status(" + q + ")") == 1) {
+    ASSERT_LT(++calls, 100) << "no end of the catch-up";
+    auto t0 = std::chrono::steady_clock::now();
+    try {
+      exec("CALL ldp.close_due_epochs(" + q + ")");
+    } catch (const std::exception& e) {
+      FAIL() << "call " << calls << ": " << e.what();
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3)) << "call " << calls;
+  }
+  exec("RESET statement_timeout");
+  EXPECT_GT(calls, 1) << "one call did it all: the timeout did not bound the work";
+  int64_t hwm_kib = value("SELECT substring(pg_read_file('/proc/self/status') from 'VmHWM:\\s*(\\d+)')::bigint");
+  EXPECT_LT(hwm_kib, 256 * 1024) << "backend peak memory";
+  std::printf("catch-up: %d calls, backend VmHWM %lld MiB\n", calls, static_cast<long long>(hwm_kib / 1024));
+  EXPECT_EQ(value("SELECT count(*) FROM ldp.collection_epochs WHERE collection = " + q), 24);
+  EXPECT_EQ(value("SELECT count(*) FROM ldp.collection_epochs ce WHERE collection = " + q +
+                  " AND ldp.summary_send(ce.summary) IS DISTINCT FROM ldp.summary_send((SELECT "
+                  "ldp.hcms_agg(hash_index, coefficient, report, 4.0, 64, 65536) FROM " + t +
+                  " WHERE at >= ce.epoch_start AND at < ce.epoch_start + interval '1 hour')::ldp.summary)"),
+            0);
+  EXPECT_EQ(value("SELECT (closed = int8multirange(int8range(ldp.epoch_of(" + q + ", now()) - 1009, ldp.epoch_of(" + q +
+                  ", now()))))::int FROM ldp.collection_status(" + q + ")"),
+            1);
 }
 
 // pg_cron runs close_due_epochs on a schedule (pg_cron 1.4: once a minute at most).

@@ -243,9 +243,10 @@ LDP_FUNCTION(ldp_as_role) {
            got->natts, want->natts);
     for (int i = 0; i < got->natts; ++i)
       if (TupleDescAttr(got, i)->atttypid != TupleDescAttr(want, i)->atttypid)
-        elog(ERROR, "ldp._as_role: column %d of the query has type %s, the caller expects %s",
-             i + 1, format_type_be(TupleDescAttr(got, i)->atttypid),
-             format_type_be(TupleDescAttr(want, i)->atttypid));
+        ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                        errmsg("ldp._as_role: column %d of the query has type %s, the caller expects %s",
+                               i + 1, format_type_be(TupleDescAttr(got, i)->atttypid),
+                               format_type_be(TupleDescAttr(want, i)->atttypid))));
     for (uint64 r = 0; r < SPI_processed; ++r)
       tuplestore_puttuple(rsinfo->setResult, SPI_tuptable->vals[r]);
     SPI_finish();
