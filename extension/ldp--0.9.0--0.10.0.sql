@@ -291,6 +291,8 @@ DECLARE
   qualified text;
   col_type regtype;
   call text[];
+  state text;
+  msg text;
 BEGIN
   SELECT pg_catalog.format('%I.%I', n.nspname, r.relname) INTO qualified
   FROM pg_catalog.pg_class r JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
@@ -317,7 +319,17 @@ BEGIN
     RAISE EXCEPTION 'a collection''s summary must be one call of an ldp aggregate: %.% is not one', call[1], call[2]
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  PERFORM @extschema@.collection_call_check(c.summary, c.source);
+  BEGIN
+    PERFORM @extschema@.collection_call_check(c.summary, c.source);
+  EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
+    IF state = '22023' THEN  -- the check's own refusals name what they refuse
+      RAISE;
+    END IF;
+    RAISE EXCEPTION 'the summary of collection "%" does not run on %: %', c.name, qualified, msg
+      USING ERRCODE = state, DETAIL = pg_catalog.format('Its summary is %s.', c.summary),
+            HINT = 'Restore what changed in the source (a column renamed, dropped or of another type), or make a new collection.';
+  END;
   RETURN qualified;
 END $$;
 COMMENT ON FUNCTION @extschema@.collection_source(@extschema@.collections) IS 'Internal: the schema-qualified, quoted name of a collection''s source table, after checking the source, its timestamptz time column and the summary call again (as written and as resolved over the source).';
@@ -578,7 +590,7 @@ BEGIN
                                                          c.summary, source), NULL, NULL) AS r(t regtype);
   EXCEPTION WHEN OTHERS THEN
     GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
-    RAISE EXCEPTION 'the summary of collection "%" no longer runs on %: %', c.name, source, msg
+    RAISE EXCEPTION 'the summary of collection "%" does not run on %: %', c.name, source, msg
       USING ERRCODE = state, DETAIL = pg_catalog.format('Its summary is %s.', c.summary),
             HINT = 'Restore what changed in the source (a column renamed, dropped or of another type), or make a new collection.';
   END;

@@ -109,8 +109,8 @@ WHERE p.pronamespace = 'ldp'::regnamespace
   AND has_function_privilege('public', p.oid, 'EXECUTE');
 -- dave's view is still there; the forged epochs are recomputed with refresh
 SELECT epoch, reports FROM regress_dave.pin;
-CALL ldp.close_epoch('sc', 0, true);
-CALL ldp.close_epoch('sc', 1, true);
+CALL ldp.close_epoch('sc', 0, true, accept_fewer => true);  -- the forged count is higher than the source's
+CALL ldp.close_epoch('sc', 1, true, accept_fewer => true);
 SELECT epoch, reports, round(estimate::numeric, 6) AS estimate FROM ldp.collection_estimates('sc') ORDER BY epoch;
 SELECT ldp.drop_collection('orphan');
 

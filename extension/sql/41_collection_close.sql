@@ -51,7 +51,7 @@ BEGIN
                                                          c.summary, source), NULL, NULL) AS r(t regtype);
   EXCEPTION WHEN OTHERS THEN
     GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
-    RAISE EXCEPTION 'the summary of collection "%" no longer runs on %: %', c.name, source, msg
+    RAISE EXCEPTION 'the summary of collection "%" does not run on %: %', c.name, source, msg
       USING ERRCODE = state, DETAIL = pg_catalog.format('Its summary is %s.', c.summary),
             HINT = 'Restore what changed in the source (a column renamed, dropped or of another type), or make a new collection.';
   END;
