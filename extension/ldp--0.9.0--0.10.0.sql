@@ -299,18 +299,20 @@ BEGIN
   WHERE r.oid = c.source;
   IF qualified IS NULL THEN
     RAISE EXCEPTION 'the source table of collection "%" no longer exists', c.name
-      USING ERRCODE = 'undefined_table', HINT = 'Drop the collection with ldp.drop_collection.';
+      USING ERRCODE = 'undefined_table',
+            HINT = 'Point it at the table that replaced it with ldp.alter_collection_source (its closed epochs are kept), or drop it with ldp.drop_collection.';
   END IF;
   SELECT a.atttypid INTO col_type FROM pg_catalog.pg_attribute a
   WHERE a.attrelid = c.source AND a.attname = c.time_column AND a.attnum > 0 AND NOT a.attisdropped;
   IF col_type IS NULL THEN
     RAISE EXCEPTION 'the time column "%" of collection "%" no longer exists in %', c.time_column, c.name, qualified
-      USING ERRCODE = 'undefined_column';
+      USING ERRCODE = 'undefined_column',
+            HINT = 'Restore the column, or point the collection at a source that has it with ldp.alter_collection_source.';
   END IF;
   IF col_type <> 'timestamptz'::regtype THEN
     RAISE EXCEPTION 'the time column "%" of collection "%" is now %, not timestamptz', c.time_column, c.name, col_type
       USING ERRCODE = 'datatype_mismatch',
-            HINT = 'Epochs are instants: change the column back, or make a view that converts it and a new collection over the view.';
+            HINT = 'Epochs are instants: change the column back, or make a view that converts it and point the collection at the view with ldp.alter_collection_source.';
   END IF;
   call := @extschema@.collection_summary_call(c.summary);
   IF call[1] <> '@extschema@' OR NOT EXISTS (
@@ -328,7 +330,7 @@ BEGIN
     END IF;
     RAISE EXCEPTION 'the summary of collection "%" does not run on %: %', c.name, qualified, msg
       USING ERRCODE = state, DETAIL = pg_catalog.format('Its summary is %s.', c.summary),
-            HINT = 'Restore what changed in the source (a column renamed, dropped or of another type), or make a new collection.';
+            HINT = 'Restore what changed in the source (a column renamed, dropped or of another type), or point the collection at a source it runs on with ldp.alter_collection_source.';
   END;
   RETURN qualified;
 END $$;
@@ -357,7 +359,6 @@ CREATE OR REPLACE FUNCTION @extschema@._create_collection(caller regrole, name t
   RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   c @extschema@.collections;
-  col_type regtype;
   result_type regtype;
 BEGIN
   IF name IS NULL OR source IS NULL OR time_column IS NULL OR epoch_length IS NULL OR summary IS NULL THEN
@@ -379,15 +380,7 @@ BEGIN
   IF starts_at IS NOT NULL AND NOT pg_catalog.isfinite(starts_at) THEN
     RAISE EXCEPTION 'starts_at must be a finite time, got %', starts_at USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  SELECT a.atttypid INTO col_type FROM pg_catalog.pg_attribute a
-  WHERE a.attrelid = source AND a.attname = time_column AND a.attnum > 0 AND NOT a.attisdropped;
-  IF NOT FOUND THEN
-    RAISE EXCEPTION 'column "%" of % does not exist', time_column, source USING ERRCODE = 'undefined_column';
-  END IF;
-  IF col_type <> 'timestamptz'::regtype THEN
-    RAISE EXCEPTION 'time column "%" must be timestamptz, not %', time_column, col_type
-      USING ERRCODE = 'datatype_mismatch';
-  END IF;
+  PERFORM @extschema@.collection_time_check(name, source, time_column);
   c := ROW(name, source, time_column, epoch_length, summary, 'mean',
            coalesce(starts_at, '1970-01-01 00:00+00'), pg_catalog.now(), caller, NULL, NULL);
   -- source, time column and summary call (collection_source checks them all), then
@@ -482,7 +475,7 @@ BEGIN
     IF NOT r.source_exists THEN
       RAISE WARNING 'collection "%": its source no longer exists', r.name
         USING DETAIL = pg_catalog.format('Its source was the relation of OID %s: its closes fail, and a relation created later with that OID would become its source.', r.source::oid),
-              HINT = pg_catalog.format('Drop it: SELECT ldp.drop_collection(%L).', r.name);
+              HINT = pg_catalog.format('Point it at the table that replaced it, SELECT ldp.alter_collection_source(%L, ''<table>''), or drop it: SELECT ldp.drop_collection(%L).', r.name, r.name);
     END IF;
     IF r.rolsuper THEN
       RAISE WARNING 'collection "%" is owned by a superuser: its source query runs as a superuser at every close', r.name
@@ -592,13 +585,13 @@ BEGIN
     GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
     RAISE EXCEPTION 'the summary of collection "%" does not run on %: %', c.name, source, msg
       USING ERRCODE = state, DETAIL = pg_catalog.format('Its summary is %s.', c.summary),
-            HINT = 'Restore what changed in the source (a column renamed, dropped or of another type), or make a new collection.';
+            HINT = 'Restore what changed in the source (a column renamed, dropped or of another type), or point the collection at a source it runs on with ldp.alter_collection_source.';
   END;
   IF got IS DISTINCT FROM @extschema@.collection_summary_type(c)::regtype THEN
     RAISE EXCEPTION 'the summary of collection "%" now returns %, not % (a column it reads changed type)', c.name, got,
                     @extschema@.collection_summary_type(c)
       USING ERRCODE = 'datatype_mismatch', DETAIL = pg_catalog.format('Its summary is %s.', c.summary),
-            HINT = 'Change the column of the source back, or make a new collection.';
+            HINT = 'Change the column of the source back, or point the collection at a source where it returns its kind with ldp.alter_collection_source.';
   END IF;
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.collection_check_call(@extschema@.collections) FROM PUBLIC;
@@ -890,3 +883,96 @@ UPDATE @extschema@.collection_catalog d
 SET closed = coalesce((SELECT pg_catalog.range_agg(pg_catalog.int8range(e.epoch, e.epoch, '[]'))
                        FROM @extschema@.collection_epochs e WHERE e.collection = d.name), '{}'),
     last_close_at = (SELECT pg_catalog.max(e.closed_at) FROM @extschema@.collection_epochs e WHERE e.collection = d.name);
+
+-- extension/sql/40_collections.sql: a collection exists for a role that may close it (its
+-- owner's functions then answer 42501, not 42704), as for one that may read it (issue 34.5)
+-- The privileged twins' view of a collection: its row, locked (one closer at a
+-- time), if `caller` may use `privilege` on it; a collection on which the caller
+-- holds no privilege (read, close or the one asked) does not exist for it.
+CREATE OR REPLACE FUNCTION @extschema@.collection_for(caller oid, collection text, privilege text)
+  RETURNS @extschema@.collections LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  c @extschema@.collections;
+BEGIN
+  SELECT * INTO c FROM @extschema@.collections x WHERE x.name = collection;
+  -- it exists for a role that may read it, close it or do what it asks
+  IF NOT FOUND OR NOT (@extschema@.has_privilege(caller, c.backing_view, 'SELECT')
+                       OR @extschema@.has_privilege(caller, c.backing_view, 'UPDATE')
+                       OR @extschema@.has_privilege(caller, c.backing_view, privilege)) THEN
+    RAISE EXCEPTION 'collection "%" does not exist', collection
+      USING ERRCODE = 'undefined_object', HINT = 'Create it with ldp.create_collection.';
+  END IF;
+  IF NOT @extschema@.has_privilege(caller, c.backing_view, privilege) THEN
+    RAISE EXCEPTION 'permission denied for collection "%"', collection
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = CASE privilege WHEN 'UPDATE' THEN 'Closing its epochs needs the close privilege.'
+                                    WHEN 'SELECT' THEN 'Reading it needs the read privilege.'
+                                    ELSE 'Only its owner (' || c.owner::text || ') may do this.' END,
+            HINT = 'Its owner grants privileges with ldp.grant_collection.';
+  END IF;
+  PERFORM FROM @extschema@.collection_catalog x WHERE x.name = collection FOR UPDATE;
+  SELECT * INTO c FROM @extschema@.collections x WHERE x.name = collection;  -- as it is now
+  IF NOT FOUND THEN  -- dropped while we waited
+    RAISE EXCEPTION 'collection "%" does not exist', collection USING ERRCODE = 'undefined_object';
+  END IF;
+  RETURN c;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.collection_for(oid, text, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.collection_for(oid, text, text) IS 'Internal: a collection''s row locked FOR UPDATE if the role may use the privilege on it; else error 42704 (no privilege on it) or 42501.';
+
+-- extension/sql/40_collections.sql: a collection's time column checked by one helper (its
+-- errors name the collection), and a replaced source re-pointed (issue 34.5)
+-- The time column of a collection's source, at its creation and when its source
+-- changes: it exists (42703) and is timestamptz (42804), the error naming the collection.
+CREATE FUNCTION @extschema@.collection_time_check(name text, source regclass, time_column text) RETURNS void
+  LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  col_type regtype;
+BEGIN
+  SELECT a.atttypid INTO col_type FROM pg_catalog.pg_attribute a
+  WHERE a.attrelid = source AND a.attname = time_column AND a.attnum > 0 AND NOT a.attisdropped;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'the time column "%" of collection "%" does not exist in %', time_column, name, source
+      USING ERRCODE = 'undefined_column';
+  END IF;
+  IF col_type <> 'timestamptz'::regtype THEN
+    RAISE EXCEPTION 'the time column "%" of collection "%" must be timestamptz, not % (in %)', time_column, name, col_type, source
+      USING ERRCODE = 'datatype_mismatch',
+            HINT = 'Epochs are instants: a view over the table can convert the column (README "Collections and epochs").';
+  END IF;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.collection_time_check(text, regclass, text) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.collection_time_check(text, regclass, text) IS 'Internal: checks that a source has a collection''s time column, of type timestamptz; else error 42703 or 42804 naming the collection.';
+
+-- A new source for a collection (a table replaced, renamed or moved): checked as at
+-- the collection's creation, by its owner, the summary of the same kind; the view is
+-- replaced with the new source (CREATE OR REPLACE VIEW keeps its owner, grants,
+-- comment and triggers, and moves the dependency). The closed epochs stay as they are.
+CREATE FUNCTION @extschema@._alter_collection_source(caller regrole, name text, source regclass) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  c @extschema@.collections := @extschema@.collection_for(caller, name, 'OWNER');
+  result_type regtype;
+BEGIN
+  IF source IS NULL THEN
+    RAISE EXCEPTION 'the new source of collection "%" must not be NULL', name USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  PERFORM @extschema@.collection_time_check(c.name, source, c.time_column);
+  c.source := source;
+  -- the call must run on the new source as the collection's owner (as at its creation)
+  result_type := @extschema@.collection_probe(c, c.owner);
+  IF result_type IS DISTINCT FROM @extschema@.collection_summary_type(c)::regtype THEN
+    RAISE EXCEPTION 'the summary of collection "%" returns % on %, not % (the collection''s kind, %)',
+      c.name, result_type, source, @extschema@.collection_summary_type(c), c.kind
+      USING ERRCODE = 'datatype_mismatch', DETAIL = pg_catalog.format('Its summary is %s.', c.summary),
+            HINT = 'A collection keeps one kind of summary: make a new collection over this source.';
+  END IF;
+  EXECUTE pg_catalog.format('CREATE OR REPLACE VIEW %s WITH (security_barrier) AS %s', c.backing_view,
+                            @extschema@.collection_view_query(c.name, source));
+  UPDATE @extschema@.collection_catalog x SET source = _alter_collection_source.source WHERE x.name = c.name;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@._alter_collection_source(regrole, text, regclass) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@._alter_collection_source(regrole, text, regclass) IS 'Internal: ldp.alter_collection_source run as the catalog''s owner for the calling role.';
+CREATE FUNCTION @extschema@.alter_collection_source(name text, source regclass) RETURNS void
+  AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.alter_collection_source(text, regclass) IS 'Points a collection at another source (the table that replaced its own, say): the new source must have its time column (timestamptz) and run its summary, as its owner, returning the same kind of summary (checked as at creation). The closed epochs are kept; late_reports and refreshes then compare them with the new source. Its owner only.';

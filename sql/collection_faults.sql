@@ -155,6 +155,106 @@ SELECT ldp.drop_collection('c4');
 DROP TABLE s4;
 
 ------------------------------------------------------------------------------
+-- 5. A replaced source: the collection is pointed at the new table, its epochs kept
+------------------------------------------------------------------------------
+CREATE ROLE regress_src_owner;
+CREATE ROLE regress_src_reader;
+CREATE ROLE regress_src_closer;
+CREATE ROLE regress_src_other;
+GRANT EXECUTE ON FUNCTION ldp.create_collection(text, regclass, text, interval, text, timestamptz) TO regress_src_owner;
+GRANT CREATE ON SCHEMA public TO regress_src_owner;
+CREATE TABLE s5 (at timestamptz NOT NULL, bit boolean);
+ALTER TABLE s5 OWNER TO regress_src_owner;
+INSERT INTO s5 SELECT '2026-03-01'::timestamptz + i * interval '1 hour', i % 3 = 0 FROM generate_series(0, 47) i;
+SET ROLE regress_src_owner;
+SELECT ldp.create_collection('c5', 's5', 'at', '1 day', 'ldp.rr_agg(bit, 1.0)');
+SELECT ldp.grant_collection('c5', 'read', 'regress_src_reader'), ldp.grant_collection('c5', 'close', 'regress_src_closer');
+CALL ldp.close_epoch('c5', 20513);
+CALL ldp.close_epoch('c5', 20514);
+CREATE TABLE c5_before AS SELECT epoch, reports, summary::text AS s FROM ldp.collection_epochs WHERE collection = 'c5';
+-- the issue: the table is replaced (its rows copied), and new reports land in the new one
+ALTER TABLE s5 RENAME TO s5_old;
+CREATE TABLE s5 (LIKE s5_old INCLUDING ALL);
+INSERT INTO s5 SELECT * FROM s5_old;
+INSERT INTO s5 SELECT '2026-03-02 23:00+00', true FROM generate_series(1, 6);                     -- late, epoch 20514
+INSERT INTO s5 SELECT '2026-03-03'::timestamptz + i * interval '1 hour', true FROM generate_series(0, 23) i;  -- epoch 20515
+-- the collection still reads the old table by OID: nothing late, epoch 20515 has no reports,
+-- and the old table cannot be dropped under it (2BP01)
+SELECT source FROM ldp.collections WHERE name = 'c5';
+SELECT epoch, counted, present, status FROM ldp.late_reports('c5');
+SELECT try_sql($$DROP TABLE s5_old$$);
+RESET ROLE;
+-- only its owner may re-point it: a reader or closer gets 42501, a role that may do neither 42704
+SET ROLE regress_src_reader;
+SELECT try_sql($$SELECT ldp.alter_collection_source('c5', 's5')$$);
+SET ROLE regress_src_closer;
+SELECT try_sql($$SELECT ldp.alter_collection_source('c5', 's5')$$);
+SELECT try_sql($$SELECT * FROM ldp.late_reports('c5')$$);   -- a closer sees it, may not read it
+SET ROLE regress_src_other;
+SELECT try_sql($$SELECT ldp.alter_collection_source('c5', 's5')$$);
+RESET ROLE;
+-- a new source is checked as at creation (the errors name the collection): the time column
+-- exists and is timestamptz, the summary runs on it as the owner, of the collection's kind
+CREATE TABLE s5_notime (ts timestamptz, bit boolean);
+CREATE TABLE s5_text (at text, bit boolean);
+CREATE TABLE s5_int (at timestamptz, bit int);
+CREATE TABLE s5_private (at timestamptz, bit boolean);
+ALTER TABLE s5_notime OWNER TO regress_src_owner;
+ALTER TABLE s5_text OWNER TO regress_src_owner;
+ALTER TABLE s5_int OWNER TO regress_src_owner;
+SET ROLE regress_src_owner;
+SELECT try_sql($$SELECT ldp.alter_collection_source('c5', 's5_notime')$$);
+SELECT try_sql($$SELECT ldp.alter_collection_source('c5', 's5_text')$$);
+SELECT try_sql($$SELECT ldp.alter_collection_source('c5', 's5_int')$$);
+SELECT try_sql($$SELECT ldp.alter_collection_source('c5', 's5_private')$$);   -- not readable by its owner
+SELECT try_sql($$SELECT ldp.alter_collection_source('c5', NULL)$$);
+-- create_collection gives the same errors
+SELECT try_sql($$SELECT ldp.create_collection('c5x', 's5_notime', 'at', '1 day', 'ldp.rr_agg(bit, 1.0)')$$);
+SELECT try_sql($$SELECT ldp.create_collection('c5x', 's5_text', 'at', '1 day', 'ldp.rr_agg(bit, 1.0)')$$);
+SELECT try_sql($$SELECT ldp.create_collection('c5x', 's5_int', 'at', '1 day', 'ldp.rr_agg(bit, 1.0)')$$);
+SELECT try_sql($$SELECT ldp.create_collection('c5x', 's5_private', 'at', '1 day', 'ldp.rr_agg(bit, 1.0)')$$);
+-- a summary that returns another kind on the new source is refused (42804)
+CREATE TABLE s5r (at timestamptz NOT NULL, s ldp.mean_summary);
+CREATE TABLE s5r_freq (at timestamptz NOT NULL, s ldp.freq_summary);
+SELECT ldp.create_collection('c5r', 's5r', 'at', '1 day', 'ldp.rollup(s)');
+SELECT try_sql($$SELECT ldp.alter_collection_source('c5r', 's5r_freq')$$);
+SELECT ldp.drop_collection('c5r');
+DROP TABLE s5r, s5r_freq;
+-- none of these changed anything
+SELECT source FROM ldp.collections WHERE name = 'c5';
+-- re-pointed: the closed epochs are kept and compared with the new table (6 late reports)
+SELECT ldp.alter_collection_source('c5', 's5');
+SELECT source, kind FROM ldp.collections WHERE name = 'c5';
+SELECT bool_and(ce.reports = b.reports AND ce.summary::text = b.s) AS epochs_kept, count(*)
+FROM ldp.collection_epochs ce JOIN c5_before b USING (epoch) WHERE ce.collection = 'c5';
+SELECT epoch, counted, present, late, status FROM ldp.late_reports('c5');
+SELECT closed, stored_epochs FROM ldp.collection_status('c5');
+-- closes read the new table: the late reports taken in, the new epoch closed with its 24
+CALL ldp.close_epoch('c5', 20514, true);
+CALL ldp.close_due_epochs('c5');
+SELECT epoch, reports, reports = (SELECT count(*) FROM s5 WHERE ldp.epoch_of('c5', at) = ce.epoch) AS as_in_s5
+FROM ldp.collection_epochs ce WHERE collection = 'c5' AND epoch <= 20515 ORDER BY epoch;
+-- the view depends on the new table now: the old one drops, the new one cannot (2BP01)
+DROP TABLE s5_old;
+SELECT try_sql($$DROP TABLE s5$$);
+RESET ROLE;
+-- the view kept its owner, grants, comment and read-only triggers
+SELECT owner, acl FROM ldp.collections WHERE name = 'c5';
+SELECT obj_description('ldp_collections.c5'::regclass, 'pg_class') LIKE 'Backs the ldp collection c5:%' AS comment_kept,
+       (SELECT array_agg(tgname ORDER BY tgname) FROM pg_trigger WHERE tgrelid = 'ldp_collections.c5'::regclass) AS triggers,
+       (SELECT reloptions FROM pg_class WHERE oid = 'ldp_collections.c5'::regclass) AS options;
+SELECT try_sql($$UPDATE ldp_collections.c5 SET reports = 0$$);
+SET ROLE regress_src_reader;
+SELECT count(*) AS reader_sees FROM ldp_collections.c5;
+SET ROLE regress_src_closer;
+SELECT try_sql($$CALL ldp.close_epoch('c5', 20514, true)$$);
+RESET ROLE;
+SELECT ldp.drop_collection('c5');
+DROP TABLE s5, s5_notime, s5_text, s5_int, s5_private, c5_before;
+DROP OWNED BY regress_src_owner;
+DROP ROLE regress_src_owner, regress_src_reader, regress_src_closer, regress_src_other;
+
+------------------------------------------------------------------------------
 -- 6. Errors that say what failed
 ------------------------------------------------------------------------------
 CREATE TABLE s6 (at timestamptz NOT NULL, bit boolean);

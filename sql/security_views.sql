@@ -112,7 +112,19 @@ SELECT epoch, reports FROM regress_dave.pin;
 CALL ldp.close_epoch('sc', 0, true, accept_fewer => true);  -- the forged count is higher than the source's
 CALL ldp.close_epoch('sc', 1, true, accept_fewer => true);
 SELECT epoch, reports, round(estimate::numeric, 6) AS estimate FROM ldp.collection_estimates('sc') ORDER BY epoch;
+-- the orphan's closes fail (42P01, the hint names ldp.alter_collection_source); pointed at
+-- a new table, its view names that table (a dependency) and its closes read it
+CREATE TABLE public.dba_new (at timestamptz NOT NULL, bit boolean NOT NULL);
+INSERT INTO public.dba_new VALUES ('1970-01-01 12:00+00', true), ('1970-01-01 13:00+00', false);
+\set SHOW_CONTEXT never
+CALL ldp.close_epoch('orphan', 0);
+\set SHOW_CONTEXT errors
+SELECT ldp.alter_collection_source('orphan', 'public.dba_new');
+SELECT * FROM pg_temp.view_sources() WHERE view = 'ldp_collections.orphan'::regclass;
+CALL ldp.close_epoch('orphan', 0);
+SELECT epoch, reports FROM ldp.collection_epochs WHERE collection = 'orphan';
 SELECT ldp.drop_collection('orphan');
+DROP TABLE public.dba_new;
 
 ------------------------------------------------------------------------------
 -- 27.3: the views are read-only for everyone. Writes through them (UPDATE, INSERT,

@@ -53,13 +53,13 @@ BEGIN
     GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
     RAISE EXCEPTION 'the summary of collection "%" does not run on %: %', c.name, source, msg
       USING ERRCODE = state, DETAIL = pg_catalog.format('Its summary is %s.', c.summary),
-            HINT = 'Restore what changed in the source (a column renamed, dropped or of another type), or make a new collection.';
+            HINT = 'Restore what changed in the source (a column renamed, dropped or of another type), or point the collection at a source it runs on with ldp.alter_collection_source.';
   END;
   IF got IS DISTINCT FROM @extschema@.collection_summary_type(c)::regtype THEN
     RAISE EXCEPTION 'the summary of collection "%" now returns %, not % (a column it reads changed type)', c.name, got,
                     @extschema@.collection_summary_type(c)
       USING ERRCODE = 'datatype_mismatch', DETAIL = pg_catalog.format('Its summary is %s.', c.summary),
-            HINT = 'Change the column of the source back, or make a new collection.';
+            HINT = 'Change the column of the source back, or point the collection at a source where it returns its kind with ldp.alter_collection_source.';
   END IF;
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.collection_check_call(@extschema@.collections) FROM PUBLIC;
