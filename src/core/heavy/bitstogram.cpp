@@ -50,7 +50,9 @@
 #include <string>
 #include <vector>
 
+#include "common/decode_limits.hpp"
 #include "common/error.hpp"
+#include "common/interrupt.hpp"
 #include "common/select.hpp"
 #include "freq/freq_encoders.hpp"
 #include "freq/freq_summary.hpp"
@@ -151,6 +153,7 @@ HeavyEstimate level_frequency(const HeavySummary& s, const int64_t* table, const
 // transforms are done), exact as fwht_exact.
 void prepare(const HeavySummary& s, int64_t* table) {
   const int64_t m = s.protocol.width, rows = s.protocol.hashes;
+  InterruptPoll poll;
   for (int64_t l = 0; l < s.protocol.levels; ++l) {
     auto* t = reinterpret_cast<uint64_t*>(table + l * s.sketch_cells());
     for (int64_t h = 1; h < rows; h <<= 1)
@@ -163,13 +166,21 @@ void prepare(const HeavySummary& s, int64_t* table) {
             a[c] = x + y;
             b[c] = x - y;
           }
+          poll.tick(m);
         }
   }
 }
 
-void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery&, HeavyHitters* out) {
+void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery&, DecodeBudget& budget,
+            HeavyHitters* out) {
   const HeavyProtocol& p = s.protocol;
   const int64_t sigma = heavy_symbols(p), T = p.buckets, D = p.levels;
+  // Every bucket: the most frequent symbol of each coordinate (σ cells each), then at most
+  // one query of the count sketch's t rows.
+  const double per_bucket = static_cast<double>(D * sigma + p.hashes);
+  budget.plan(static_cast<double>(T) * per_bucket, "bitstogram's %" PRId64 " buckets (%" PRId64 " coordinates × %"
+              PRId64 " symbols, %" PRId64 " sketch rows)", T, D, sigma, p.hashes);
+  InterruptPoll poll;
   const std::vector<std::string> chars =
       p.dom() == HeavyDomain::Alphabet ? heavy_alphabet_chars(p) : std::vector<std::string>();
   const auto base = static_cast<int64_t>(chars.size()) + 1;
@@ -178,6 +189,7 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
   std::vector<int64_t> digits(static_cast<size_t>(p.chars_per_level));
   int64_t valid = 0;
   for (int64_t t = 0; t < T; ++t) {
+    poll.tick(static_cast<int64_t>(per_bucket));
     item.clear();
     bool closed = false;
     int64_t length = 0;  // characters (the alphabet domain)
