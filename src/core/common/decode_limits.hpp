@@ -12,14 +12,22 @@
 
 namespace ldp {
 
-// An operation is a decoder's unit of work, about 1–10 ns: a sketch row read (a hash and
-// a counter), an entry of RAPPOR's design matrix, a multiply-add of a dense factorization.
+// An operation is a decoder's unit of work, a few ns: a sketch row read (a hash and a
+// counter), a bit of RAPPOR's design matrix (its MD5s count 64 each), a multiply-add of
+// its dense fits.
 struct DecodeLimits {
   double max_work = HUGE_VAL;    // operations one call may plan in all
   double max_memory = HUGE_VAL;  // bytes one step may hold at once
   const char* work_name = "the decode work limit";  // how refusals name the limits
   const char* memory_name = "the decode memory limit";
 };
+
+// The defaults of the glue's settings ldp.max_decode_work and ldp.max_decode_memory. Every
+// documented workload fits: heavy hitters of 10^7 devices plan at most 3·10^8 operations
+// (integer ids), RAPPOR's 1,000 candidates without screening 1.0·10^9 (its dense fits, F³),
+// its 10,000 with screening 2.3·10^8; none holds more than a few tens of MB.
+constexpr double kDefaultMaxDecodeWork = 2e9;
+constexpr double kDefaultMaxDecodeMemory = double{1 << 30};
 
 // One call's account against its limits.
 class DecodeBudget {

@@ -175,21 +175,21 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
             HeavyHitters* out) {
   const HeavyProtocol& p = s.protocol;
   const int64_t sigma = heavy_symbols(p), T = p.buckets, D = p.levels;
-  // Every bucket: the most frequent symbol of each coordinate (σ cells each), then at most
-  // one query of the count sketch's t rows.
-  const double per_bucket = static_cast<double>(D * sigma + p.hashes);
-  budget.plan(static_cast<double>(T) * per_bucket, "bitstogram's %" PRId64 " buckets (%" PRId64 " coordinates × %"
-              PRId64 " symbols, %" PRId64 " sketch rows)", T, D, sigma, p.hashes);
+  // First every bucket's item, spelt by the most frequent symbol of each coordinate (σ
+  // cells each) and kept when it hashes to that bucket; then one query of the count
+  // sketch's t rows for each item kept.
+  budget.plan(static_cast<double>(T * D * sigma), "bitstogram's %" PRId64 " buckets (%" PRId64 " coordinates × %"
+              PRId64 " symbols)", T, D, sigma);
+  budget.hold(static_cast<double>(T) * heavy_node_bytes(p, p.max_length), "bitstogram's items of %" PRId64 " buckets", T);
   InterruptPoll poll;
   const std::vector<std::string> chars =
       p.dom() == HeavyDomain::Alphabet ? heavy_alphabet_chars(p) : std::vector<std::string>();
   const auto base = static_cast<int64_t>(chars.size()) + 1;
-  HeavyCountSketch oracle = final_oracle(s, table);
+  std::vector<std::string> spelt;  // in bucket order
   std::string item;
   std::vector<int64_t> digits(static_cast<size_t>(p.chars_per_level));
-  int64_t valid = 0;
   for (int64_t t = 0; t < T; ++t) {
-    poll.tick(static_cast<int64_t>(per_bucket));
+    poll.tick(D * sigma);
     item.clear();
     bool closed = false;
     int64_t length = 0;  // characters (the alphabet domain)
@@ -216,12 +216,18 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
     if (p.dom() == HeavyDomain::Bytes &&
         (utf8_prefix_state(item) != 0 || item.find('\0') != std::string::npos))
       continue;
-    if (bucket_of(p, item) != t) continue;
-    ++valid;
-    double* rows = oracle.rows(item);
+    if (bucket_of(p, item) == t) spelt.push_back(item);
+  }
+  const auto valid = static_cast<int64_t>(spelt.size());
+  budget.plan(static_cast<double>(valid * p.hashes), "bitstogram's %" PRId64 " items spelt in their buckets (× %"
+              PRId64 " sketch rows)", valid, p.hashes);
+  HeavyCountSketch oracle = final_oracle(s, table);
+  for (std::string& v : spelt) {
+    poll.tick(p.hashes);
+    double* rows = oracle.rows(v);
     if (!median_at_least(rows, oracle.t(), out->threshold)) continue;
     HeavyHitter h{};
-    h.item = item;
+    h.item = std::move(v);
     h.count = median_of(rows, oracle.t());
     out->items.push_back(std::move(h));
   }

@@ -84,6 +84,7 @@ HeavyHitters heavy_hitters(const HeavySummary& s, const int64_t* table, const He
   if (s.n == 0) return out;
   DecodeBudget budget(q.limits, "heavy_hitters");
   impl.decode(s, table, q, budget, &out);
+  out.planned_work = budget.planned();
   heavy_finish_items(s, &out);
   return out;
 }

@@ -297,6 +297,7 @@ struct HeavyHitters {
   // and the words returned.
   std::vector<int64_t> candidates;
   std::vector<int64_t> survivors;
+  double planned_work = 0;  // the operations the walk planned (HeavyHittersQuery::limits)
 };
 // The default τ over √n: 15 for the alphabet domain, 30 for int64 and bytes (deeper
 // trees), for every mechanism (the registry's threshold_scale); in the bytes domain at

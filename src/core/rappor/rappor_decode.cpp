@@ -69,14 +69,15 @@ constexpr double kMd5Work = 64;
 // What the decode will hold and do at most, planned before it allocates: the per-row
 // vectors (estimates, weights, bounds, the fits' work vectors: about 128 bytes a row), the
 // candidates' columns (a row index of 4 bytes per cohort and hash; copied once more for
-// the LASSO), the fitted columns again, and the fits' dense matrices (the active set's
-// Gram cache and Cholesky factor at twice their size, its per-iteration systems: about
-// 96·F² bytes for F fitted candidates); work: an MD5 and the bits of each (candidate,
-// cohort), and the F³ of the dense factorizations.
+// the LASSO), the fitted columns again, and the fits' dense matrices (at most 8 of F × F
+// for F fitted candidates: the active set's Gram cache and Cholesky factor, its
+// per-iteration systems; the standard errors' Gram sums and their inverses); work: an MD5
+// and the bits of each (candidate, cohort), and about F³ multiply-adds of the dense
+// factorizations and products, which cannot poll for a cancel.
 void plan_decode(const RapporSummary& s, int64_t S, bool lasso, int64_t fitted, DecodeBudget& budget) {
   const auto C = static_cast<double>(s.rows), k = static_cast<double>(s.params.bits), F = static_cast<double>(fitted);
   const double column = 4 * C * static_cast<double>(s.params.hashes);
-  const double bytes = 128 * C * k + static_cast<double>(S) * (64 + column * (lasso ? 2 : 1)) + F * column + 96 * F * F;
+  const double bytes = 128 * C * k + static_cast<double>(S) * (64 + column * (lasso ? 2 : 1)) + F * column + 64 * F * F;
   budget.hold(bytes, "%" PRId64 " candidates over %" PRId64 " cohorts with reports × %" PRId64 " bits (%" PRId64
               " fitted)", S, s.rows, s.params.bits, fitted);
   budget.plan(static_cast<double>(S) * C * (kMd5Work + k), "the design matrix of %" PRId64 " candidates × %" PRId64
@@ -262,6 +263,7 @@ RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string
   const auto pmax = static_cast<int64_t>(std::min(500.0, std::floor(0.8 * static_cast<double>(rows))));
   DecodeBudget budget(o.limits, "rappor_decode");
   plan_decode(s, S, lasso, lasso ? std::min(S, pmax) : S, budget);
+  out.planned_work = budget.planned();
 
   // 1. bit estimates, weights, upper bounds
   std::vector<double> Y, sd;
@@ -271,7 +273,9 @@ RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string
     w[i] = 1 / sd[i];
     if (std::isfinite(w[i])) finite.push_back(w[i]);
   }
+  check_interrupt();
   const double wmed = finite.empty() ? 1 : median(finite);
+  check_interrupt();
   double wsum = 0;
   for (double& x : w) {
     if (x > 2 * wmed) x = 2 * wmed;
@@ -283,6 +287,7 @@ RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string
     upper[i] = std::min(1.0, std::max(0.01, Y[i] + 3 * sd[i]));
     sdc[i] = std::max(sd[i], 1 / (2 * wmed));  // the SEs' Σ: sd, at least where w was capped
   }
+  check_interrupt();  // (the steps above: a few passes over up to 2^22 rows)
 
   // 2. the design matrix, by candidate
   std::vector<std::vector<int32_t>> cols(static_cast<size_t>(S));

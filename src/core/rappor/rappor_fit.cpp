@@ -114,10 +114,12 @@ std::vector<int64_t> rappor_lasso_support(const SparseColumns& X, const std::vec
 // iteration costs O(|F|²), not a factorization.
 class CholeskyFactor {
  public:
-  explicit CholeskyFactor(double floor) : floor_(floor) {}
+  // At most `most` columns: the storage doubles as they enter, up to that.
+  CholeskyFactor(double floor, Eigen::Index most) : floor_(floor), most_(most) {}
   void append(const Eigen::VectorXd& h, double diag) {
     if (n_ == L_.rows()) {
-      Eigen::MatrixXd next = Eigen::MatrixXd::Zero(std::max<Eigen::Index>(16, 2 * n_), std::max<Eigen::Index>(16, 2 * n_));
+      const Eigen::Index size = std::min(most_, std::max<Eigen::Index>(16, 2 * n_));
+      Eigen::MatrixXd next = Eigen::MatrixXd::Zero(size, size);
       next.topLeftCorner(n_, n_) = L_.topLeftCorner(n_, n_);
       L_.swap(next);
     }
@@ -156,6 +158,7 @@ class CholeskyFactor {
 
  private:
   double floor_;
+  Eigen::Index most_;
   Eigen::MatrixXd L_;
   Eigen::Index n_ = 0;
 };
@@ -201,7 +204,10 @@ ConstrainedFit rappor_constrained_fit(const SparseColumns& X, const std::vector<
   auto enter = [&](int64_t j) {
     if (slot[static_cast<size_t>(j)] >= 0) return;
     const int64_t e = static_cast<int64_t>(cached.size());
-    if (e >= gram.rows()) gram.conservativeResize(std::max<int64_t>(16, 2 * e), std::max<int64_t>(16, 2 * e));
+    if (e >= gram.rows()) {  // doubled as columns enter, at most S × S (rappor_decode plans that)
+      const int64_t size = std::min(S, std::max<int64_t>(16, 2 * e));
+      gram.conservativeResize(size, size);
+    }
     for (const int32_t* p = X.col(j), *q = p + X.nnz(j); p < q; ++p) mark[static_cast<size_t>(*p)] = w2[static_cast<size_t>(*p)];
     for (int64_t a = 0; a <= e; ++a) {
       const int64_t c = a < e ? cached[static_cast<size_t>(a)] : j;
@@ -237,7 +243,7 @@ ConstrainedFit rappor_constrained_fit(const SparseColumns& X, const std::vector<
   std::vector<double> target(static_cast<size_t>(S), 0.0), dir(static_cast<size_t>(S), 0.0);
   const int64_t max_iter = 10 * (S + N) + 100;
   Eigen::VectorXd lambda;
-  CholeskyFactor factor(delta);
+  CholeskyFactor factor(delta, S);
   for (out.iterations = 0; out.iterations < max_iter; ++out.iterations) {
     // the equality-constrained problem on F (its dense steps: O(|F|²·|K| + |K|³), with
     // |K| <= |F| in exact arithmetic: independent working constraints)

@@ -129,6 +129,7 @@ struct RapporDecode {
   int64_t screened = 0;         // candidates (distinct columns) the fit used
   std::vector<int64_t> screened_candidates;  // with LASSO: one candidate of each column kept
   int64_t fit_iterations = 0;   // active-set iterations of the constrained fit
+  double planned_work = 0;      // the operations the decode planned (RapporDecodeOptions::limits)
 };
 // Candidates: any bytes (UTF-8 text); duplicates are InvalidParameter, as is an empty
 // list. k = 1 (decode.R's .DecodeBoolean) is refused: decode it as a proportion. A decode

@@ -12,9 +12,9 @@ extern "C" {
 
 namespace {
 
-// Defaults: every documented and tested decode fits well inside them (README).
-double max_decode_work = 2e9;          // operations; -1: no limit
-int max_decode_memory_kb = 1024 * 1024;  // 1 GB; -1: no limit
+// Defaults (common/decode_limits.hpp): every documented and tested decode fits inside them.
+double max_decode_work = ldp::kDefaultMaxDecodeWork;                          // operations; -1: no limit
+int max_decode_memory_kb = static_cast<int>(ldp::kDefaultMaxDecodeMemory / 1024);  // kB; -1: no limit
 
 // What the core polls (common/interrupt.hpp): a cancel (statement_timeout,
 // pg_cancel_backend) or a terminate (pg_terminate_backend) that CHECK_FOR_INTERRUPTS
