@@ -135,7 +135,7 @@ TEST(DecodeLimits, ABudgetRefusesTheStepThatWouldPassItsLimits) {
     ADD_FAILURE() << "not refused";
   } catch (const ldp::Error& e) {
     EXPECT_EQ(e.kind(), ldp::ErrorKind::LimitExceeded);
-    EXPECT_STREQ(e.what(), "decoder: step 2 needs about 600 operations (1.2e+03 with the steps before it), more "
+    EXPECT_STREQ(e.what(), "decoder: step 2 would take about 600 operations (1.2e+03 with the steps before it), more "
                            "than the.work = 1e+03");
   }
   EXPECT_EQ(budget.planned(), 600);  // a refused step is not counted

@@ -31,9 +31,9 @@ void DecodeBudget::plan(double ops, const char* step, ...) {
     std::vsnprintf(what, sizeof what, step, ap);
     va_end(ap);
     char before[64] = "";
-    if (planned_ > 0) std::snprintf(before, sizeof before, " (%.3g with the steps before it)", total);
-    throw_error(ErrorKind::LimitExceeded, "%s: %s needs about %.3g operations%s, more than %s = %.3g", call_, what,
-                ops, before, limits_.work_name, limits_.max_work);
+    if (planned_ > 0.01 * total) std::snprintf(before, sizeof before, " (%.3g with the steps before it)", total);
+    throw_error(ErrorKind::LimitExceeded, "%s: %s would take about %.3g operations%s, more than %s = %.3g", call_,
+                what, ops, before, limits_.work_name, limits_.max_work);
   }
   planned_ = total;
   check_interrupt();

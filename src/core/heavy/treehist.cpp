@@ -177,17 +177,24 @@ HeavyEstimate level_frequency(const HeavySummary& s, const int64_t* table, const
   return {oracle_of(s, table, level).estimate(it.prefix(level)), sigma_prune(s)};
 }
 
-// Refuses a level that would query more than kMaxHeavyCandidates prefixes: parents
-// survivors of the level before (at least that many: the walk stops as soon as they are
-// too many, before it has queried the rest of that level).
+// Refuses a level that would query more than kMaxHeavyCandidates prefixes, `parents`
+// survivors of the level before × |Σ|.
 [[noreturn]] void throw_too_many(const HeavyProtocol& p, int64_t level, size_t parents, int64_t sigma,
-                                 double threshold, bool at_least) {
-  const char* more = at_least ? "more than " : "";
+                                 double threshold) {
   throw_error(ErrorKind::InvalidParameter,
-              "%s would query %s%" PRId64 " prefixes at level %" PRId64 " (%s%zu survivors × %" PRId64
+              "%s would query %" PRId64 " prefixes at level %" PRId64 " (%zu survivors × %" PRId64
               " symbols), more than %" PRId64 ": raise the threshold (%g)",
-              heavy_mechanism_name(p.mech()), more, static_cast<int64_t>(parents) * sigma, level, more, parents, sigma,
+              heavy_mechanism_name(p.mech()), static_cast<int64_t>(parents) * sigma, level, parents, sigma,
               kMaxHeavyCandidates, threshold);
+}
+// The same, found while the level before still runs (its survivors are already too
+// many: the walk stops there, without querying the rest of that level).
+[[noreturn]] void throw_too_many_survivors(const HeavyProtocol& p, int64_t level, size_t max_parents, int64_t sigma,
+                                           double threshold) {
+  throw_error(ErrorKind::InvalidParameter,
+              "%s would query more than %" PRId64 " prefixes at level %" PRId64 " (more than %zu survivors of level %"
+              PRId64 " × %" PRId64 " symbols): raise the threshold (%g)",
+              heavy_mechanism_name(p.mech()), kMaxHeavyCandidates, level, max_parents, level - 1, sigma, threshold);
 }
 
 void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q, DecodeBudget& budget,
@@ -205,7 +212,7 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
   InterruptPoll poll;
   for (int64_t level = 1; level <= p.levels; ++level) {
     const bool last = level == p.levels;
-    if (parents.size() > max_parents) throw_too_many(p, level, parents.size(), sigma, out.threshold, false);
+    if (parents.size() > max_parents) throw_too_many(p, level, parents.size(), sigma, out.threshold);
     HeavyCountSketch oracle = oracle_of(s, table, level);
     double prune_at = out.threshold;
     // The level's queries (at the last level at most survivors × |Σ|), each reading the
@@ -245,7 +252,7 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
         }
         if (!last && !closed && oracle.at_least(child, prune_at)) {
           next.emplace_back(child);
-          if (next.size() > max_parents) throw_too_many(p, level + 1, next.size(), sigma, out.threshold, true);
+          if (next.size() > max_parents) throw_too_many_survivors(p, level + 1, max_parents, sigma, out.threshold);
         }
       });
     out.candidates.push_back(queried);
