@@ -68,16 +68,21 @@ constexpr double kMd5Work = 64;
 
 // What the decode will hold and do at most, planned before it allocates: the per-row
 // vectors (estimates, weights, bounds, the fits' work vectors: about 128 bytes a row), the
-// candidates' columns (a row index of 4 bytes per cohort and hash; copied once more for
-// the LASSO), the fitted columns again, and the fits' dense matrices (at most 8 of F × F
-// for F fitted candidates: the active set's Gram cache and Cholesky factor, its
-// per-iteration systems; the standard errors' Gram sums and their inverses); work: an MD5
-// and the bits of each (candidate, cohort), and about F³ multiply-adds of the dense
-// factorizations and products, which cannot poll for a cancel.
+// candidates' columns (room for a row index of 4 bytes per cohort and hash, of which at
+// most min(hashes, bits) are distinct; copied once more for the LASSO, with its per-column
+// vectors: about 96 bytes a candidate besides), the fitted columns twice more (their
+// copy, and the rows' lists of the columns meeting them), and
+// the fits' dense matrices (at most 8 of F × F for F fitted candidates: the active set's
+// Gram cache and Cholesky factor, its per-iteration systems; the standard errors' Gram
+// sums and their inverses); work: an MD5 and the bits of each (candidate, cohort), and
+// about F³ multiply-adds of the dense factorizations and products, which cannot poll for
+// a cancel.
 void plan_decode(const RapporSummary& s, int64_t S, bool lasso, int64_t fitted, DecodeBudget& budget) {
   const auto C = static_cast<double>(s.rows), k = static_cast<double>(s.params.bits), F = static_cast<double>(fitted);
-  const double column = 4 * C * static_cast<double>(s.params.hashes);
-  const double bytes = 128 * C * k + static_cast<double>(S) * (64 + column * (lasso ? 2 : 1)) + F * column + 64 * F * F;
+  const double room = 4 * C * static_cast<double>(s.params.hashes);
+  const double column = 4 * C * static_cast<double>(std::min(s.params.hashes, s.params.bits));
+  const double bytes =
+      128 * C * k + static_cast<double>(S) * (96 + room + (lasso ? column : 0)) + 2 * F * column + 64 * F * F;
   budget.hold(bytes, "%" PRId64 " candidates over %" PRId64 " cohorts with reports × %" PRId64 " bits (%" PRId64
               " fitted)", S, s.rows, s.params.bits, fitted);
   budget.plan(static_cast<double>(S) * C * (kMd5Work + k), "the design matrix of %" PRId64 " candidates × %" PRId64
