@@ -248,15 +248,18 @@ sqlsmith_secs=$((SECONDS - t0))
 psql -c "ALTER ROLE $fuzz_role RESET log_statement"
 # Statements that ran 10 s or more (issue 27: every long loop notices a cancel within
 # about 100 ms, so none should outlive its statement_timeout by much): from each logged
-# start to the next line of the same backend (its error, or its next statement). A note,
-# not a failure: the server runs under the sanitizers, on a shared machine.
+# start to the next message of the same backend that ends it (its error, or its next
+# statement; log_error_verbosity = verbose adds the SQLSTATE and LOCATION lines). A
+# note, not a failure: the server runs under the sanitizers, on a shared machine.
 new_log | awk '
   function secs(ts,  t) { split(ts, t, ":"); return t[1] * 3600 + t[2] * 60 + t[3] }
-  /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] / && / sqlsmith::dut: / {
+  /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] / && / sqlsmith::dut: (LOG|ERROR|FATAL):  / {
     pid = $4; at = secs($2)
     if (pid in start) { d = at - start[pid]; if (d < 0) d += 86400; if (d >= 10) printf "%.1f s\t%s\t%s\n", d, pid, text[pid] }
     delete start[pid]
-    if (/ LOG:  statement: /) { start[pid] = at; s = $0; sub(/.* LOG:  statement: /, "", s); text[pid] = substr(s, 1, 400) }
+    if (/ LOG:  (00000: )?statement: /) {
+      start[pid] = at; s = $0; sub(/.* LOG:  (00000: )?statement: /, "", s); text[pid] = substr(s, 1, 400)
+    }
   }' >"$out/slow-statements.txt"
 slow=$(wc -l <"$out/slow-statements.txt")
 ((slow == 0)) || say "note: $slow sqlsmith statements ran 10 s or more (statement_timeout is 2 s): build/fuzz/slow-statements.txt"
