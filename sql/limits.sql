@@ -3,18 +3,27 @@
 -- would pass ldp.max_decode_work or ldp.max_decode_memory; only a superuser may change
 -- those. (How fast a cancel lands is timed by test/cancel.sh, not here.)
 SET search_path = public, ldp;
-SELECT current_user AS regress_superuser \gset
--- The module defines them when it loads, at the session's first call of ldp's code.
-SELECT report_count(NULL::heavy_summary) IS NULL AS loaded;
-SELECT name, setting, unit, context, vartype, boot_val, min_val
-FROM pg_settings WHERE name LIKE 'ldp.%' ORDER BY name;
-
--- An ordinary role can neither raise nor lower them (42501): SET, SET LOCAL,
--- set_config, ALTER ROLE; the prefix ldp. is reserved for the module's own settings.
 SET client_min_messages = warning;
 DROP ROLE IF EXISTS regress_ldp_limits;
 RESET client_min_messages;
-CREATE ROLE regress_ldp_limits LOGIN;
+CREATE ROLE regress_ldp_limits;
+-- The module defines them when it loads, at the session's first call of ldp's code
+-- (nothing has called it yet in this session). What an ordinary role set before (a
+-- placeholder) is discarded, with a warning, when it loads.
+SET ROLE regress_ldp_limits;
+SET ldp.max_decode_work = -1;
+SET ldp.max_decode_memory = '100GB';
+\set VERBOSITY terse
+SELECT report_count(NULL::heavy_summary) IS NULL AS loaded;
+\set VERBOSITY default
+SHOW ldp.max_decode_work;
+SHOW ldp.max_decode_memory;
+RESET ROLE;
+SELECT name, setting, unit, context, vartype, boot_val, min_val
+FROM pg_settings WHERE name LIKE 'ldp.%' ORDER BY name;
+
+-- Nor can it raise or lower them once the module is loaded (42501): SET, SET LOCAL,
+-- set_config, ALTER ROLE; the prefix ldp. is reserved for the module's own settings.
 SET ROLE regress_ldp_limits;
 SELECT try_sql($$SET ldp.max_decode_work = -1$$);
 SELECT try_sql($$SET LOCAL ldp.max_decode_work = 1e12$$);
@@ -24,18 +33,6 @@ SELECT try_sql($$ALTER ROLE regress_ldp_limits SET ldp.max_decode_work = -1$$);
 SELECT try_sql($$SET ldp.max_decode_limit = 1$$);
 SHOW ldp.max_decode_work;
 RESET ROLE;
--- Nor before the module loads: what such a role set then (a placeholder) is discarded,
--- with a warning, when it loads.
-\set VERBOSITY terse
-\c - regress_ldp_limits
-SET ldp.max_decode_work = -1;
-SET ldp.max_decode_memory = '100GB';
-SELECT ldp.report_count(NULL::ldp.heavy_summary) IS NULL AS loaded;
-SHOW ldp.max_decode_work;
-SHOW ldp.max_decode_memory;
-\c - :regress_superuser
-\set VERBOSITY default
-SET search_path = public, ldp;
 DROP ROLE regress_ldp_limits;
 
 -- The reported reproductions, refused at once under the defaults. SFP under
