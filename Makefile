@@ -38,7 +38,7 @@ SHLIB_LINK = -lxxhash -lcrypto -lstdc++ -lm
 PG_CXXFLAGS += $(LDP_EXTRA_CXXFLAGS)
 SHLIB_LINK += $(LDP_EXTRA_LDFLAGS)
 
-REGRESS = setup upgrade install_guard forms summary mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io freq_pending freq_prepared sketch heavy heavy_bitstogram rappor window collections collection_faults thresh thresh_histogram security roles security_views
+REGRESS = setup upgrade install_guard forms summary mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io freq_pending freq_prepared sketch heavy heavy_bitstogram rappor limits window collections collection_faults thresh thresh_histogram security roles security_views
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 ISOLATION = thresh_concurrency thresh_histogram_concurrency
 ISOLATION_OPTS = --inputdir=. --outputdir=build/isolation

@@ -3,7 +3,8 @@
 # runs the core unit and statistical tests (CTest, also under ASan + UBSan), pg_regress
 # against a temporary private cluster, the upgrade test (the catalog of CREATE EXTENSION
 # ldp against 0.1.0 updated step by step), the dump and restore test, the libpqxx
-# integration tests, a short load test, the crash test, and the fuzzing of the extension
+# integration tests, a short load test, the timing of cancels of long decodes
+# (test/cancel.sh), the crash test, and the fuzzing of the extension
 # in a sanitizer-built server (test/fuzz.sh). The cluster runs from a private copy of PostgreSQL 15 with this build
 # of the extension installed into it, in a scratch directory under ${TMPDIR:-/tmp} named
 # after the checkout (src/tools/pgenv.sh: ldp_scratch_make, ldp_private_pg), removed at
@@ -128,6 +129,14 @@ else
   echo "build/cmake/ldp_load_test is missing"
   failed=$((failed + 1))
 fi
+
+step "cancels and limits of long decodes: statement_timeout, pg_cancel_backend, pg_terminate_backend (test/cancel.sh)"
+if bash "$root/test/cancel.sh" | tee build/cancel.log; then :; else
+  status=1
+  grep -q '^cancel: .* FAILED' build/cancel.log || failed=$((failed + 1))
+fi
+passed=$((passed + $(grep -c '^cancel: .* ok$' build/cancel.log || true)))
+failed=$((failed + $(grep -c '^cancel: .* FAILED' build/cancel.log || true)))
 
 step "crash safety of the closes (kills and restarts the test cluster)"
 bash "$root/test/crash.sh" "$cluster" | tee build/crash.log || status=1

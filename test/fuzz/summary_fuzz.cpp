@@ -22,8 +22,9 @@
 //     (estimate, std_error, ci_lower/ci_upper, report_count, epsilon, error_bound,
 //     frequencies, frequency, domain_size, hash_count, width, mechanism, rollup with
 //     itself and with its seed, ldp.summary's accessors) returns NULL, a finite
-//     number, or a class-22 error, and the few answers that must agree do (a column
-//     that counts disagreements is 0).
+//     number, or a class-22 error (or a decode's refusal past its limits, 54000, or a
+//     statement timeout, 57014), and the few answers that must agree do (a column that
+//     counts disagreements is 0).
 // Anything else is a failure: another SQLSTATE (XX000 ...), a lost connection (a crash),
 // a non-finite number, an output that does not read back. Failing forms are written to
 // --save-dir (one file each: the SQL that shows it, binary forms as hex).
@@ -476,7 +477,7 @@ class Fuzzer {
       if (!a.ok) {
         ++st_.accessor_errors;
         ++st_.accessor_codes[a.sqlstate];
-        if (a.sqlstate == "57014") ++st_.timeouts;
+        if (a.sqlstate == "57014" || a.sqlstate == "54000") ++st_.timeouts;  // a timeout, or a decode's limits
         else if (a.sqlstate.compare(0, 2, "22") != 0)
           fail(kAccessorError, "accessor error " + a.sqlstate + ": " + a.message + "\n" + q.sql);
         continue;
@@ -559,7 +560,8 @@ class Fuzzer {
     if (o.lost) return;
     if (!a.ok) {
       ++st_.state_codes[a.sqlstate];
-      if (a.sqlstate != "57014" && a.sqlstate.compare(0, 2, "22") != 0 && a.sqlstate != "0A000")
+      if (a.sqlstate != "57014" && a.sqlstate != "54000" && a.sqlstate.compare(0, 2, "22") != 0 &&
+          a.sqlstate != "0A000")
         fail(kStateError, "ldp." + std::string(t.fn) + " failed with " + a.sqlstate + ": " + a.message);
     } else if (!o.ok) {
       bool other_mech = text_mechanism(canon) != t.mech;

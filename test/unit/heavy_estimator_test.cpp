@@ -226,7 +226,10 @@ Quality CheckHitters(const char* name, const Population& pop, const ldp::HeavyHi
       static_cast<long long>(true_heavy), h.items.size(), q.recall, q.precision);
   for (size_t l = 0; l < h.candidates.size(); ++l)
     std::printf(" %lld (kept %lld)", static_cast<long long>(h.candidates[l]), static_cast<long long>(h.survivors[l]));
-  std::printf("\n");
+  std::printf("\n  planned work %.3g operations\n", h.planned_work);
+  // every documented workload (README, bench/) fits the glue's default ldp.max_decode_work
+  // with room: 10^7 words plan 1.5e8, 10^7 integer ids 3.0e8
+  EXPECT_LT(h.planned_work, ldp::kDefaultMaxDecodeWork / 4) << name;
   return q;
 }
 

@@ -27,6 +27,8 @@ inline const char* kind_name(ldp::ErrorKind k) {
       return "ImpossibleReport";
     case ldp::ErrorKind::OutOfRange:
       return "OutOfRange";
+    case ldp::ErrorKind::LimitExceeded:
+      return "LimitExceeded";
     case ldp::ErrorKind::Internal:
       return "Internal";
   }

@@ -16,6 +16,7 @@ enum class ErrorKind {
   InvalidBinary,         // 22P03 invalid_binary_representation
   ImpossibleReport,      // 22000 class: a report the declared mechanism cannot produce
   OutOfRange,            // 22003 numeric_value_out_of_range
+  LimitExceeded,         // 54000 program_limit_exceeded: a decode over its limits (common/decode_limits.hpp)
   Internal,              // XX000
 };
 

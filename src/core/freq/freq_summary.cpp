@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/interrupt.hpp"
 #include "common/stats.hpp"
 #include "freq/freq_internal.hpp"
 
@@ -241,6 +242,25 @@ Consistency parse_consistency(const char* name, size_t len) {
               static_cast<int>(std::min<size_t>(len, 100)), name);
 }
 
+namespace {
+// std::sort(greater) of u, in runs of 2^16 sorted and then merged pairwise so that a
+// cancel is noticed between them (k up to 2^22: a few hundred ms in one std::sort).
+void sort_descending(std::vector<double>& u) {
+  constexpr size_t kRun = size_t{1} << 16;
+  const size_t n = u.size();
+  const auto at = [&](size_t i) { return u.begin() + static_cast<std::ptrdiff_t>(std::min(i, n)); };
+  for (size_t i = 0; i < n; i += kRun) {
+    check_interrupt();
+    std::sort(at(i), at(i + kRun), std::greater<double>());
+  }
+  for (size_t w = kRun; w < n; w *= 2)
+    for (size_t i = 0; i + w < n; i += 2 * w) {
+      check_interrupt();
+      std::inplace_merge(at(i), at(i + w), at(i + 2 * w), std::greater<double>());
+    }
+}
+}  // namespace
+
 void apply_consistency(Consistency c, double* freq, int64_t k) {
   if (c == Consistency::None || k <= 0) return;
   if (c == Consistency::Clip) {
@@ -253,7 +273,7 @@ void apply_consistency(Consistency c, double* freq, int64_t k) {
   // rho = max{j : u_j - (sum_{i<=j} u_i - 1)/j > 0}, theta = (sum_{i<=rho} u_i - 1)/rho,
   // x = max(f - theta, 0). The condition holds exactly for j <= rho.
   std::vector<double> u(freq, freq + k);
-  std::sort(u.begin(), u.end(), std::greater<double>());
+  sort_descending(u);
   long double cum = 0, theta = 0;
   for (int64_t j = 0; j < k; ++j) {
     cum += u[j];

@@ -50,7 +50,9 @@
 #include <string>
 #include <vector>
 
+#include "common/decode_limits.hpp"
 #include "common/error.hpp"
+#include "common/interrupt.hpp"
 #include "common/select.hpp"
 #include "freq/freq_encoders.hpp"
 #include "freq/freq_summary.hpp"
@@ -151,6 +153,7 @@ HeavyEstimate level_frequency(const HeavySummary& s, const int64_t* table, const
 // transforms are done), exact as fwht_exact.
 void prepare(const HeavySummary& s, int64_t* table) {
   const int64_t m = s.protocol.width, rows = s.protocol.hashes;
+  InterruptPoll poll;
   for (int64_t l = 0; l < s.protocol.levels; ++l) {
     auto* t = reinterpret_cast<uint64_t*>(table + l * s.sketch_cells());
     for (int64_t h = 1; h < rows; h <<= 1)
@@ -163,21 +166,30 @@ void prepare(const HeavySummary& s, int64_t* table) {
             a[c] = x + y;
             b[c] = x - y;
           }
+          poll.tick(m);
         }
   }
 }
 
-void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery&, HeavyHitters* out) {
+void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery&, DecodeBudget& budget,
+            HeavyHitters* out) {
   const HeavyProtocol& p = s.protocol;
   const int64_t sigma = heavy_symbols(p), T = p.buckets, D = p.levels;
+  // First every bucket's item, spelt by the most frequent symbol of each coordinate (σ
+  // cells each) and kept when it hashes to that bucket; then one query of the count
+  // sketch's t rows for each item kept.
+  budget.plan(static_cast<double>(T * D * sigma), "bitstogram's %" PRId64 " buckets (%" PRId64 " coordinates × %"
+              PRId64 " symbols)", T, D, sigma);
+  budget.hold(static_cast<double>(T) * heavy_node_bytes(p, p.max_length), "bitstogram's items of %" PRId64 " buckets", T);
+  InterruptPoll poll;
   const std::vector<std::string> chars =
       p.dom() == HeavyDomain::Alphabet ? heavy_alphabet_chars(p) : std::vector<std::string>();
   const auto base = static_cast<int64_t>(chars.size()) + 1;
-  HeavyCountSketch oracle = final_oracle(s, table);
+  std::vector<std::string> spelt;  // in bucket order
   std::string item;
   std::vector<int64_t> digits(static_cast<size_t>(p.chars_per_level));
-  int64_t valid = 0;
   for (int64_t t = 0; t < T; ++t) {
+    poll.tick(D * sigma);
     item.clear();
     bool closed = false;
     int64_t length = 0;  // characters (the alphabet domain)
@@ -204,12 +216,18 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
     if (p.dom() == HeavyDomain::Bytes &&
         (utf8_prefix_state(item) != 0 || item.find('\0') != std::string::npos))
       continue;
-    if (bucket_of(p, item) != t) continue;
-    ++valid;
-    double* rows = oracle.rows(item);
+    if (bucket_of(p, item) == t) spelt.push_back(item);
+  }
+  const auto valid = static_cast<int64_t>(spelt.size());
+  budget.plan(static_cast<double>(valid * p.hashes), "bitstogram's %" PRId64 " items spelt in their buckets (× %"
+              PRId64 " sketch rows)", valid, p.hashes);
+  HeavyCountSketch oracle = final_oracle(s, table);
+  for (std::string& v : spelt) {
+    poll.tick(p.hashes);
+    double* rows = oracle.rows(v);
     if (!median_at_least(rows, oracle.t(), out->threshold)) continue;
     HeavyHitter h{};
-    h.item = item;
+    h.item = std::move(v);
     h.count = median_of(rows, oracle.t());
     out->items.push_back(std::move(h));
   }

@@ -82,7 +82,9 @@ HeavyHitters heavy_hitters(const HeavySummary& s, const int64_t* table, const He
   out.threshold = q.threshold >= 0 ? q.threshold : heavy_threshold(s);
   out.threshold_in_se = out.sigma_prune > 0 ? out.threshold / out.sigma_prune : HUGE_VAL;
   if (s.n == 0) return out;
-  impl.decode(s, table, q, &out);
+  DecodeBudget budget(q.limits, "heavy_hitters");
+  impl.decode(s, table, q, budget, &out);
+  out.planned_work = budget.planned();
   heavy_finish_items(s, &out);
   return out;
 }
@@ -194,6 +196,14 @@ double HeavyExtender::fanout(int64_t steps) const {
   return std::pow(base, static_cast<double>(steps));
 }
 
+double HeavyExtender::fragments(int64_t steps) const {
+  if (domain_ == HeavyDomain::Int64) return std::pow(256.0, static_cast<double>(steps));
+  const double base = domain_ == HeavyDomain::Alphabet ? static_cast<double>(chars_.size()) : 255;
+  double count = 1;  // count(r) = base·count(r - 1) + 1: the closing symbol, or base open children
+  for (int64_t r = 0; r < steps; ++r) count = base * count + 1;
+  return count;
+}
+
 void HeavyExtender::extend(const HeavyNode& from, int64_t steps, int64_t limit, bool utf8,
                            std::vector<HeavyNode>& out) const {
   if (steps == 0 || from.closed || from.chars >= limit) {
@@ -233,6 +243,15 @@ void HeavyExtender::extend(const HeavyNode& from, int64_t steps, int64_t limit, 
       }
       return;
   }
+}
+
+double heavy_node_bytes(const HeavyProtocol& p, int64_t chars) {
+  size_t widest = 1;  // bytes of a character (a byte in the bytes and int64 domains)
+  if (p.dom() == HeavyDomain::Alphabet)
+    for (const std::string& ch : heavy_alphabet_chars(p)) widest = std::max(widest, ch.size());
+  const size_t bytes = widest * static_cast<size_t>(chars);
+  constexpr size_t kInline = 15;  // what a std::string holds without the heap (libstdc++)
+  return static_cast<double>(sizeof(HeavyNode) + (bytes > kInline ? bytes + 1 : 0));
 }
 
 // ---- the output ----

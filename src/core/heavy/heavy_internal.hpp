@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "common/byte_reader.hpp"
+#include "common/decode_limits.hpp"
+#include "common/interrupt.hpp"
 #include "common/text_cursor.hpp"
 #include "heavy/heavy_protocol.hpp"
 #include "heavy/heavy_summary.hpp"
@@ -62,8 +64,11 @@ struct HeavyMechanismImpl {
   HeavyEstimate (*frequency)(const HeavySummary& s, const int64_t* table, const HeavyItem& item);
   HeavyEstimate (*level_frequency)(const HeavySummary& s, const int64_t* table, const HeavyItem& item, int64_t level);
   // Fills out->items (count and item bytes only), prune_thresholds, candidates and
-  // survivors; out's threshold and σ's are set, s.n > 0.
-  void (*decode)(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q, HeavyHitters* out);
+  // survivors; out's threshold and σ's are set, s.n > 0. Plans each step's work (and
+  // memory, where it grows with the candidates) with the budget before it starts, and
+  // polls for a cancel while it runs.
+  void (*decode)(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q, DecodeBudget& budget,
+                 HeavyHitters* out);
   // After heavy_prepare's row transforms, what else the table needs (nullptr: nothing;
   // Bitstogram: the transforms across rows that make each coordinate's sketch one
   // Hadamard transform of its K cells).
@@ -151,6 +156,9 @@ struct HeavyNode {
   int64_t chars;  // characters (alphabet), bytes (bytes, int64)
   bool closed;    // a pad (alphabet) or the end symbol (bytes) was seen: only pads follow
 };
+// The memory a HeavyNode of at most `chars` characters may hold (its bytes on the heap
+// past the string's own buffer): what a decoder plans for each candidate it will keep.
+double heavy_node_bytes(const HeavyProtocol& p, int64_t chars);
 // The extensions of a node by `steps` symbols, at most `limit` characters in all:
 // alphabet, a character or the pad (pads only at the end); bytes, a byte other than
 // kHeavyEnd or the end; int64, a byte. With `utf8` (bytes domain, whole items' prefixes)
@@ -163,6 +171,9 @@ class HeavyExtender {
   void extend(const HeavyNode& from, int64_t steps, int64_t limit, bool utf8, std::vector<HeavyNode>& out) const;
   // At most how many extensions a node has: (characters + 1)^steps, or 256^steps.
   double fanout(int64_t steps) const;
+  // How many extend(empty open node, steps, steps, false) makes: Σ_{k<=steps} c^k for c
+  // characters (alphabet) or 255 bytes (bytes: the end symbol closes), 256^steps (int64).
+  double fragments(int64_t steps) const;
 
  private:
   HeavyDomain domain_;

@@ -194,7 +194,12 @@ void heavy_summary_merge(HeavySummary* into, const HeavySummary& from) {
 void heavy_prepare(const HeavySummary& s, int64_t* table) {
   const int64_t m = s.protocol.width, rows = s.protocol.sketches() * s.protocol.hashes;
   std::memcpy(table, s.counters(), sizeof(int64_t) * static_cast<size_t>(s.cells()));
-  for (int64_t i = 0; i < rows; ++i) fwht_exact(reinterpret_cast<uint64_t*>(table + i * m), m);  // Σ|S| <= n
+  InterruptPoll poll;
+  const int64_t row_work = fwht_work(m);
+  for (int64_t i = 0; i < rows; ++i) {
+    fwht_exact(reinterpret_cast<uint64_t*>(table + i * m), m);  // Σ|S| <= n
+    poll.tick(row_work);
+  }
   if (const auto prepare = heavy_impl(s.protocol.mech()).prepare) prepare(s, table);
 }
 

@@ -67,6 +67,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/decode_limits.hpp"
 #include "common/random.hpp"
 #include "heavy/heavy_protocol.hpp"
 
@@ -282,6 +283,7 @@ struct HeavyHittersQuery {
   // r: TreeHist's noise children per survivor; PEM's likewise per group; SFP's noise
   // fragments per hash value and position (sfp.cpp).
   double noise_children = kTreeHistNoiseChildren;
+  DecodeLimits limits;  // the work and memory the walk may plan (common/decode_limits.hpp)
 };
 struct HeavyHitters {
   std::vector<HeavyHitter> items;        // f̂ >= τ, by f̂ descending (ties: by item bytes)
@@ -295,6 +297,7 @@ struct HeavyHitters {
   // and the words returned.
   std::vector<int64_t> candidates;
   std::vector<int64_t> survivors;
+  double planned_work = 0;  // the operations the walk planned (HeavyHittersQuery::limits)
 };
 // The default τ over √n: 15 for the alphabet domain, 30 for int64 and bytes (deeper
 // trees), for every mechanism (the registry's threshold_scale); in the bytes domain at
@@ -303,8 +306,10 @@ double heavy_default_threshold_scale(const HeavyProtocol& p);
 // The default τ of a summary, in reports: heavy_default_threshold_scale·√n.
 double heavy_threshold(const HeavySummary& s);
 // InvalidParameter when a level would query more than kMaxHeavyCandidates prefixes (SFP:
-// fragments, or words of the Cartesian products), or for a negative noise_children. An
-// empty summary returns nothing.
+// fragments, or words of the Cartesian products), or for a negative noise_children;
+// LimitExceeded before a step that would pass q.limits (the work of a level: its queries
+// times the sketch rows each reads; the memory of PEM's candidates and SFP's fragments).
+// Polls for a cancel (common/interrupt.hpp). An empty summary returns nothing.
 HeavyHitters heavy_hitters(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q = {});
 
 // ---- codecs ----

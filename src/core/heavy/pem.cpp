@@ -66,17 +66,28 @@ HeavyEstimate level_frequency(const HeavySummary& s, const int64_t* table, const
   return {group_oracle(s, table, level - 1).estimate(it.prefix(level)), sigma(s)};
 }
 
-void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q, HeavyHitters* out) {
+void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q, DecodeBudget& budget,
+            HeavyHitters* out) {
   const HeavyProtocol& p = s.protocol;
   const HeavyExtender extender(p);
   const bool utf8 = p.dom() == HeavyDomain::Bytes;
   std::vector<HeavyNode> parents{HeavyNode{std::string(), 0, false}}, candidates;
+  InterruptPoll poll;
   for (int64_t group = 0; group < p.levels; ++group) {
     const bool last = group == p.levels - 1;
     const int64_t steps = group == 0 ? p.start_length + p.chars_per_level : p.chars_per_level;
-    heavy_check_candidates(p, static_cast<double>(parents.size()) * extender.fanout(steps), group + 1, out->threshold);
+    const double queries = static_cast<double>(parents.size()) * extender.fanout(steps);
+    heavy_check_candidates(p, queries, group + 1, out->threshold);
+    // At most `queries` candidates of group_length characters, each read on t rows.
+    budget.hold(queries * heavy_node_bytes(p, group_length(p, group)), "pem group %" PRId64 "'s %.0f candidates",
+                group, queries);
+    budget.plan(queries * static_cast<double>(p.hashes), "pem group %" PRId64 " (%.0f candidates × %" PRId64
+                " sketch rows)", group, queries, p.hashes);
     candidates.clear();
-    for (const HeavyNode& parent : parents) extender.extend(parent, steps, group_length(p, group), utf8, candidates);
+    for (const HeavyNode& parent : parents) {
+      extender.extend(parent, steps, group_length(p, group), utf8, candidates);
+      poll.tick(static_cast<int64_t>(extender.fanout(steps)));
+    }
     HeavyHcms oracle = group_oracle(s, table, group);
     double keep_at = out->threshold;
     if (!last) {
@@ -87,6 +98,7 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
     }
     parents.clear();
     for (HeavyNode& c : candidates) {
+      poll.tick(p.hashes);
       const double f = oracle.estimate(c.bytes);
       if (f < keep_at) continue;
       if (!last) {

@@ -102,14 +102,17 @@ struct Puzzle {
   uint8_t hash;
   double threshold;
   HeavyHcms& oracle;
+  InterruptPoll& poll;
   int64_t made = 0;
   std::vector<HeavyHitter>& items;
 
   void solve(int64_t position, std::string& word, bool closed) {
     if (position == p.levels) {
+      poll.tick();
       if (p.dom() == HeavyDomain::Bytes && utf8_prefix_state(word) != 0) return;
       ++made;
       if (word_hash(word) != hash) return;
+      poll.tick(p.hashes);
       const double f = oracle.estimate(word);
       if (f < threshold) return;
       HeavyHitter h{};
@@ -130,12 +133,27 @@ struct Puzzle {
   }
 };
 
-void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q, HeavyHitters* out) {
+void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q, DecodeBudget& budget,
+            HeavyHitters* out) {
   const HeavyProtocol& p = s.protocol;
   const HeavyExtender extender(p);
   const int64_t positions = p.levels;
   const double keep_at = heavy_prune_threshold(out->threshold, out->sigma_prune, q.noise_children,
                                                extender.fanout(p.chars_per_level), 0, static_cast<double>(s.n), false);
+  // Every position's fragments are known from the protocol: 256·(fragments) queries of t
+  // rows each, and at most that many kept (a pointer each), planned before the first.
+  double queries = 0, fragment_bytes = 0;
+  for (int64_t pos = 0; pos < positions; ++pos) {
+    const int64_t room = std::min(p.chars_per_level, p.max_length - pos * p.chars_per_level);
+    const double frags = extender.fragments(room);
+    heavy_check_candidates(p, 256.0 * frags, pos + 1, out->threshold);
+    queries += 256.0 * frags;
+    fragment_bytes += frags * heavy_node_bytes(p, room) + 256.0 * frags * sizeof(const HeavyNode*);
+  }
+  budget.hold(fragment_bytes, "sfp's fragments (%.0f at %" PRId64 " positions)", queries, positions);
+  budget.plan(queries * static_cast<double>(p.hashes), "sfp's fragments (%.0f at %" PRId64 " positions × %" PRId64
+              " sketch rows)", queries, positions, p.hashes);
+  InterruptPoll poll;
   // fragments[p]: every fragment of position p; kept[h][p]: those kept with hash value h.
   std::vector<std::vector<HeavyNode>> fragments(static_cast<size_t>(positions));
   std::vector<std::vector<std::vector<const HeavyNode*>>> kept(
@@ -144,12 +162,15 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
     const int64_t room = std::min(p.chars_per_level, p.max_length - pos * p.chars_per_level);
     std::vector<HeavyNode>& frags = fragments[static_cast<size_t>(pos)];
     extender.extend(HeavyNode{std::string(), 0, false}, room, room, false, frags);
-    heavy_check_candidates(p, 256.0 * static_cast<double>(frags.size()), pos + 1, out->threshold);
+    if (static_cast<double>(frags.size()) != extender.fragments(room))
+      throw_error(ErrorKind::Internal, "sfp: %zu fragments at position %" PRId64 ", %.0f planned", frags.size(), pos,
+                  extender.fragments(room));
     HeavyHcms oracle = fragment_oracle(s, table, pos);
     int64_t survivors = 0;
     std::string key;
     for (int h = 0; h < 256; ++h)
       for (const HeavyNode& frag : frags) {
+        poll.tick(p.hashes);
         key.assign(1, static_cast<char>(h));
         key += frag.bytes;
         if (oracle.estimate(key) < keep_at) continue;
@@ -167,11 +188,14 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
     products += product;
   }
   heavy_check_candidates(p, products, positions + 1, out->threshold);
+  // Each word is hashed; one in 256 (its own hash value) is read on the word oracle's t rows.
+  budget.plan(products * (1 + static_cast<double>(p.hashes) / 256),
+              "sfp's %.0f words of the fragments' products (and their word-oracle queries)", products);
   HeavyHcms oracle = word_oracle(s, table);
   int64_t made = 0;
   std::string word;
   for (int h = 0; h < 256; ++h) {
-    Puzzle puzzle{p, kept[static_cast<size_t>(h)], static_cast<uint8_t>(h), out->threshold, oracle, 0, out->items};
+    Puzzle puzzle{p, kept[static_cast<size_t>(h)], static_cast<uint8_t>(h), out->threshold, oracle, poll, 0, out->items};
     word.clear();
     puzzle.solve(0, word, false);
     made += puzzle.made;

@@ -177,39 +177,68 @@ HeavyEstimate level_frequency(const HeavySummary& s, const int64_t* table, const
   return {oracle_of(s, table, level).estimate(it.prefix(level)), sigma_prune(s)};
 }
 
-void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q, HeavyHitters* result) {
+// Refuses a level that would query more than kMaxHeavyCandidates prefixes, `parents`
+// survivors of the level before × |Σ|.
+[[noreturn]] void throw_too_many(const HeavyProtocol& p, int64_t level, size_t parents, int64_t sigma,
+                                 double threshold) {
+  throw_error(ErrorKind::InvalidParameter,
+              "%s would query %" PRId64 " prefixes at level %" PRId64 " (%zu survivors × %" PRId64
+              " symbols), more than %" PRId64 ": raise the threshold (%g)",
+              heavy_mechanism_name(p.mech()), static_cast<int64_t>(parents) * sigma, level, parents, sigma,
+              kMaxHeavyCandidates, threshold);
+}
+// The same, found while the level before still runs (its survivors are already too
+// many: the walk stops there, without querying the rest of that level).
+[[noreturn]] void throw_too_many_survivors(const HeavyProtocol& p, int64_t level, size_t max_parents, int64_t sigma,
+                                           double threshold) {
+  throw_error(ErrorKind::InvalidParameter,
+              "%s would query more than %" PRId64 " prefixes at level %" PRId64 " (more than %zu survivors of level %"
+              PRId64 " × %" PRId64 " symbols): raise the threshold (%g)",
+              heavy_mechanism_name(p.mech()), kMaxHeavyCandidates, level, max_parents, level - 1, sigma, threshold);
+}
+
+void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery& q, DecodeBudget& budget,
+            HeavyHitters* result) {
   const HeavyProtocol& p = s.protocol;
   const double n = static_cast<double>(s.n);
   HeavyHitters& out = *result;
   const int64_t sigma = heavy_symbols(p);
+  const auto max_parents = static_cast<size_t>(kMaxHeavyCandidates / sigma);
 
   const std::vector<Symbol> symbols = p.dom() == HeavyDomain::Alphabet ? alphabet_symbols(p) : std::vector<Symbol>();
   std::vector<std::string> parents{std::string()}, next;  // the survivors: prefixes that are not closed
   std::string buf;
   HeavyCountSketch final = oracle_of(s, table, p.levels + 1);
+  InterruptPoll poll;
   for (int64_t level = 1; level <= p.levels; ++level) {
     const bool last = level == p.levels;
-    if (static_cast<int64_t>(parents.size()) > kMaxHeavyCandidates / sigma)
-      throw_error(ErrorKind::InvalidParameter,
-                  "%s would query %" PRId64 " prefixes at level %" PRId64 " (%zu survivors × %" PRId64
-                  " symbols), more than %" PRId64 ": raise the threshold (%g)",
-                  heavy_mechanism_name(p.mech()), static_cast<int64_t>(parents.size()) * sigma, level, parents.size(),
-                  sigma, kMaxHeavyCandidates, out.threshold);
+    if (parents.size() > max_parents) throw_too_many(p, level, parents.size(), sigma, out.threshold);
     HeavyCountSketch oracle = oracle_of(s, table, level);
     double prune_at = out.threshold;
+    // The level's queries (at the last level at most survivors × |Σ|), each reading the
+    // level's sketch and, for a child that can end an item, the final one: t rows each.
+    auto queries = static_cast<double>(parents.size()) * static_cast<double>(sigma);
     if (!last) {  // τ_P (heavy_summary.hpp, kTreeHistNoiseChildren)
       int64_t count = 0;
       for (const std::string& parent : parents)
-        for_each_child(p, symbols, parent, level, buf, [&](std::string_view, bool) { ++count; });
+        for_each_child(p, symbols, parent, level, buf, [&](std::string_view, bool) {
+          ++count;
+          poll.tick();
+        });
       prune_at = heavy_prune_threshold(out.threshold, out.sigma_prune, q.noise_children, static_cast<double>(sigma),
                                        count, n, true);
       out.prune_thresholds.push_back(prune_at);
+      queries = static_cast<double>(count);
     }
+    const int64_t rows = p.hashes * (last || p.dom() == HeavyDomain::Int64 ? 1 : 2);
+    budget.plan(queries * static_cast<double>(rows), "treehist level %" PRId64 " (%.0f prefixes × %" PRId64
+                " sketch rows)", level, queries, rows);
     int64_t queried = 0;
     next.clear();
     for (const std::string& parent : parents)
       for_each_child(p, symbols, parent, level, buf, [&](std::string_view child, bool closed) {
         ++queried;
+        poll.tick(rows);
         // The child as a whole item, unless it only ends its parent (the pad or end
         // symbol: the same bytes, tested at the level before).
         if ((level == 1 || child.size() > parent.size()) && (last || can_end(p, child))) {
@@ -221,7 +250,10 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
             out.items.push_back(std::move(h));
           }
         }
-        if (!last && !closed && oracle.at_least(child, prune_at)) next.emplace_back(child);
+        if (!last && !closed && oracle.at_least(child, prune_at)) {
+          next.emplace_back(child);
+          if (next.size() > max_parents) throw_too_many_survivors(p, level + 1, max_parents, sigma, out.threshold);
+        }
       });
     out.candidates.push_back(queried);
     out.survivors.push_back(last ? static_cast<int64_t>(out.items.size()) : static_cast<int64_t>(next.size()));

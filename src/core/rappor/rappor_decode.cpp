@@ -46,7 +46,9 @@
 #include <unordered_set>
 #include <vector>
 
+#include "common/decode_limits.hpp"
 #include "common/error.hpp"
+#include "common/interrupt.hpp"
 #include "common/stats.hpp"
 #include "rappor/rappor_internal.hpp"
 #include "rappor/rappor_summary.hpp"
@@ -57,8 +59,36 @@ namespace {
 
 double median(std::vector<double> v) {  // R's median: the mean of the middle two for even sizes
   const size_t n = v.size();
-  std::sort(v.begin(), v.end());
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(n / 2);
+  std::nth_element(v.begin(), mid, v.end());  // linear: millions of rows in milliseconds
+  return n % 2 == 1 ? *mid : (*std::max_element(v.begin(), mid) + *mid) / 2;
+}
+
+// An MD5 of the design matrix (a candidate in a cohort) counted in operations.
+constexpr double kMd5Work = 64;
+
+// What the decode will hold and do at most, planned before it allocates: the per-row
+// vectors (estimates, weights, bounds, the fits' work vectors: about 128 bytes a row), the
+// candidates' columns (room for a row index of 4 bytes per cohort and hash, of which at
+// most min(hashes, bits) are distinct; copied once more for the LASSO, with its per-column
+// vectors: about 96 bytes a candidate besides), the fitted columns twice more (their
+// copy, and the rows' lists of the columns meeting them), and
+// the fits' dense matrices (at most 8 of F × F for F fitted candidates: the active set's
+// Gram cache and Cholesky factor, its per-iteration systems; the standard errors' Gram
+// sums and their inverses); work: an MD5 and the bits of each (candidate, cohort), and
+// about F³ multiply-adds of the dense factorizations and products, which cannot poll for
+// a cancel.
+void plan_decode(const RapporSummary& s, int64_t S, bool lasso, int64_t fitted, DecodeBudget& budget) {
+  const auto C = static_cast<double>(s.rows), k = static_cast<double>(s.params.bits), F = static_cast<double>(fitted);
+  const double room = 4 * C * static_cast<double>(s.params.hashes);
+  const double column = 4 * C * static_cast<double>(std::min(s.params.hashes, s.params.bits));
+  const double bytes =
+      128 * C * k + static_cast<double>(S) * (96 + room + (lasso ? column : 0)) + 2 * F * column + 64 * F * F;
+  budget.hold(bytes, "%" PRId64 " candidates over %" PRId64 " cohorts with reports × %" PRId64 " bits (%" PRId64
+              " fitted)", S, s.rows, s.params.bits, fitted);
+  budget.plan(static_cast<double>(S) * C * (kMd5Work + k), "the design matrix of %" PRId64 " candidates × %" PRId64
+              " cohorts with reports × %" PRId64 " bits", S, s.rows, s.params.bits);
+  budget.plan(F * F * F, "the dense fits of %" PRId64 " candidates", fitted);
 }
 
 // The constrained fit on the groups `support` (columns X, in that order) and the standard
@@ -87,8 +117,10 @@ void fit_with_errors(const SparseColumns& X, const std::vector<int64_t>& support
   for (Eigen::Index a = 0; a < na; ++a)
     for (int32_t i : col(active[static_cast<size_t>(a)])) meet[static_cast<size_t>(i)].push_back(static_cast<int32_t>(a));
   Eigen::MatrixXd B = Eigen::MatrixXd::Zero(na, na), mid = B, info = B;
+  InterruptPoll poll;
   for (Eigen::Index i = 0; i < rows; ++i) {
     const auto u = static_cast<size_t>(i);
+    poll.tick(1 + static_cast<int64_t>(meet[u].size() * meet[u].size()));
     const double w2 = w[u] * w[u], s2 = sdc[u] * sdc[u];
     for (int32_t a : meet[u])
       for (int32_t b : meet[u]) {
@@ -128,6 +160,7 @@ void fit_with_errors(const SparseColumns& X, const std::vector<int64_t>& support
       const double z2 = 1 / (sdc[static_cast<size_t>(i)] * sdc[static_cast<size_t>(i)]);
       zz(t) += z2;
       for (int32_t a : meet[static_cast<size_t>(i)]) C(a, t) += z2;
+      poll.tick(1 + static_cast<int64_t>(meet[static_cast<size_t>(i)].size()));
     }
   Eigen::VectorXd quad = Eigen::VectorXd::Zero(nr);
   if (na > 0 && nr > 0) {
@@ -157,7 +190,9 @@ void unconstrained_fit(const std::vector<int64_t>& fitted, const std::vector<int
   }
   Eigen::MatrixXd info = Eigen::MatrixXd::Zero(nf, nf);
   Eigen::VectorXd rhs = Eigen::VectorXd::Zero(nf);
+  InterruptPoll poll;
   for (size_t i = 0; i < Y.size(); ++i) {
+    poll.tick(1 + static_cast<int64_t>(meet[i].size() * meet[i].size()));
     const double z2 = 1 / (sdc[i] * sdc[i]);
     for (int32_t a : meet[i]) {
       rhs(a) += z2 * Y[i];
@@ -170,6 +205,7 @@ void unconstrained_fit(const std::vector<int64_t>& fitted, const std::vector<int
   const Eigen::VectorXd b = llt.solve(rhs);
   Eigen::VectorXd e = Eigen::VectorXd::Zero(nf);
   for (int64_t g : wanted) {  // (info⁻¹)_aa = |L⁻¹e_a|²
+    poll.tick(nf * nf);
     const Eigen::Index a = at[static_cast<size_t>(g)];
     e.setZero();
     e(a) = 1;
@@ -190,7 +226,9 @@ void rappor_bit_estimates(const RapporSummary& s, std::vector<double>* estimates
   const int64_t k = P.bits;
   estimates->assign(static_cast<size_t>(s.rows * k), 0.0);
   stds->assign(static_cast<size_t>(s.rows * k), 0.0);
+  InterruptPoll poll;
   for (int64_t i = 0; i < s.rows; ++i) {
+    poll.tick(k);
     const auto N = static_cast<double>(s.row(i)[1]);
     for (int64_t b = 0; b < k; ++b) {
       const auto v = static_cast<double>(s.row(i)[2 + b]);
@@ -227,6 +265,11 @@ RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string
   if (s.n == 0) return out;
   const auto N = static_cast<double>(s.n);
   const int64_t rows = s.rows * k;
+  const bool lasso = o.screen && static_cast<double>(S) > 0.8 * static_cast<double>(rows);
+  const auto pmax = static_cast<int64_t>(std::min(500.0, std::floor(0.8 * static_cast<double>(rows))));
+  DecodeBudget budget(o.limits, "rappor_decode");
+  plan_decode(s, S, lasso, lasso ? std::min(S, pmax) : S, budget);
+  out.planned_work = budget.planned();
 
   // 1. bit estimates, weights, upper bounds
   std::vector<double> Y, sd;
@@ -236,7 +279,9 @@ RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string
     w[i] = 1 / sd[i];
     if (std::isfinite(w[i])) finite.push_back(w[i]);
   }
+  check_interrupt();
   const double wmed = finite.empty() ? 1 : median(finite);
+  check_interrupt();
   double wsum = 0;
   for (double& x : w) {
     if (x > 2 * wmed) x = 2 * wmed;
@@ -248,14 +293,17 @@ RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string
     upper[i] = std::min(1.0, std::max(0.01, Y[i] + 3 * sd[i]));
     sdc[i] = std::max(sd[i], 1 / (2 * wmed));  // the SEs' Σ: sd, at least where w was capped
   }
+  check_interrupt();  // (the steps above: a few passes over up to 2^22 rows)
 
   // 2. the design matrix, by candidate
   std::vector<std::vector<int32_t>> cols(static_cast<size_t>(S));
   int64_t pos[kRapporMaxHashes];
+  InterruptPoll poll;
   for (int64_t j = 0; j < S; ++j) {
     std::vector<int32_t>& c = cols[static_cast<size_t>(j)];
     c.reserve(static_cast<size_t>(s.rows * P.hashes));
     for (int64_t i = 0; i < s.rows; ++i) {
+      poll.tick(static_cast<int64_t>(kMd5Work) + P.hashes);
       rappor_bloom_positions(candidates[static_cast<size_t>(j)], static_cast<uint32_t>(s.row(i)[0]), k, P.hashes, pos);
       std::sort(pos, pos + P.hashes);
       for (int64_t h = 0; h < P.hashes; ++h)
@@ -266,6 +314,7 @@ RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string
   std::vector<int64_t> order(static_cast<size_t>(S)), group(static_cast<size_t>(S));
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    poll.tick(s.rows);  // a comparison reads up to a column (std::sort is safe to leave by an exception)
     return cols[static_cast<size_t>(a)] != cols[static_cast<size_t>(b)] ? cols[static_cast<size_t>(a)] < cols[static_cast<size_t>(b)] : a < b;
   });
   std::vector<int64_t> group_size, group_first;
@@ -293,9 +342,8 @@ RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string
 
   // 4. screening, then the constrained fit
   std::vector<int64_t> support = all;
-  if (o.screen && static_cast<double>(S) > 0.8 * static_cast<double>(rows)) {
+  if (lasso) {
     out.lasso = true;
-    const auto pmax = static_cast<int64_t>(std::min(500.0, std::floor(0.8 * static_cast<double>(rows))));
     std::vector<int64_t> picked = rappor_lasso_support(columns_of(all), Y, pmax);
     support = picked;
     for (int64_t g : support) out.screened_candidates.push_back(group_first[static_cast<size_t>(g)]);

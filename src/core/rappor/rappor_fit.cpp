@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/interrupt.hpp"
 #include "rappor/rappor_internal.hpp"
 
 namespace ldp {
@@ -58,8 +59,10 @@ std::vector<int64_t> rappor_lasso_support(const SparseColumns& X, const std::vec
   std::vector<int64_t> active;
   double rsq_prev = 0;
   const double thr = 1e-7;
+  InterruptPoll poll;
   auto update = [&](int64_t j, double lambda) {  // returns v_j·Δ²
     const auto u = static_cast<size_t>(j);
+    poll.tick(1 + 2 * X.nnz(j));
     if (!(v[u] > 0)) return 0.0;
     const double bj = beta[u];
     const double z = gradient(j) + v[u] * bj;
@@ -90,6 +93,7 @@ std::vector<int64_t> rappor_lasso_support(const SparseColumns& X, const std::vec
     }
     if (static_cast<int64_t>(active.size()) > pmax) break;  // the path ends at the previous λ
     last = beta;
+    poll.tick(N);
     double rss = 0;
     for (int64_t i = 0; i < N; ++i) {
       const double r = rt[static_cast<size_t>(i)] + shift;
@@ -110,10 +114,12 @@ std::vector<int64_t> rappor_lasso_support(const SparseColumns& X, const std::vec
 // iteration costs O(|F|²), not a factorization.
 class CholeskyFactor {
  public:
-  explicit CholeskyFactor(double floor) : floor_(floor) {}
+  // At most `most` columns: the storage doubles as they enter, up to that.
+  CholeskyFactor(double floor, Eigen::Index most) : floor_(floor), most_(most) {}
   void append(const Eigen::VectorXd& h, double diag) {
     if (n_ == L_.rows()) {
-      Eigen::MatrixXd next = Eigen::MatrixXd::Zero(std::max<Eigen::Index>(16, 2 * n_), std::max<Eigen::Index>(16, 2 * n_));
+      const Eigen::Index size = std::min(most_, std::max<Eigen::Index>(16, 2 * n_));
+      Eigen::MatrixXd next = Eigen::MatrixXd::Zero(size, size);
       next.topLeftCorner(n_, n_) = L_.topLeftCorner(n_, n_);
       L_.swap(next);
     }
@@ -152,6 +158,7 @@ class CholeskyFactor {
 
  private:
   double floor_;
+  Eigen::Index most_;
   Eigen::MatrixXd L_;
   Eigen::Index n_ = 0;
 };
@@ -193,16 +200,21 @@ ConstrainedFit rappor_constrained_fit(const SparseColumns& X, const std::vector<
   std::vector<int64_t> cached;
   Eigen::MatrixXd gram(0, 0);
   std::vector<double> mark(static_cast<size_t>(N), 0.0);
+  InterruptPoll poll;
   auto enter = [&](int64_t j) {
     if (slot[static_cast<size_t>(j)] >= 0) return;
     const int64_t e = static_cast<int64_t>(cached.size());
-    if (e >= gram.rows()) gram.conservativeResize(std::max<int64_t>(16, 2 * e), std::max<int64_t>(16, 2 * e));
+    if (e >= gram.rows()) {  // doubled as columns enter, at most S × S (rappor_decode plans that)
+      const int64_t size = std::min(S, std::max<int64_t>(16, 2 * e));
+      gram.conservativeResize(size, size);
+    }
     for (const int32_t* p = X.col(j), *q = p + X.nnz(j); p < q; ++p) mark[static_cast<size_t>(*p)] = w2[static_cast<size_t>(*p)];
     for (int64_t a = 0; a <= e; ++a) {
       const int64_t c = a < e ? cached[static_cast<size_t>(a)] : j;
       double s = 0;
       for (const int32_t* p = X.col(c), *q = p + X.nnz(c); p < q; ++p) s += mark[static_cast<size_t>(*p)];
       gram(a, e) = gram(e, a) = s;
+      poll.tick(1 + X.nnz(c));
     }
     for (const int32_t* p = X.col(j), *q = p + X.nnz(j); p < q; ++p) mark[static_cast<size_t>(*p)] = 0;
     slot[static_cast<size_t>(j)] = e;
@@ -222,17 +234,21 @@ ConstrainedFit rappor_constrained_fit(const SparseColumns& X, const std::vector<
   std::vector<double> xb(static_cast<size_t>(N), 0.0), xd(static_cast<size_t>(N), 0.0), vrow(static_cast<size_t>(N));
   auto mul = [&](const std::vector<double>& coef, std::vector<double>* into) {  // X·coef over F
     std::fill(into->begin(), into->end(), 0.0);
-    for (int64_t j : F)
+    for (int64_t j : F) {
       for (const int32_t* p = X.col(j), *q = p + X.nnz(j); p < q; ++p)
         (*into)[static_cast<size_t>(*p)] += coef[static_cast<size_t>(j)];
+      poll.tick(1 + X.nnz(j));
+    }
   };
   std::vector<double> target(static_cast<size_t>(S), 0.0), dir(static_cast<size_t>(S), 0.0);
   const int64_t max_iter = 10 * (S + N) + 100;
   Eigen::VectorXd lambda;
-  CholeskyFactor factor(delta);
+  CholeskyFactor factor(delta, S);
   for (out.iterations = 0; out.iterations < max_iter; ++out.iterations) {
-    // the equality-constrained problem on F
+    // the equality-constrained problem on F (its dense steps: O(|F|²·|K| + |K|³), with
+    // |K| <= |F| in exact arithmetic: independent working constraints)
     const auto nf = static_cast<Eigen::Index>(F.size()), nk = static_cast<Eigen::Index>(K.size());
+    poll.tick(N + static_cast<int64_t>(nf * nf * (1 + nk)));
     Eigen::VectorXd gf(nf);
     for (Eigen::Index a = 0; a < nf; ++a) gf(a) = g[static_cast<size_t>(F[static_cast<size_t>(a)])];
     Eigen::VectorXd bf = factor.solve(gf);
@@ -274,6 +290,7 @@ ConstrainedFit rappor_constrained_fit(const SparseColumns& X, const std::vector<
         if (free_flag[static_cast<size_t>(j)]) continue;
         double mu = lambda_sum;
         for (const int32_t* p = X.col(j), *q = p + X.nnz(j); p < q; ++p) mu += vrow[static_cast<size_t>(*p)];
+        poll.tick(1 + X.nnz(j));
         if (mu < worst) worst = mu, leave_col = j, leave_k = -1;
       }
       for (Eigen::Index r = 0; r < nk; ++r)

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/decode_limits.hpp"
 #include "rappor/rappor_client.hpp"
 
 namespace ldp {
@@ -108,6 +109,9 @@ struct RapporDecodeOptions {
   // population, where Decode's fit is about 0.5 SE low on every string (β >= 0 on the
   // absent ones) and its 95% intervals cover 92%.
   bool decode_r_estimates = false;
+  // The work and memory the decode may plan (common/decode_limits.hpp): checked before it
+  // allocates, from the candidates, the cohorts with reports, bits and hashes.
+  DecodeLimits limits;
 };
 struct RapporCandidateEstimate {
   double count;       // N·β̂, β̂ clamped to [0, 1], for every candidate: decode.R's estimate when not detected
@@ -125,9 +129,12 @@ struct RapporDecode {
   int64_t screened = 0;         // candidates (distinct columns) the fit used
   std::vector<int64_t> screened_candidates;  // with LASSO: one candidate of each column kept
   int64_t fit_iterations = 0;   // active-set iterations of the constrained fit
+  double planned_work = 0;      // the operations the decode planned (RapporDecodeOptions::limits)
 };
 // Candidates: any bytes (UTF-8 text); duplicates are InvalidParameter, as is an empty
-// list. k = 1 (decode.R's .DecodeBoolean) is refused: decode it as a proportion.
+// list. k = 1 (decode.R's .DecodeBoolean) is refused: decode it as a proportion. A decode
+// whose design matrix and fits would pass o.limits is refused (LimitExceeded) before it
+// allocates them; the decode polls for a cancel (common/interrupt.hpp).
 RapporDecode rappor_decode(const RapporSummary& s, const std::vector<std::string_view>& candidates,
                            const RapporDecodeOptions& o = {});
 

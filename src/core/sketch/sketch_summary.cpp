@@ -274,8 +274,12 @@ void sketch_prepare(const SketchSummary& s, int64_t* table) {
   const size_t bytes = sizeof(int64_t) * static_cast<size_t>(s.cells());
   std::memcpy(table, s.counters(), bytes);
   if (!sketch_impl(s.mech()).transformed) return;
-  for (int64_t j = 0; j < s.hashes; ++j)
+  InterruptPoll poll;
+  const int64_t row_work = fwht_work(s.width);
+  for (int64_t j = 0; j < s.hashes; ++j) {
     fwht_exact(reinterpret_cast<uint64_t*>(table + j * s.width), s.width);  // exact: Σ|S| <= n
+    poll.tick(row_work);
+  }
 }
 
 SketchEstimate sketch_estimate(const SketchSummary& s, const int64_t* table, std::string_view item,

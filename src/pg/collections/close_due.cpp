@@ -50,15 +50,13 @@ TimestampTz collection_now() {
 
 }  // namespace
 
-extern "C" PGDLLEXPORT void _PG_init(void);
-void _PG_init(void) {
+void ldp_pg::define_collection_settings() {
   DefineCustomIntVariable("ldp.clock_offset",
                           "Seconds added to now() by the collections' closes (a testing aid).",
                           "Moves the time at which ldp's collections see epochs end, without "
                           "touching the machine's clock. Superuser only.",
                           &clock_offset_s, 0, -INT_MAX, INT_MAX, PGC_SUSET, GUC_UNIT_S, nullptr,
                           nullptr, nullptr);
-  MarkGUCPrefixReserved("ldp");
 }
 
 // ldp.collection_clock() → timestamptz: now() + ldp.clock_offset.

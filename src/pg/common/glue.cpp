@@ -9,6 +9,8 @@ extern "C" {
 
 #include <cstring>
 
+#include "common/interrupt.hpp"
+
 extern "C" {
 PG_MODULE_MAGIC;
 }
@@ -20,11 +22,14 @@ void capture_exception(CoreError* err) noexcept {
   err->kind = static_cast<int>(ldp::ErrorKind::Internal);
   try {
     throw;
+  } catch (const ldp::Interrupted&) {
+    err->kind = kCoreInterrupted;
+    what = "canceling statement due to user request";
   } catch (const ldp::Error& e) {
     err->kind = static_cast<int>(e.kind());
     what = e.what();
   } catch (const std::bad_alloc&) {
-    err->kind = -1;
+    err->kind = kCoreOutOfMemory;
     what = "out of memory in ldp core";
   } catch (const std::exception& e) {
     what = e.what();
@@ -37,9 +42,21 @@ void capture_exception(CoreError* err) noexcept {
 void raise_core_error(const CoreError& err) {
   int code;
   switch (err.kind) {
-    case -1:
+    case kCoreInterrupted:
+      // The probe saw a cancel or a terminate that PostgreSQL acts on here (its own
+      // message and SQLSTATE: statement timeout, user request, FATAL for a terminate);
+      // should it have been withdrawn meanwhile, the statement is cancelled anyway.
+      CHECK_FOR_INTERRUPTS();
+      ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED), errmsg("%s", err.message)));
+      pg_unreachable();
+    case kCoreOutOfMemory:
       code = ERRCODE_OUT_OF_MEMORY;
       break;
+    case static_cast<int>(ldp::ErrorKind::LimitExceeded):
+      ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED), errmsg("%s", err.message),
+                      errhint("Ask for less (a higher threshold, fewer candidates, a smaller protocol), or have a "
+                              "superuser raise the setting for the role or session that needs it.")));
+      pg_unreachable();
     case static_cast<int>(ldp::ErrorKind::InvalidParameter):
       code = ERRCODE_INVALID_PARAMETER_VALUE;
       break;

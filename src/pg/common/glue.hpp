@@ -3,7 +3,11 @@
 // - LDP_CORE(statements) runs core code inside try/catch; a caught exception is
 //   copied into a trivially destructible CoreError and raised with ereport only
 //   after the catch block has ended, so no C++ exception crosses into PostgreSQL
-//   and no destructor is skipped by longjmp.
+//   and no destructor is skipped by longjmp. A cancel the core noticed
+//   (ldp::Interrupted, common/interrupt.hpp) becomes PostgreSQL's own there:
+//   CHECK_FOR_INTERRUPTS, then 57014 if that returned.
+// - The limits of a decode (common/decode_limits.hpp) come from the settings
+//   ldp.max_decode_work and ldp.max_decode_memory: decode_limits().
 // - Summaries: common/summary_datum.hpp.
 #pragma once
 
@@ -21,12 +25,14 @@ extern "C" {
 #include <exception>
 #include <new>
 
+#include "common/decode_limits.hpp"
 #include "common/error.hpp"
 
 namespace ldp_pg {
 
+constexpr int kCoreOutOfMemory = -1, kCoreInterrupted = -2;
 struct CoreError {
-  int kind;  // ldp::ErrorKind, or -1 for out of memory
+  int kind;  // ldp::ErrorKind, kCoreOutOfMemory or kCoreInterrupted
   char message[1024];
 };
 
@@ -34,6 +40,14 @@ void capture_exception(CoreError* err) noexcept;  // call inside catch(...)
 [[noreturn]] void raise_core_error(const CoreError& err);
 
 [[noreturn]] void raise_not_finite(double x, const char* what);
+
+// The limits a decode runs under: the settings ldp.max_decode_work and
+// ldp.max_decode_memory (a superuser's; -1: none), named in its refusals.
+ldp::DecodeLimits decode_limits();
+
+// Defines the collections' settings (ldp.clock_offset; collections/close_due.cpp): called
+// by the module's start, _PG_init (common/settings.cpp), the one place settings are made.
+void define_collection_settings();
 
 template <class F>
 inline bool core_try(CoreError* err, F&& f) noexcept {

@@ -191,7 +191,7 @@ LDP_FUNCTION(ldp_heavy_frequencies) {
   deconstruct_array(items, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &count);
   const double z = z95(), n = static_cast<double>(p->header.n);
   for (int i = 0; i < count; ++i) {
-    if ((i & 1023) == 0) CHECK_FOR_INTERRUPTS();
+    CHECK_FOR_INTERRUPTS();  // an item reads up to 65,536 sketch rows
     if (nulls[i]) {
       Datum values[6] = {0, 0, 0, 0, 0, 0};
       bool isnull[6] = {true, true, true, true, true, true};
@@ -211,6 +211,7 @@ LDP_FUNCTION(ldp_heavy_hitters) {
   InitMaterializedSRF(fcinfo, 0);
   if (PG_ARGISNULL(0)) return (Datum)0;
   ldp::HeavyHittersQuery q;
+  q.limits = ldp_pg::decode_limits();
   if (!PG_ARGISNULL(1)) {
     q.threshold = PG_GETARG_FLOAT8(1);
     if (!(q.threshold >= 0) || std::isinf(q.threshold))

@@ -136,12 +136,14 @@ LDP_FUNCTION(ldp_rappor_decode) {
     data[i] = VARDATA_ANY(t);
     lens[i] = VARSIZE_ANY_EXHDR(t);
   }
+  ldp::RapporDecodeOptions options;
+  options.limits = ldp_pg::decode_limits();
   LDP_CORE({
     std::vector<std::string_view> candidates;
     candidates.reserve(static_cast<size_t>(count));
     for (int i = 0; i < count; ++i)
       if (!nulls[i]) candidates.emplace_back(data[i], lens[i]);
-    ldp::RapporDecode d = ldp::rappor_decode(s, candidates);
+    ldp::RapporDecode d = ldp::rappor_decode(s, candidates, options);
     size_t j = 0;
     for (int i = 0; i < count; ++i) {
       if (nulls[i]) continue;
