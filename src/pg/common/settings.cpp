@@ -1,5 +1,6 @@
 // The module's start (_PG_init): the cancel probe the core polls, the settings that
-// bound a decode and the collections' (ldp.clock_offset) (README "Limits of a decode").
+// bound a decode (README "Cancels and limits of a decode") and the collections'
+// (ldp.clock_offset, collections/close_due.cpp).
 #include "common/glue.hpp"  // postgres.h first
 
 extern "C" {
@@ -13,8 +14,8 @@ extern "C" {
 namespace {
 
 // Defaults (common/decode_limits.hpp): every documented and tested decode fits inside them.
-double max_decode_work = ldp::kDefaultMaxDecodeWork;                          // operations; -1: no limit
-int max_decode_memory_kb = static_cast<int>(ldp::kDefaultMaxDecodeMemory / 1024);  // kB; -1: no limit
+double max_decode_work = ldp::kDefaultMaxDecodeWork;                               // operations; -1: none
+int max_decode_memory_kb = static_cast<int>(ldp::kDefaultMaxDecodeMemory / 1024);  // kB; -1: none
 
 // What the core polls (common/interrupt.hpp): a cancel (statement_timeout,
 // pg_cancel_backend) or a terminate (pg_terminate_backend) that CHECK_FOR_INTERRUPTS
