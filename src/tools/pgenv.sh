@@ -9,6 +9,7 @@
 # Functions:
 #   ldp_root                      prints the project root
 #   ldp_install_deps              installs the Debian packages the build needs (apt-get)
+#   ldp_install_packages PKG...   installs those of the Debian packages PKG... that are missing
 #   ldp_cluster_start DIR [LINE...]
 #                                 starts (creating it if needed) a private PostgreSQL 15
 #                                 cluster in DIR listening on 127.0.0.1, and exports
@@ -43,6 +44,14 @@
 #                                 built in SRC installed into it (make install DESTDIR=PREFIX,
 #                                 and nothing of another ldp); prints its bin directory, for
 #                                 LDP_PG_BIN. The system's installation is never written.
+#                                 With LDP_PG_FROM set to the bin directory of another
+#                                 installation (a build of pgversions.sh's cache), a copy of
+#                                 that one instead (make install PG_CONFIG=<the copy's>).
+#   ldp_pg_major [BIN]            prints the major version of the PostgreSQL in BIN
+#                                 (default LDP_PG_BIN)
+#   ldp_pg_cache_root, ldp_pg_cached MAJOR, ldp_pg_build MAJOR
+#                                 PostgreSQL 17, 18, ... built from Debian's source packages
+#                                 into a cache outside the checkout (pgversions.sh)
 #   ldp_word_file [FILE]          chooses the word-count file (word<TAB>count) of the demo and
 #                                 bench/freq.sh and prints it and, after a tab, which it is:
 #                                 FILE when given (it must be readable), else
@@ -67,6 +76,8 @@ _LDP_SCRATCH=()  # scratch directories this shell made (ldp_scratch_make)
 
 _ldp_say() { printf 'ldp: %s\n' "$*" >&2; }
 _ldp_die() { printf 'ldp: error: %s\n' "$*" >&2; return 1; }
+# shellcheck source=pgversions.sh
+source "$(dirname "$_LDP_PGENV_FILE")/pgversions.sh"
 
 ldp_root() {
   (cd "$(dirname "$_LDP_PGENV_FILE")/../.." && pwd -P)
@@ -76,11 +87,14 @@ ldp_root() {
 # Packages
 
 ldp_install_deps() {
-  local pkgs=(build-essential cmake pkg-config postgresql-15 postgresql-server-dev-15
-              postgresql-15-cron libpqxx-dev libxxhash-dev libboost-dev libgtest-dev
-              googletest libbenchmark-dev libssl-dev libeigen3-dev)
+  ldp_install_packages build-essential cmake pkg-config postgresql-15 postgresql-server-dev-15 \
+    postgresql-15-cron libpqxx-dev libxxhash-dev libboost-dev libgtest-dev \
+    googletest libbenchmark-dev libssl-dev libeigen3-dev
+}
+
+ldp_install_packages() {
   local missing=() p status
-  for p in "${pkgs[@]}"; do
+  for p in "$@"; do
     status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
     [[ $status == installed ]] || missing+=("$p")
   done
@@ -134,11 +148,20 @@ ldp_scratch_cleanup() {
   _LDP_SCRATCH=()
 }
 
+ldp_pg_major() {
+  local bin=${1:-$LDP_PG_BIN}
+  "$bin/pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/'
+}
+
 ldp_private_pg() {
   local prefix=${1:?usage: ldp_private_pg PREFIX SRC [MAKE_ARGS...]} src=${2:?usage: ldp_private_pg PREFIX SRC}
   shift 2
   local sys=$_LDP_SYSTEM_PG out
   rm -rf "$prefix"
+  if [[ -n ${LDP_PG_FROM:-} ]]; then
+    _ldp_private_pg_from "$prefix" "$src" "$@"
+    return
+  fi
   mkdir -p "$prefix/usr/lib/postgresql" "$prefix/usr/share/postgresql" || return 1
   if ! { cp -a "$sys" "$prefix/usr/lib/postgresql/" &&
          cp -a /usr/share/postgresql/15 "$prefix/usr/share/postgresql/"; }; then
@@ -161,6 +184,28 @@ ldp_private_pg() {
     return 1
   fi
   printf '%s\n' "$bin"
+}
+
+# A copy of the installation whose bin directory is LDP_PG_FROM (configure --prefix
+# layout: bin/, lib/postgresql/, share/postgresql/), with SRC's ldp installed into it.
+_ldp_private_pg_from() {
+  local prefix=$1 src=$2 from out
+  shift 2
+  from=$(cd "$LDP_PG_FROM/.." && pwd -P) || { _ldp_die "no installation at $LDP_PG_FROM"; return 1; }
+  mkdir -p "$prefix" && cp -a "$from/." "$prefix/" || { _ldp_die "cannot copy $from into $prefix"; return 1; }
+  local pgc=$prefix/bin/pg_config
+  rm -f "$("$pgc" --sharedir)"/extension/ldp[.-]* "$("$pgc" --pkglibdir)/ldp.so"
+  if ! out=$(make -C "$src" install PG_CONFIG="$pgc" "$@" 2>&1); then
+    printf '%s\n' "$out" | tail -n 30 >&2
+    _ldp_die "make install PG_CONFIG=$pgc failed"
+    return 1
+  fi
+  if [[ $("$pgc" --sharedir) != "$prefix"/* || ! -f $("$pgc" --pkglibdir)/ldp.so ||
+        ! -f $("$pgc" --sharedir)/extension/ldp.control ]]; then
+    _ldp_die "the copy in $prefix does not find its own share and lib directories, or has no ldp"
+    return 1
+  fi
+  printf '%s\n' "$prefix/bin"
 }
 
 # ---------------------------------------------------------------------------
@@ -350,7 +395,8 @@ ldp_cluster_start() {
   fi
 
   [[ -x $LDP_PG_BIN/initdb ]] || { _ldp_die "$LDP_PG_BIN/initdb not found (run ldp_install_deps)"; return 1; }
-  local dir
+  local dir major
+  major=$(ldp_pg_major) || return 1
   dir=$(ldp_cluster_dir "$want") || return 1
   want=$(_ldp_abs "$want"); want=${want%/}
   if [[ $dir != "$want" ]]; then
@@ -364,7 +410,7 @@ ldp_cluster_start() {
       _ldp_die "$dir exists, is not empty and holds no PostgreSQL cluster; remove it or choose another directory"
       return 1
     fi
-    _ldp_say "creating a PostgreSQL 15 cluster in $dir"
+    _ldp_say "creating a PostgreSQL $major cluster in $dir"
     local out
     if ! out=$(_ldp_as_owner "$LDP_PG_BIN/initdb" -D "$dir" -A trust -U postgres --no-sync \
                  -E UTF8 --locale=C --no-instructions 2>&1); then
@@ -372,8 +418,8 @@ ldp_cluster_start() {
       _ldp_die "initdb failed in $dir"
       return 1
     fi
-  elif [[ $(cat "$dir/PG_VERSION") != 15 ]]; then
-    _ldp_die "$dir holds a PostgreSQL $(cat "$dir/PG_VERSION") cluster, not 15"
+  elif [[ $(cat "$dir/PG_VERSION") != "$major" ]]; then
+    _ldp_die "$dir holds a PostgreSQL $(cat "$dir/PG_VERSION") cluster, not $major"
     return 1
   fi
 
@@ -413,7 +459,7 @@ ldp_cluster_start() {
     done
     _ldp_running "$dir" || { _ldp_die "could not start the cluster in $dir after $attempt attempts"; return 1; }
     _LDP_STARTED+=("$dir")
-    _ldp_say "started PostgreSQL 15 in $dir on 127.0.0.1:$port"
+    _ldp_say "started PostgreSQL $major in $dir on 127.0.0.1:$port"
   fi
 
   export PGHOST=127.0.0.1 PGPORT=$port PGUSER=postgres PGDATABASE=postgres
