@@ -151,6 +151,32 @@ if [ "${LDP_SKIP_FUZZ:-0}" != 1 ]; then
   failed=$((failed + $(grep -c '^fuzz: .* FAILED' build/fuzz.log || true)))
 fi
 
+part15=$SECONDS
+step "PostgreSQL 15 part done in $((part15 / 60)):$(printf %02d $((part15 % 60)))"
+
+# Other majors (test/pg_major.sh): LDP_PG_VERSIONS=17,18 names them; CI (CI=true) runs 18,
+# built with assertions; a run by hand without LDP_PG_VERSIONS tests 15 only.
+if [[ -n ${LDP_PG_VERSIONS+x} ]]; then
+  versions=${LDP_PG_VERSIONS//,/ }
+elif [[ ${CI:-} == true ]]; then
+  versions=18
+else
+  versions=''
+  echo "PostgreSQL 15 only; to test 17 and 18 too (fetched from Debian's source packages and built once" \
+       "into $(ldp_pg_cache_root)): LDP_PG_VERSIONS=17,18 test/run.sh, or test/pg_major.sh 18 alone"
+fi
+for v in $versions; do
+  t0=$SECONDS
+  step "PostgreSQL $v: build (cached), regress and isolation, upgrade catalog, dump and restore, pg_upgrade from 15 (test/pg_major.sh)"
+  if LDP_PG15_BIN=$LDP_PG_BIN bash "$root/test/pg_major.sh" "$v" | tee "build/pg$v.log"; then :; else
+    status=1
+    grep -q "^pg$v .* FAILED" "build/pg$v.log" || failed=$((failed + 1))
+  fi
+  passed=$((passed + $(grep -c "^pg$v .* \.\.\. ok$" "build/pg$v.log" || true)))
+  failed=$((failed + $(grep -c "^pg$v .* \.\.\. FAILED" "build/pg$v.log" || true)))
+  step "PostgreSQL $v done in $(((SECONDS - t0) / 60)):$(printf %02d $(((SECONDS - t0) % 60)))"
+done
+
 step "end"
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] || status=1
