@@ -41,19 +41,21 @@ prefix() { sed -u "s/^\([a-z_]*: .* \.\.\. \(ok\|FAILED.*\)\)$/$tag \1/"; }
 
 ldp_install_deps
 # what a PostgreSQL source build needs beyond the packages of the 15 build
-ldp_install_packages bison flex libreadline-dev zlib1g-dev libssl-dev curl
+ldp_install_packages bison flex libreadline-dev zlib1g-dev libssl-dev curl rsync
 
 step "PostgreSQL $major (the cache: $(ldp_pg_cache_root))"
 new_bin=$(ldp_pg_build "$major") || { fail "build" "PostgreSQL $major could not be built"; exit 1; }
 echo "$tag: PostgreSQL $("$new_bin/pg_config" --version | sed 's/^PostgreSQL //') from $(dirname "$new_bin") ($(grep '^source' "$(dirname "$new_bin")/../BUILD-INFO" | sed 's/^source: //'))"
 
 step "build ldp against PostgreSQL $major (PGXS, in build/$tag/src)"
-rm -rf "$copy"
-mkdir -p "$copy/test" "$copy/src"
-cp -a Makefile extension sql expected specs "$copy/"
-cp -a src/core src/pg "$copy/src/"
-cp -a test/upgrade_catalog.sh test/upgrade_catalog.sql test/dump_restore.sh test/fuzz "$copy/test/"
-find "$copy" \( -name '*.o' -o -name '*.so' -o -name '*.bc' \) -delete
+# the sources without the checkout's objects; the copy's own objects stay between runs
+# (make rebuilds what changed), and what the checkout no longer has goes
+mkdir -p "$copy"
+rsync -a --delete --exclude='*.o' --exclude='*.so' --exclude='*.bc' --exclude='/build/' \
+  --include='/Makefile' --include='/META.json' --include='/extension/***' --include='/sql/***' \
+  --include='/expected/***' --include='/specs/***' --include='/src/' --include='/src/core/***' \
+  --include='/src/pg/***' --include='/test/' --include='/test/upgrade_catalog.*' \
+  --include='/test/dump_restore.sh' --include='/test/fuzz/***' --exclude='*' ./ "$copy/"
 if ! make -C "$copy" -j "$jobs" PG_CONFIG="$new_bin/pg_config" >"$out/build.log" 2>&1; then
   grep -E 'error|Error' "$out/build.log" | head -n 30 >&2
   fail "build" "ldp does not build against PostgreSQL $major: build/$tag/build.log"

@@ -23,6 +23,14 @@
 #define LDP_SESSION_RANDOM_FUNCTIONS F_RANDOM
 #endif
 
+// expression_tree_walker's callback: 15 declares it bool (*)() (a C prototype without
+// arguments); 16 and later type it, tree_walker_callback = bool (*)(Node*, void*).
+#if PG_VERSION_NUM >= 160000
+#define LDP_TREE_WALKER(fn) (fn)
+#else
+#define LDP_TREE_WALKER(fn) reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(fn))
+#endif
+
 // 18 lets a module name itself and its version in its magic block (pg_get_loaded_modules).
 #ifdef PG_MODULE_MAGIC_EXT
 #define LDP_MODULE_MAGIC(ver) PG_MODULE_MAGIC_EXT(.name = "ldp", .version = ver)
