@@ -30,7 +30,6 @@ tag=pg$major
 out=$root/build/$tag
 copy=$out/src
 status=0
-failed_lines=0
 step() { printf '== [%d:%02d] %s: %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$tag" "$*"; }
 fail() {  # a stage that could not even run: one FAILED line
   echo "$tag $1: ... FAILED ($2)"
@@ -52,7 +51,7 @@ rm -rf "$copy"
 mkdir -p "$copy/test" "$copy/src"
 cp -a Makefile extension sql expected specs "$copy/"
 cp -a src/core src/pg "$copy/src/"
-cp -a test/upgrade_catalog.sh test/upgrade_catalog.sql test/dump_restore.sh test/fuzz "$copy/test/"
+cp -a test/upgrade_catalog.sh test/upgrade_catalog.sql test/dump_restore.sh test/ldp_objects.sh test/fuzz "$copy/test/"
 find "$copy" \( -name '*.o' -o -name '*.so' -o -name '*.bc' \) -delete
 if ! make -C "$copy" -j "$jobs" PG_CONFIG="$new_bin/pg_config" >"$out/build.log" 2>&1; then
   grep -E 'error|Error' "$out/build.log" | head -n 30 >&2
