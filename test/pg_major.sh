@@ -49,7 +49,7 @@ echo "$tag: PostgreSQL $("$new_bin/pg_config" --version | sed 's/^PostgreSQL //'
 step "build ldp against PostgreSQL $major (PGXS, in build/$tag/src)"
 rm -rf "$copy"
 mkdir -p "$copy/test" "$copy/src"
-cp -a Makefile extension sql expected specs "$copy/"
+cp -a Makefile META.json extension sql expected specs "$copy/"
 cp -a src/core src/pg "$copy/src/"
 cp -a test/upgrade_catalog.sh test/upgrade_catalog.sql test/dump_restore.sh test/ldp_objects.sh test/fuzz "$copy/test/"
 find "$copy" \( -name '*.o' -o -name '*.so' -o -name '*.bc' \) -delete
