@@ -30,7 +30,6 @@ tag=pg$major
 out=$root/build/$tag
 copy=$out/src
 status=0
-failed_lines=0
 step() { printf '== [%d:%02d] %s: %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$tag" "$*"; }
 fail() {  # a stage that could not even run: one FAILED line
   echo "$tag $1: ... FAILED ($2)"
@@ -55,7 +54,7 @@ rsync -a --delete --exclude='*.o' --exclude='*.so' --exclude='*.bc' --exclude='/
   --include='/Makefile' --include='/META.json' --include='/extension/***' --include='/sql/***' \
   --include='/expected/***' --include='/specs/***' --include='/src/' --include='/src/core/***' \
   --include='/src/pg/***' --include='/test/' --include='/test/upgrade_catalog.*' \
-  --include='/test/dump_restore.sh' --include='/test/fuzz/***' --exclude='*' ./ "$copy/"
+  --include='/test/dump_restore.sh' --include='/test/ldp_objects.sh' --include='/test/ldp_snapshot.sql' --include='/test/fuzz/***' --exclude='*' ./ "$copy/"
 if ! make -C "$copy" -j "$jobs" PG_CONFIG="$new_bin/pg_config" >"$out/build.log" 2>&1; then
   grep -E 'error|Error' "$out/build.log" | head -n 30 >&2
   fail "build" "ldp does not build against PostgreSQL $major: build/$tag/build.log"

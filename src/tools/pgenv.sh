@@ -18,12 +18,21 @@
 #                                 already set, the server they name is used instead (only
 #                                 checked with `select 1`); LDP_PRIVATE_CLUSTER=1 forces
 #                                 the private cluster anyway.
+#                                 pg_cron is preloaded when the installation has it (unless
+#                                 LDP_NO_CRON=1).
 #   ldp_cluster_stop DIR [--force]
 #                                 stops the cluster in DIR if this shell started it (or
 #                                 whenever it runs, with --force)
 #   ldp_cluster_dir DIR           prints where the cluster for DIR really lives (DIR, or a
 #                                 directory under /tmp when the postgres user cannot reach DIR)
 #   ldp_cluster_port DIR          prints the port of the running cluster in DIR
+#   ldp_initdb DIR [ARGS...]      initdb of LDP_PG_BIN in DIR as the cluster owner, as
+#                                 ldp_cluster_start makes its clusters (trust, user postgres,
+#                                 UTF8, locale C), with initdb's ARGS added
+#   ldp_as_owner CMD...           runs CMD as the cluster owner (postgres when root) from /
+#   ldp_owner_dir DIR             creates DIR (with its parents) for the cluster owner
+#   ldp_pick_port [FROM]          prints the first free TCP port on 127.0.0.1 from FROM
+#                                 (default LDP_PORT_BASE) upwards
 #   ldp_user_server               true when PGHOST, PGPORT or PGDATABASE name a server of
 #                                 the user's (and LDP_PRIVATE_CLUSTER is not 1)
 #   ldp_scratch_dir NAME          prints ${TMPDIR:-/tmp}/ldp-NAME-<hash of the checkout's real
@@ -192,7 +201,7 @@ _ldp_private_pg_from() {
   local prefix=$1 src=$2 from out
   shift 2
   from=$(cd "$LDP_PG_FROM/.." && pwd -P) || { _ldp_die "no installation at $LDP_PG_FROM"; return 1; }
-  mkdir -p "$prefix" && cp -a "$from/." "$prefix/" || { _ldp_die "cannot copy $from into $prefix"; return 1; }
+  { mkdir -p "$prefix" && cp -a "$from/." "$prefix/"; } || { _ldp_die "cannot copy $from into $prefix"; return 1; }
   local pgc=$prefix/bin/pg_config
   rm -f "$("$pgc" --sharedir)"/extension/ldp[.-]* "$("$pgc" --pkglibdir)/ldp.so"
   if ! out=$(make -C "$src" install PG_CONFIG="$pgc" "$@" 2>&1); then
@@ -239,7 +248,7 @@ ldp_user_server() {
 # (initdb and postgres refuse to run as root), ourselves otherwise. As postgres it runs
 # from / (every path given is absolute): the checkout may be a directory postgres cannot
 # enter, and pg_ctl would warn that it cannot change to it.
-_ldp_as_owner() {
+ldp_as_owner() {
   if ((EUID == 0)); then
     (cd / && runuser -u postgres -- "$@")
   else
@@ -251,7 +260,7 @@ _ldp_as_owner() {
 _ldp_pg_ctl_start() {
   local envs=()
   read -r -a envs <<<"${LDP_SERVER_ENV:-}"
-  _ldp_as_owner env "${envs[@]}" "$LDP_PG_BIN/pg_ctl" "$@"
+  ldp_as_owner env "${envs[@]}" "$LDP_PG_BIN/pg_ctl" "$@"
 }
 
 _ldp_abs() {  # absolute path of $1, which need not exist yet
@@ -289,6 +298,22 @@ ldp_cluster_dir() {
   printf '%s\n' "${TMPDIR:-/tmp}/ldp-pg-$(basename "$dir")-$tag"
 }
 
+ldp_owner_dir() {
+  _ldp_owner_can_use "${1:?usage: ldp_owner_dir DIR}" || { _ldp_die "the cluster owner cannot use $1"; return 1; }
+}
+
+ldp_initdb() {
+  local dir=${1:?usage: ldp_initdb DIR [INITDB_ARGS...]} out
+  shift
+  ldp_owner_dir "$dir" || return 1
+  if ! out=$(ldp_as_owner "$LDP_PG_BIN/initdb" -D "$dir" -A trust -U postgres --no-sync \
+               -E UTF8 --locale=C --no-instructions "$@" 2>&1); then
+    printf '%s\n' "$out" >&2
+    _ldp_die "initdb failed in $dir"
+    return 1
+  fi
+}
+
 _ldp_port_free() {  # is TCP port $1 on 127.0.0.1 free to bind?
   if command -v python3 >/dev/null 2>&1; then
     python3 - "$1" <<'EOF' 2>/dev/null
@@ -307,7 +332,7 @@ EOF
   fi
 }
 
-_ldp_pick_port() {  # first free port from $1 upwards
+ldp_pick_port() {  # first free port from $1 upwards
   local port=${1:-$LDP_PORT_BASE} last=$(( ${1:-$LDP_PORT_BASE} + 200 ))
   while ((port <= last)); do
     if _ldp_port_free "$port"; then
@@ -321,7 +346,7 @@ _ldp_pick_port() {  # first free port from $1 upwards
 
 _ldp_running() {  # is the cluster in $1 running?
   [[ -f $1/postmaster.pid ]] || return 1
-  _ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$1" status >/dev/null 2>&1
+  ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$1" status >/dev/null 2>&1
 }
 
 # Port of the running cluster in DIR (line 4 of postmaster.pid).
@@ -361,7 +386,7 @@ _ldp_conf_lines() {  # dir port extra...
   echo "listen_addresses = '127.0.0.1'"
   echo "port = $port"
   echo "unix_socket_directories = '$sockdir'"
-  if [[ -f $("$LDP_PG_BIN/pg_config" --pkglibdir)/pg_cron.so ]]; then
+  if [[ ${LDP_NO_CRON:-0} != 1 && -f $("$LDP_PG_BIN/pg_config" --pkglibdir)/pg_cron.so ]]; then
     echo "shared_preload_libraries = 'pg_cron'"
     echo "cron.database_name = 'postgres'"
     # jobs run in background workers: no libpq connection, so no password to set up
@@ -396,7 +421,7 @@ ldp_cluster_start() {
 
   [[ -x $LDP_PG_BIN/initdb ]] || { _ldp_die "$LDP_PG_BIN/initdb not found (run ldp_install_deps)"; return 1; }
   local dir major
-  major=$(ldp_pg_major) || return 1
+  major=$(ldp_pg_major "$LDP_PG_BIN") || return 1
   dir=$(ldp_cluster_dir "$want") || return 1
   want=$(_ldp_abs "$want"); want=${want%/}
   if [[ $dir != "$want" ]]; then
@@ -411,13 +436,7 @@ ldp_cluster_start() {
       return 1
     fi
     _ldp_say "creating a PostgreSQL $major cluster in $dir"
-    local out
-    if ! out=$(_ldp_as_owner "$LDP_PG_BIN/initdb" -D "$dir" -A trust -U postgres --no-sync \
-                 -E UTF8 --locale=C --no-instructions 2>&1); then
-      printf '%s\n' "$out" >&2
-      _ldp_die "initdb failed in $dir"
-      return 1
-    fi
+    ldp_initdb "$dir" || return 1
   elif [[ $(cat "$dir/PG_VERSION") != "$major" ]]; then
     _ldp_die "$dir holds a PostgreSQL $(cat "$dir/PG_VERSION") cluster, not $major"
     return 1
@@ -441,7 +460,7 @@ ldp_cluster_start() {
     local attempt
     for attempt in 1 2 3 4 5; do
       if [[ -z $port ]] || ! _ldp_port_free "$port"; then
-        port=$(_ldp_pick_port "$LDP_PORT_BASE") || return 1
+        port=$(ldp_pick_port "$LDP_PORT_BASE") || return 1
       fi
       _ldp_write_conf_block "$conf" "$(_ldp_conf_lines "$dir" "$port" "$@")" || true
       if _ldp_pg_ctl_start -D "$dir" -w -t 60 -l "$dir/log" start >/dev/null 2>&1; then
@@ -453,7 +472,7 @@ ldp_cluster_start() {
       fi
       tail -n 20 "$dir/log" >&2 || true
       # pg_ctl may have given up waiting on a server that is still coming up
-      _ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$dir" -m immediate stop >/dev/null 2>&1 || true
+      ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$dir" -m immediate stop >/dev/null 2>&1 || true
       _ldp_die "the cluster in $dir did not start (log: $dir/log)"
       return 1
     done
@@ -485,7 +504,7 @@ ldp_cluster_stop() {
     return 0
   fi
   if [[ -f $dir/PG_VERSION ]] && _ldp_running "$dir"; then
-    _ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$dir" -w -t 60 -m fast stop >/dev/null ||
+    ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$dir" -w -t 60 -m fast stop >/dev/null ||
       { _ldp_die "pg_ctl stop failed for $dir"; return 1; }
     _ldp_say "stopped the cluster in $dir"
   fi
