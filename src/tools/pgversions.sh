@@ -153,7 +153,6 @@ ldp_pg_build() {
     printf '%s\n' "$entry/prefix/bin"
     return 0
   fi
-  # a pinned fallback already built?
   local pin=${_LDP_PG_PINNED[$major]:-}
   local tmp
   tmp=$(mktemp -d "$root/.build-$major.XXXXXX") || return 1
@@ -204,15 +203,15 @@ _ldp_pg_compile() {  # MAJOR VERSION TMP
   [[ -f $tarball ]] || { _ldp_die "no .orig tarball in $tmp/src"; return 1; }
   flavour=$(_ldp_pg_flavour "$major")
   jobs=$(nproc 2>/dev/null || echo 2)
-  local conf=(--prefix="$tmp/prefix" --without-icu --with-openssl)
-  [[ -n $flavour ]] && conf+=(--enable-cassert --enable-debug)
+  local configure=(--prefix="$tmp/prefix" --without-icu --with-openssl)
+  [[ -n $flavour ]] && configure+=(--enable-cassert --enable-debug)
   _ldp_say "PostgreSQL $major: building $version${flavour:+ with assertions} in $tmp (a few minutes; log: $tmp/build.log)"
   local t0=$SECONDS
   if ! (set -e
         mkdir -p "$tmp/build"
         tar -xf "$tarball" -C "$tmp/build" --strip-components=1
         cd "$tmp/build"
-        ./configure "${conf[@]}"
+        ./configure "${configure[@]}"
         make -j "$jobs"
         make install
         make -C src/test/isolation install
@@ -224,7 +223,7 @@ _ldp_pg_compile() {  # MAJOR VERSION TMP
   rm -rf "$tmp/build" "$tmp/src"
   {
     echo "source: Debian source package postgresql-$major $version ($(basename "$tarball"))"
-    echo "configure: ${conf[*]#--prefix=*}"
+    echo "configure: ${configure[*]:1}"
     echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ) in $((SECONDS - t0)) s"
   } >"$tmp/BUILD-INFO"
   _ldp_say "PostgreSQL $major: built $version in $((SECONDS - t0)) s"
