@@ -9,8 +9,11 @@
 # of the extension installed into it, in a scratch directory under ${TMPDIR:-/tmp} named
 # after the checkout (src/tools/pgenv.sh: ldp_scratch_make, ldp_private_pg), removed at
 # the end with the cluster; the system's PostgreSQL installation is never written, so
-# two checkouts can run their tests at once. Exits non-zero on any failure and ends with
-# one line "tests: N passed, N failed".
+# two checkouts can run their tests at once. Then, for the other PostgreSQL majors that
+# LDP_PG_VERSIONS names (17,18; CI=true means 18), test/pg_major.sh: each built once from
+# Debian's source package into a cache outside the checkout, and ldp's regression,
+# isolation, upgrade, dump and pg_upgrade-from-15 tests there. Exits non-zero on any
+# failure and ends with one line "tests: N passed, N failed".
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../src/tools/pgenv.sh"
