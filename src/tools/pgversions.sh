@@ -72,7 +72,7 @@ ldp_pg_cached() {
   local d
   # newest version first (sort -V), complete builds only
   while read -r d; do
-    [[ -n $d && -x $d/prefix/bin/pg_config && -f $d/BUILD-INFO ]] || continue
+    if [[ -z $d ]] || ! _ldp_pg_built "$d"; then continue; fi
     if [[ -n $f ]]; then [[ $d == *-"$f" ]] || continue; else [[ $d != *-cassert ]] || continue; fi
     best=$d
   done < <(ls -d "$root/$major".*/ 2>/dev/null | sed 's:/$::' | sort -V)
@@ -130,6 +130,19 @@ _ldp_pg_fetch_pinned() {  # MAJOR DIR -> prints the pinned version when fetched 
   printf '%s\n' "$version"
 }
 
+_ldp_pg_built() {  # ENTRY: a complete build?
+  [[ -x $1/prefix/bin/pg_config && -f $1/BUILD-INFO ]]
+}
+
+_ldp_pg_fall_back() {  # MAJOR WHY CACHED_BIN: the cached build instead, or the failure
+  if [[ -n $3 ]]; then
+    _ldp_say "PostgreSQL $1: $2; using the cached build in $(dirname "$(dirname "$3")")"
+    printf '%s\n' "$3"
+    return 0
+  fi
+  _ldp_die "PostgreSQL $1: $2"
+}
+
 ldp_pg_build() {
   local major=${1:?usage: ldp_pg_build MAJOR} root version='' cached
   root=$(ldp_pg_cache_root)
@@ -139,17 +152,12 @@ ldp_pg_build() {
     version=$(_ldp_pg_index_version "$root" "$major")
   fi
   if [[ -z $version ]]; then
-    if [[ -n $cached ]]; then
-      _ldp_say "PostgreSQL $major: no source index (network?); using the cached build $(dirname "$cached")"
-      printf '%s\n' "$cached"
-      return 0
-    fi
-    _ldp_die "PostgreSQL $major: Debian's source index names no postgresql-$major (see $root/apt/update.log)"
-    return 1
+    _ldp_pg_fall_back "$major" "Debian's source index names no postgresql-$major (network? see $root/apt/update.log)" "$cached"
+    return
   fi
   local entry
   entry=$root/$(_ldp_pg_dirname "$major" "$version")
-  if [[ -x $entry/prefix/bin/pg_config && -f $entry/BUILD-INFO ]]; then
+  if _ldp_pg_built "$entry"; then
     printf '%s\n' "$entry/prefix/bin"
     return 0
   fi
@@ -161,7 +169,7 @@ ldp_pg_build() {
     if [[ -n $pin ]]; then
       local pinned_entry
       pinned_entry=$root/$(_ldp_pg_dirname "$major" "${pin%% *}")
-      if [[ -x $pinned_entry/prefix/bin/pg_config && -f $pinned_entry/BUILD-INFO ]]; then
+      if _ldp_pg_built "$pinned_entry"; then
         rm -rf "$tmp"
         _ldp_say "PostgreSQL $major: the archive does not serve $version; using the cached pinned ${pin%% *}"
         printf '%s\n' "$pinned_entry/prefix/bin"
@@ -180,13 +188,8 @@ ldp_pg_build() {
   if [[ -z $version ]]; then
     tail -n 5 "$tmp/src/fetch.log" >&2 2>/dev/null || true
     rm -rf "$tmp"
-    if [[ -n $cached ]]; then
-      _ldp_say "PostgreSQL $major: cannot fetch the sources; using the cached build $(dirname "$cached")"
-      printf '%s\n' "$cached"
-      return 0
-    fi
-    _ldp_die "PostgreSQL $major: cannot fetch the sources of postgresql-$major"
-    return 1
+    _ldp_pg_fall_back "$major" "cannot fetch the sources of postgresql-$major" "$cached"
+    return
   fi
   _ldp_pg_compile "$major" "$version" "$tmp" || { rm -rf "$tmp"; return 1; }
   rm -rf "$entry"
