@@ -137,7 +137,7 @@ User piecewise_user(double eps, double m) {
 
 // A fresh device with alpha-point rounding and memoization, two rounds. Round 1's
 // value is the same as round 2's half of the time (the memo is then hit), else an
-// independent draw; round 2 is decoded. By Theorem 3 of seed 004 its bit is still
+// independent draw; round 2 is decoded. By Theorem 3 of Ding et al. 2017 its bit is still
 // distributed as 1BitMean's on the round-2 value, whatever the granularity.
 User client_user(double eps, double m, double granularity, double gamma, Support support) {
   return [=](Summary& s, double x, RandomSource& rng) {
