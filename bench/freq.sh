@@ -117,7 +117,7 @@ declare -A agg=(
   [olh]="ldp.olh_agg(seed, report, $eps, $k)"
   [hadamard]="ldp.hadamard_agg(\"row\", report, $eps, $k)"
 )
-# The decoding a user would write in plain SQL (same estimators as ALGORITHMS.md §2;
+# The decoding a user would write in plain SQL (same estimators as docs/algorithms/frequency.md;
 # the script checks that they agree with ldp.frequencies). SUE/OUE: a per-bit decode in
 # SQL is O(n k) (get_bit over generate_series); their row is sum(length(report)), which
 # reads every bit string but decodes nothing. OLH needs XXH32, which SQL does not have:
