@@ -33,8 +33,40 @@ count_ctest() {  # parses "NN% tests passed, F tests failed out of T"
   failed=$((failed + f))
 }
 status=0
-# "== [m:ss] step": each step's start, in minutes since the run began (where the time goes)
-step() { printf '== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
+# "== [m:ss] step": each step's start, in minutes since the run began (where the time goes);
+# at the end a table of each step's wall time and the CPU time (user + sys) of the
+# processes it ran and waited for (bash's `times`: a server started with pg_ctl is not
+# counted), which says more than the wall time on a machine that others share.
+step_names=() step_walls=() step_cpus=()
+cpu_ticks() {  # user + sys of this shell's waited-for children (/proc: cutime, cstime)
+  local stat f
+  stat=$(</proc/$$/stat)
+  read -ra f <<<"${stat##*) }"
+  echo $((f[13] + f[14]))
+}
+tck=$(getconf CLK_TCK 2>/dev/null || echo 100)
+step_close() {
+  local n=${#step_names[@]} cpu
+  ((n > 0)) || return 0
+  cpu=$(cpu_ticks)
+  step_walls[n - 1]=$((SECONDS - step_walls[n - 1]))
+  step_cpus[n - 1]=$((cpu - step_cpus[n - 1]))
+}
+step() {
+  step_close
+  printf '== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"
+  step_names+=("$*") step_walls+=("$SECONDS") step_cpus+=("$(cpu_ticks)")
+}
+step_table() {  # wall and CPU of each step, m:ss
+  local i
+  step_close
+  echo "== step times (wall, CPU of the step's own processes):"
+  for i in "${!step_names[@]}"; do
+    printf '   %2d:%02d %3d:%02d  %s\n' $((step_walls[i] / 60)) $((step_walls[i] % 60)) \
+      $((step_cpus[i] / tck / 60)) $((step_cpus[i] / tck % 60)) "${step_names[i]:0:70}"
+  done
+  step_names=()
+}
 
 step "build: core, unit tests, tools (CMake)"
 cmake -S . -B build/cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -152,6 +184,7 @@ if [ "${LDP_SKIP_FUZZ:-0}" != 1 ]; then
 fi
 
 step "end"
+step_table
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] || status=1
 exit "$status"
