@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what it lacks, builds everything,
-# runs the core unit and statistical tests (CTest, also under ASan + UBSan), pg_regress
+# runs the core unit and statistical tests (CTest; again under ASan + UBSan, the test
+# binary in one shard per core), pg_regress
 # against a temporary private cluster, the upgrade test (the catalog of CREATE EXTENSION
 # ldp against 0.1.0 updated step by step), the dump and restore test, the libpqxx
 # integration tests, a short load test, the timing of cancels of long decodes
-# (test/cancel.sh), the crash test, and the fuzzing of the extension
-# in a sanitizer-built server (test/fuzz.sh). The cluster runs from a private copy of PostgreSQL 15 with this build
+# (test/cancel.sh), the crash test, and the fuzzing of the extension in a sanitizer-built
+# server (test/fuzz.sh, in the background beside the steps from the PGXS build on, with
+# its own cluster). The cluster runs from a private copy of PostgreSQL 15 with this build
 # of the extension installed into it, in a scratch directory under ${TMPDIR:-/tmp} named
 # after the checkout (src/tools/pgenv.sh: ldp_scratch_make, ldp_private_pg), removed at
 # the end with the cluster; the system's PostgreSQL installation is never written, so
 # two checkouts can run their tests at once. Exits non-zero on any failure and ends with
-# one line "tests: N passed, N failed".
+# one line "tests: N passed, N failed", after a table of each step's wall and CPU time.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../src/tools/pgenv.sh"
@@ -32,6 +34,15 @@ count_ctest() {  # parses "NN% tests passed, F tests failed out of T"
   passed=$((passed + t - f))
   failed=$((failed + f))
 }
+count_gtest() {  # a GoogleTest log and its exit status: "[  PASSED  ] N tests.", "[  FAILED  ] N tests,"
+  local p f
+  p="$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\?\..*/\1/p' "$1" | tail -1)"
+  f="$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?, listed below.*/\1/p' "$1" | tail -1)"
+  passed=$((passed + ${p:-0}))
+  failed=$((failed + ${f:-0}))
+  # ended before its summary (a sanitizer report aborts the process): one failure
+  [ -n "$p" ] || [ "$2" -eq 0 ] || failed=$((failed + 1))
+}
 status=0
 # "== [m:ss] step": each step's start, in minutes since the run began (where the time goes);
 # at the end a table of each step's wall time and the CPU time (user + sys) of the
@@ -45,12 +56,27 @@ cpu_ticks() {  # user + sys of this shell's waited-for children (/proc: cutime, 
   echo $((f[13] + f[14]))
 }
 tck=$(getconf CLK_TCK 2>/dev/null || echo 100)
+# A step in the background (the fuzzer) has its own row: its wall time from its start to
+# its end, its CPU time from `times` in its subshell (build/fuzz.times), taken out of the
+# step during which it ended (the shell collects its CPU time then).
+bg_row= bg_pid= bg_start= bg_times=
+bg_account() {
+  local ticks
+  [[ -n $bg_pid ]] && ! kill -0 "$bg_pid" 2>/dev/null && [[ -f $bg_times ]] || return 0
+  ticks=$(awk -v tck="$tck" '{ for (i = 1; i <= NF; i++) { split($i, t, "m"); sub(/s$/, "", t[2])
+                                                          s += t[1] * 60 + t[2] } } END { printf "%d\n", s * tck }' "$bg_times")
+  step_cpus[bg_row]=$ticks
+  step_walls[bg_row]=$(($(stat -c %Y "$bg_times") - bg_start))
+  step_cpus[${#step_names[@]} - 1]=$((step_cpus[${#step_names[@]} - 1] - ticks))
+  bg_pid=
+}
 step_close() {
   local n=${#step_names[@]} cpu
   ((n > 0)) || return 0
   cpu=$(cpu_ticks)
   step_walls[n - 1]=$((SECONDS - step_walls[n - 1]))
   step_cpus[n - 1]=$((cpu - step_cpus[n - 1]))
+  bg_account
 }
 step() {
   step_close
@@ -76,20 +102,38 @@ step "unit and statistical tests of the core (CTest)"
 (cd build/cmake && ctest -LE integration --output-on-failure -j "$jobs") | tee build/unit.log || status=1
 count_ctest build/unit.log
 
-step "the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer (build/asan)"
+step "the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer: build (build/asan)"
 # (LDP_SKIP_SANITIZE=1 skips this step for a quicker local run; CI runs it)
 if [ "${LDP_SKIP_SANITIZE:-0}" != 1 ]; then
   cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLDP_SANITIZE=ON \
     -DLDP_BUILD_TOOLS=OFF >/dev/null
   cmake --build build/asan -j "$jobs" --target ldp_unit_tests
-  # ctest starts the longest tests first when it knows their times: on a first run here,
-  # those of the same tests in build/cmake, just before (no core idles at the end)
-  costs=Testing/Temporary/CTestCostData.txt
-  if [[ ! -f build/asan/$costs && -f build/cmake/$costs ]]; then
-    mkdir -p "build/asan/$(dirname "$costs")" && cp "build/cmake/$costs" "build/asan/$costs"
-  fi
-  (cd build/asan && ctest --output-on-failure -j "$jobs") | tee build/asan.log || status=1
-  count_ctest build/asan.log
+  step "the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer: run ($jobs shards)"
+  # The tests' binary itself, one process per core (GoogleTest's sharding: test i in shard
+  # i mod $jobs), not ctest's process per test: a sanitized process takes about 0.08 s to
+  # start and end, a minute of CPU over the 684 tests (a fifth of their run). The same
+  # tests, counted the same; each shard's output is build/asan-shard<i>.log, and a
+  # failure prints its test's lines.
+  shard_pids=()
+  for ((i = 0; i < jobs; i++)); do
+    (cd build/asan && GTEST_TOTAL_SHARDS=$jobs GTEST_SHARD_INDEX=$i ./ldp_unit_tests) >"build/asan-shard$i.log" 2>&1 &
+    shard_pids+=($!)
+  done
+  for ((i = 0; i < jobs; i++)); do
+    shard_rc=0
+    wait "${shard_pids[i]}" || shard_rc=$?
+    log=build/asan-shard$i.log
+    sed -n 's/^\[==========\] \([0-9]* tests\? from .* ran\.\).*/shard '"$i"': \1/p' "$log"
+    grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ tests?[.,]' "$log" | sed "s/^/shard $i: /" || true
+    if ((shard_rc != 0)); then
+      status=1
+      # the failures' lines (a sanitizer report ends the shard: its last lines)
+      grep -E -B2 -A12 'Failure$|^\[  FAILED  \] [A-Z]' "$log" | head -n 200 || true
+      grep -q '^\[==========\] .* ran\.' "$log" || tail -n 60 "$log"
+    fi
+    count_gtest "$log" "$shard_rc"
+  done
+  cat build/asan-shard*.log >build/asan.log
 fi
 
 # The fuzzer runs in the background from here on, beside the steps below: its own
@@ -98,11 +142,24 @@ fi
 # Its server keeps about one core busy, while the servers of the steps below mostly
 # wait on their clients: side by side they take about as long as the longer of the two.
 fuzz_pid=
+stop_fuzz() {  # test/fuzz.sh, in its subshell, on an early exit (its EXIT trap stops its cluster)
+  [[ -n $fuzz_pid ]] || return 0
+  pkill -TERM -P "$fuzz_pid" 2>/dev/null || true
+  wait "$fuzz_pid" 2>/dev/null || true
+}
 if [ "${LDP_SKIP_FUZZ:-0}" != 1 ]; then
-  step "fuzzing under ASan + UBSan, started in the background: sqlsmith and mutated summaries (test/fuzz.sh, its own cluster)"
-  bash "$root/test/fuzz.sh" >build/fuzz.log 2>&1 &
+  step "fuzzing under ASan + UBSan, in the background: sqlsmith and mutated summaries (test/fuzz.sh, its own cluster)"
+  rm -f build/fuzz.times
+  (
+    rc=0
+    bash "$root/test/fuzz.sh" || rc=$?
+    times >build/fuzz.times
+    exit "$rc"
+  ) >build/fuzz.log 2>&1 &
   fuzz_pid=$!
   fuzz_started=$SECONDS
+  bg_row=$((${#step_names[@]} - 1)) bg_pid=$fuzz_pid bg_start=$(date +%s) bg_times=build/fuzz.times
+  trap stop_fuzz EXIT  # until the cluster's cleanup below takes over
 fi
 
 step "build the extension (PGXS) and install it into a private copy of PostgreSQL 15"
@@ -115,7 +172,7 @@ ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true
 rm -rf "$(ldp_cluster_dir "$cluster")" "$cluster"
 # shellcheck disable=SC2317  # called by the EXIT trap
 cleanup() {
-  if [[ -n $fuzz_pid ]]; then kill "$fuzz_pid" 2>/dev/null; wait "$fuzz_pid" 2>/dev/null; fi  # stops its cluster
+  stop_fuzz
   [[ -f $(ldp_cluster_dir "$cluster")/log ]] && cp "$(ldp_cluster_dir "$cluster")/log" build/test-server.log
   ldp_cluster_stop "$cluster" --force || true
   rm -rf "$(ldp_cluster_dir "$cluster")" "$cluster"
