@@ -29,7 +29,7 @@ OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 endif
 
 # Eigen (Debian libeigen3-dev, headers only): the RAPPOR decoder
-PG_CPPFLAGS = -Isrc/core -Isrc/pg $(shell pkg-config --cflags eigen3)
+PG_CPPFLAGS = -Isrc/core -Isrc/pg $(shell pkg-config --cflags eigen3) -DLDP_EXTVERSION='"$(EXTVERSION)"'
 # -ffp-contract=off: the exact sums' fast path (ExactSum::add_hot) needs each
 # floating-point operation rounded on its own.
 PG_CXXFLAGS = -std=c++17 -O2 -fno-strict-aliasing -ffp-contract=off -Wno-register -Wno-missing-field-initializers
@@ -62,6 +62,7 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 $(OBJS): $(wildcard src/core/*/*.hpp src/pg/*/*.hpp)
+src/pg/common/glue.o: Makefile  # LDP_EXTVERSION, the version in the module's magic block
 ifdef LDP_CORE_LIB
 $(shlib): $(LDP_CORE_LIB)
 endif

@@ -16,8 +16,10 @@ SET extra_float_digits = 3;
 -- A type with bytea's text form and the summaries' physical layout: it writes the
 -- recorded bytes into a summary column as they lay in a table.
 CREATE TYPE rawsum;
+SET client_min_messages = warning;  -- (the notices of a shell type differ between versions)
 CREATE FUNCTION rawsum_in(cstring) RETURNS rawsum AS 'byteain' LANGUAGE internal IMMUTABLE STRICT;
 CREATE FUNCTION rawsum_out(rawsum) RETURNS cstring AS 'byteaout' LANGUAGE internal IMMUTABLE STRICT;
+RESET client_min_messages;
 CREATE TYPE rawsum (INPUT = rawsum_in, OUTPUT = rawsum_out, INTERNALLENGTH = VARIABLE, ALIGNMENT = double);
 CREATE CAST (rawsum AS mean_summary) WITHOUT FUNCTION;
 CREATE CAST (rawsum AS freq_summary) WITHOUT FUNCTION;

@@ -27,7 +27,7 @@ SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
-SET force_parallel_mode = on;
+CALL regress_force_parallel(true);
 EXPLAIN (COSTS OFF) SELECT grr_agg(grr, 1.5, 16), hadamard_agg(had_r, had_y, 1.5, 16) FROM freports;
 SELECT p.m, p.s::text = f.s::text AS parallel_equals_serial
 FROM (SELECT 'grr' AS m, grr_agg(grr, 1.5, 16) AS s FROM freports

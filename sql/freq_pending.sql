@@ -31,12 +31,12 @@ SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
-SET force_parallel_mode = on;
+CALL regress_force_parallel(true);
 EXPLAIN (COSTS OFF) SELECT sue_agg(s, 1.0) FROM pend_reports;
 SELECT sue_agg(s, 1.0)::text = pg_temp.counted('sue', 1200) AS parallel_sue,
        oue_agg(o, 1.0)::text = pg_temp.counted('oue', 1200) AS parallel_oue
 FROM pend_reports;
-RESET force_parallel_mode;
+CALL regress_force_parallel(false);
 RESET max_parallel_workers_per_gather;
 -- reports as a table stores them: short headers (above, read in place), 4-byte headers
 -- (read in place), compressed inline and out of line (detoasted) give the summary of

@@ -62,11 +62,11 @@ SELECT (SELECT rollup(x)::text FROM (
           UNION ALL SELECT treehist_agg(level, hash_index, coefficient, prefix_report, item_report, treehist_protocol(2, 40000)) FROM hr WHERE i % 2 = 1) h)
        = (SELECT s::text FROM hs) AS halves_equal_whole;
 SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
-SET max_parallel_workers_per_gather = 2; SET force_parallel_mode = on; SET parallel_leader_participation = off;
+SET max_parallel_workers_per_gather = 2; CALL regress_force_parallel(true); SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF) SELECT treehist_agg(level, hash_index, coefficient, prefix_report, item_report, treehist_protocol(2, 40000)) FROM hr;
 SELECT md5(treehist_agg(level, hash_index, coefficient, prefix_report, item_report, treehist_protocol(2, 40000))::text) = (SELECT md5(s::text) FROM hs) AS parallel_equals_serial FROM hr;
 RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_parallel_table_scan_size;
-RESET max_parallel_workers_per_gather; RESET force_parallel_mode; RESET parallel_leader_participation;
+RESET max_parallel_workers_per_gather; CALL regress_force_parallel(false); RESET parallel_leader_participation;
 
 -- Text, binary and ldp.summary round trips.
 SELECT s::text::heavy_summary::text = s::text AS text_round_trip FROM hs;
@@ -176,14 +176,14 @@ SELECT (SELECT rollup(x)::text FROM (
           UNION ALL SELECT pem_agg(group_index, hash_index, coefficient, report, pem_protocol(2, 40000)) FROM hp WHERE i % 2 = 1) h)
        = (SELECT s::text FROM hps WHERE m = 'pem') AS pem_halves_equal_whole;
 SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
-SET max_parallel_workers_per_gather = 2; SET force_parallel_mode = on; SET parallel_leader_participation = off;
+SET max_parallel_workers_per_gather = 2; CALL regress_force_parallel(true); SET parallel_leader_participation = off;
 SELECT md5(pem_agg(group_index, hash_index, coefficient, report, pem_protocol(2, 40000))::text)
        = (SELECT md5(s::text) FROM hps WHERE m = 'pem') AS pem_parallel_equals_serial FROM hp;
 SELECT md5(sfp_agg(fragment_start, hash_index, coefficient, fragment_report, word_hash_index, word_coefficient,
                    word_report, sfp_protocol(2, 40000))::text)
        = (SELECT md5(s::text) FROM hps WHERE m = 'sfp') AS sfp_parallel_equals_serial FROM hf;
 RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_parallel_table_scan_size;
-RESET max_parallel_workers_per_gather; RESET force_parallel_mode; RESET parallel_leader_participation;
+RESET max_parallel_workers_per_gather; CALL regress_force_parallel(false); RESET parallel_leader_participation;
 SELECT try_sql($$SELECT pem_agg(2, 0, 0, true, pem_protocol(2, 1000))$$);
 SELECT try_sql($$SELECT pem_agg(0, 64, 0, true, pem_protocol(2, 1000))$$);
 SELECT try_sql($$SELECT sfp_agg(1, 0, 0, true, 0, 0, true, sfp_protocol(2, 1000))$$);

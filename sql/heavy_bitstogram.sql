@@ -61,12 +61,12 @@ SELECT (SELECT rollup(x)::text FROM (
           UNION ALL SELECT bitstogram_agg(coordinate, hadamard_row, symbol_report, hash_index, coefficient, item_report, bitstogram_protocol(4, 40000)) FROM br WHERE i % 2 = 1) h)
        = (SELECT s::text FROM bs) AS halves_equal_whole;
 SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
-SET max_parallel_workers_per_gather = 2; SET force_parallel_mode = on; SET parallel_leader_participation = off;
+SET max_parallel_workers_per_gather = 2; CALL regress_force_parallel(true); SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF) SELECT bitstogram_agg(coordinate, hadamard_row, symbol_report, hash_index, coefficient, item_report, bitstogram_protocol(4, 40000)) FROM br;
 SELECT md5(bitstogram_agg(coordinate, hadamard_row, symbol_report, hash_index, coefficient, item_report, bitstogram_protocol(4, 40000))::text)
        = (SELECT md5(s::text) FROM bs) AS parallel_equals_serial FROM br;
 RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_parallel_table_scan_size;
-RESET max_parallel_workers_per_gather; RESET force_parallel_mode; RESET parallel_leader_participation;
+RESET max_parallel_workers_per_gather; CALL regress_force_parallel(false); RESET parallel_leader_participation;
 
 -- Text, binary and ldp.summary round trips.
 SELECT s::text::heavy_summary::text = s::text AS text_round_trip FROM bs;

@@ -19,7 +19,7 @@ SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
-SET force_parallel_mode = on;
+CALL regress_force_parallel(true);
 EXPLAIN (COSTS OFF)
 SELECT rr_agg(b, 1), onebit_mean_agg(b, 1, 100, 0.1), laplace_mean_agg(lap, 0.5, 100),
        piecewise_mean_agg(pw, 0.5, 100)

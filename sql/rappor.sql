@@ -102,11 +102,11 @@ FROM (SELECT rappor_agg(cohort, report, 2, 8, 0.5, 0.25, 0.75) h FROM rr GROUP B
 SELECT rollup(h)::text = (SELECT s::text FROM rs) AS cohort_parts_equal_whole
 FROM (SELECT rappor_agg(cohort, report, 2, 8, 0.5, 0.25, 0.75) h FROM rr GROUP BY cohort) x;
 SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
-SET max_parallel_workers_per_gather = 2; SET force_parallel_mode = on; SET parallel_leader_participation = off;
+SET max_parallel_workers_per_gather = 2; CALL regress_force_parallel(true); SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF) SELECT rappor_agg(cohort, report, 2, 8, 0.5, 0.25, 0.75) FROM rr;
 SELECT rappor_agg(cohort, report, 2, 8, 0.5, 0.25, 0.75)::text = (SELECT s::text FROM rs) AS parallel_equals_serial FROM rr;
 RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_parallel_table_scan_size;
-RESET max_parallel_workers_per_gather; RESET force_parallel_mode; RESET parallel_leader_participation;
+RESET max_parallel_workers_per_gather; CALL regress_force_parallel(false); RESET parallel_leader_participation;
 -- parameters per row (not constants of the query) and many cohorts (the state grows)
 SELECT report_count(rappor_agg(c, rappor_bloom('a', c, 8, 2), h, 200000, 0.5, 0.25, 0.75)) AS grown,
        (rappor_parameters(rappor_agg(c, rappor_bloom('a', c, 8, 2), h, 200000, 0.5, 0.25, 0.75))).reporting_cohorts

@@ -23,3 +23,12 @@ END $$;
 -- running side by side do not share them (COPY TO takes absolute paths only).
 CREATE FUNCTION public.regress_file(name text) RETURNS text LANGUAGE sql STABLE
   RETURN current_setting('data_directory') || '/' || name;
+
+-- Forces parallel plans (on) or lets the planner choose (off), on every version: the
+-- setting is force_parallel_mode up to PostgreSQL 15, debug_parallel_query from 16.
+CREATE PROCEDURE public.regress_force_parallel(force boolean) LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM set_config(CASE WHEN current_setting('server_version_num')::int >= 160000
+                          THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END,
+                     CASE WHEN force THEN 'on' ELSE 'off' END, false);
+END $$;

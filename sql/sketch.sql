@@ -120,7 +120,7 @@ SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
-SET force_parallel_mode = on;
+CALL regress_force_parallel(true);
 EXPLAIN (COSTS OFF) SELECT hcms_agg(hash_index, coefficient, report, 3, 16, 128) FROM sreports;
 SELECT p.m, p.s::text = f.s::text AS parallel_equals_serial
 FROM (SELECT 'cms' AS m, cms_agg(cms_j, cms_v, 3, 16) AS s FROM sreports
@@ -131,7 +131,7 @@ RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
-RESET force_parallel_mode;
+CALL regress_force_parallel(false);
 
 -- NULL reports are skipped; partly NULL reports are errors.
 SELECT report_count(hcms_agg(j, l, y, 1, 4, 8)) FROM (VALUES (0, 1, true), (NULL, NULL, NULL)) v(j, l, y);

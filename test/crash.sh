@@ -40,7 +40,7 @@ crash_and_restart() {
   kill -9 "$pm" $(pgrep -P "$pm") 2>/dev/null || true
   while kill -0 "$pm" 2>/dev/null; do sleep 0.05; done
   sleep 0.2  # children notice the postmaster is gone
-  _ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$dir" -w -t 120 -l "$dir/log" start >/dev/null 2>&1
+  ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$dir" -w -t 120 -l "$dir/log" start >/dev/null 2>&1
   local _
   for _ in $(seq 1 100); do
     psql -c 'select 1' >/dev/null 2>&1 && break

@@ -11,8 +11,12 @@
 # of the extension installed into it, in a scratch directory under ${TMPDIR:-/tmp} named
 # after the checkout (src/tools/pgenv.sh: ldp_scratch_make, ldp_private_pg), removed at
 # the end with the cluster; the system's PostgreSQL installation is never written, so
-# two checkouts can run their tests at once. Exits non-zero on any failure and ends with
-# one line "tests: N passed, N failed", after a table of each step's wall and CPU time.
+# two checkouts can run their tests at once. Then, for the other PostgreSQL majors that
+# LDP_PG_VERSIONS names (17,18; CI=true means 18), test/pg_major.sh: each built once from
+# Debian's source package into a cache outside the checkout, and ldp's regression,
+# isolation, upgrade, dump and pg_upgrade-from-15 tests there. Exits non-zero on any
+# failure and ends with one line "tests: N passed, N failed", after a table of each
+# step's wall and CPU time.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../src/tools/pgenv.sh"
@@ -285,6 +289,33 @@ if [[ -n $fuzz_pid ]]; then
     grep -q '^fuzz: .* FAILED' build/fuzz.log || failed=$((failed + 1))
   fi
 fi
+
+part15=$SECONDS
+step "PostgreSQL 15 part done in $((part15 / 60)):$(printf %02d $((part15 % 60)))"
+
+# Other majors (test/pg_major.sh): LDP_PG_VERSIONS=15,17,18 names them; CI (CI=true) runs 18,
+# built with assertions; a run by hand without LDP_PG_VERSIONS tests 15 only.
+if [[ -n ${LDP_PG_VERSIONS+x} ]]; then
+  versions=${LDP_PG_VERSIONS//,/ }
+elif [[ ${CI:-} == true ]]; then
+  versions=18
+else
+  versions=''
+  echo "PostgreSQL 15 only; to test 17 and 18 too (fetched from Debian's source packages and built once" \
+       "into $(ldp_pg_cache_root)): LDP_PG_VERSIONS=17,18 test/run.sh, or test/pg_major.sh 18 alone"
+fi
+for v in $versions; do
+  [[ $v != 15 ]] || continue  # (the part above)
+  t0=$SECONDS
+  step "PostgreSQL $v: build (cached), regress and isolation, upgrade catalog, dump and restore, pg_upgrade from 15 (test/pg_major.sh)"
+  if LDP_PG15_BIN=$LDP_PG_BIN bash "$root/test/pg_major.sh" "$v" | tee "build/pg$v.log"; then :; else
+    status=1
+    grep -q "^pg$v .* FAILED" "build/pg$v.log" || failed=$((failed + 1))
+  fi
+  passed=$((passed + $(grep -c "^pg$v .* \.\.\. ok$" "build/pg$v.log" || true)))
+  failed=$((failed + $(grep -c "^pg$v .* \.\.\. FAILED" "build/pg$v.log" || true)))
+  step "PostgreSQL $v done in $(((SECONDS - t0) / 60)):$(printf %02d $(((SECONDS - t0) % 60)))"
+done
 
 step "end"
 step_table

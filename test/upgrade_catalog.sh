@@ -93,6 +93,14 @@ PY
   fi
 done
 
+# META.json (PGXN) describes this version: the distribution's and the extension's
+meta_versions=$(python3 -c 'import json, sys; m = json.load(open("META.json")); print(m["version"], m["provides"]["ldp"]["version"])' 2>&1 || true)
+if [[ $meta_versions == "$version $version" ]]; then
+  check "META.json names version $version" ok
+else
+  check "META.json names version $version" FAILED "its distribution and ldp versions: $meta_versions"
+fi
+
 # the older releases that can be installed as they are: extension/ldp--<version>.sql
 old_versions=()
 for f in extension/ldp--*.sql; do

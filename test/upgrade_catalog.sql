@@ -21,8 +21,11 @@
 -- relnatts, a column's atthasmissing/attmissingval (ALTER TABLE ... ADD COLUMN ...
 -- DEFAULT on an updated install records the default as the value of the rows that
 -- existed before: a storage detail; the column's definition and default are compared),
--- and pg_attver=... entries of attoptions (the PostgreSQL build of the test machines
--- stamps every column with one, a number that differs from install to install).
+-- pg_attver=... entries of attoptions (the PostgreSQL build of the test machines
+-- stamps every column with one, a number that differs from install to install), and the
+-- names of NOT NULL constraints (PostgreSQL 18 records them in pg_constraint, named
+-- after the table the column had when it got the constraint, so a table renamed by an
+-- update keeps the old name; what they constrain and their dependencies are compared).
 \set ON_ERROR_STOP 1
 \pset format unaligned
 \pset tuples_only on
@@ -38,10 +41,14 @@ SELECT e.oid AS ext, e.extnamespace AS nsp FROM pg_extension e WHERE e.extname =
 CREATE FUNCTION pg_temp.ml(t text) RETURNS text LANGUAGE sql IMMUTABLE
   AS $$ SELECT CASE WHEN t IS NULL THEN '<null>' ELSE replace(t, E'\n', E'\n    | ') END $$;
 -- Object descriptions with OID-derived names normalized.
+-- A NOT NULL constraint (PostgreSQL 18 records them, contype n) by what it constrains.
 CREATE FUNCTION pg_temp.obj(classid oid, objid oid, objsubid int) RETURNS text LANGUAGE sql STABLE
-  AS $$ SELECT regexp_replace(regexp_replace(pg_describe_object(classid, objid, objsubid),
-                              'pg_toast_[0-9]+', 'pg_toast_<oid>', 'g'),
-                              'RI_ConstraintTrigger_([ac])_[0-9]+', 'RI_ConstraintTrigger_\1_<oid>', 'g') $$;
+  AS $$ SELECT CASE WHEN classid = 'pg_constraint'::regclass
+                     AND (SELECT k.contype FROM pg_constraint k WHERE k.oid = objid) = 'n'
+                    THEN regexp_replace(d, '^constraint \S+ on ', 'not-null constraint on ') ELSE d END
+        FROM (SELECT regexp_replace(regexp_replace(pg_describe_object(classid, objid, objsubid),
+                                    'pg_toast_[0-9]+', 'pg_toast_<oid>', 'g'),
+                                    'RI_ConstraintTrigger_([ac])_[0-9]+', 'RI_ConstraintTrigger_\1_<oid>', 'g') AS d) x $$;
 CREATE FUNCTION pg_temp.role(r oid) RETURNS text LANGUAGE sql STABLE
   AS $$ SELECT CASE WHEN r = 0 THEN 'public' ELSE coalesce(pg_get_userbyid(r), '<no role>') END $$;
 
@@ -163,7 +170,8 @@ FROM pg_class c WHERE c.relnamespace = :nsp AND c.relkind IN ('v', 'm') ORDER BY
 
 \echo '== constraints, policies, triggers, rules'
 SELECT format('constraint %s on %s: type=%s %s validated=%s deferrable=%s deferred=%s local=%s inherited=%s noinherit=%s',
-              quote_ident(k.conname), coalesce(k.conrelid::regclass::text, k.contypid::regtype::text),
+              CASE WHEN k.contype = 'n' THEN '<not null>' ELSE quote_ident(k.conname) END,
+              coalesce(k.conrelid::regclass::text, k.contypid::regtype::text),
               k.contype, pg_get_constraintdef(k.oid), k.convalidated, k.condeferrable, k.condeferred,
               k.conislocal, k.coninhcount, k.connoinherit)
 FROM pg_constraint k WHERE k.connamespace = :nsp

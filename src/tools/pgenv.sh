@@ -9,6 +9,7 @@
 # Functions:
 #   ldp_root                      prints the project root
 #   ldp_install_deps              installs the Debian packages the build needs (apt-get)
+#   ldp_install_packages PKG...   installs those of the Debian packages PKG... that are missing
 #   ldp_cluster_start DIR [LINE...]
 #                                 starts (creating it if needed) a private PostgreSQL 15
 #                                 cluster in DIR listening on 127.0.0.1, and exports
@@ -17,12 +18,21 @@
 #                                 already set, the server they name is used instead (only
 #                                 checked with `select 1`); LDP_PRIVATE_CLUSTER=1 forces
 #                                 the private cluster anyway.
+#                                 pg_cron is preloaded when the installation has it (unless
+#                                 LDP_NO_CRON=1).
 #   ldp_cluster_stop DIR [--force]
 #                                 stops the cluster in DIR if this shell started it (or
 #                                 whenever it runs, with --force)
 #   ldp_cluster_dir DIR           prints where the cluster for DIR really lives (DIR, or a
 #                                 directory under /tmp when the postgres user cannot reach DIR)
 #   ldp_cluster_port DIR          prints the port of the running cluster in DIR
+#   ldp_initdb DIR [ARGS...]      initdb of LDP_PG_BIN in DIR as the cluster owner, as
+#                                 ldp_cluster_start makes its clusters (trust, user postgres,
+#                                 UTF8, locale C), with initdb's ARGS added
+#   ldp_as_owner CMD...           runs CMD as the cluster owner (postgres when root) from /
+#   ldp_owner_dir DIR             creates DIR (with its parents) for the cluster owner
+#   ldp_pick_port [FROM]          prints the first free TCP port on 127.0.0.1 from FROM
+#                                 (default LDP_PORT_BASE) upwards
 #   ldp_user_server               true when PGHOST, PGPORT or PGDATABASE name a server of
 #                                 the user's (and LDP_PRIVATE_CLUSTER is not 1)
 #   ldp_scratch_dir NAME          prints ${TMPDIR:-/tmp}/ldp-NAME-<hash of the checkout's real
@@ -43,6 +53,14 @@
 #                                 built in SRC installed into it (make install DESTDIR=PREFIX,
 #                                 and nothing of another ldp); prints its bin directory, for
 #                                 LDP_PG_BIN. The system's installation is never written.
+#                                 With LDP_PG_FROM set to the bin directory of another
+#                                 installation (a build of pgversions.sh's cache), a copy of
+#                                 that one instead (make install PG_CONFIG=<the copy's>).
+#   ldp_pg_major [BIN]            prints the major version of the PostgreSQL in BIN
+#                                 (default LDP_PG_BIN)
+#   ldp_pg_cache_root, ldp_pg_cached MAJOR, ldp_pg_build MAJOR
+#                                 PostgreSQL 17, 18, ... built from Debian's source packages
+#                                 into a cache outside the checkout (pgversions.sh)
 #   ldp_word_file [FILE]          chooses the word-count file (word<TAB>count) of the demo and
 #                                 bench/freq.sh and prints it and, after a tab, which it is:
 #                                 FILE when given (it must be readable), else
@@ -67,6 +85,8 @@ _LDP_SCRATCH=()  # scratch directories this shell made (ldp_scratch_make)
 
 _ldp_say() { printf 'ldp: %s\n' "$*" >&2; }
 _ldp_die() { printf 'ldp: error: %s\n' "$*" >&2; return 1; }
+# shellcheck source=pgversions.sh
+source "$(dirname "$_LDP_PGENV_FILE")/pgversions.sh"
 
 ldp_root() {
   (cd "$(dirname "$_LDP_PGENV_FILE")/../.." && pwd -P)
@@ -76,11 +96,14 @@ ldp_root() {
 # Packages
 
 ldp_install_deps() {
-  local pkgs=(build-essential cmake pkg-config postgresql-15 postgresql-server-dev-15
-              postgresql-15-cron libpqxx-dev libxxhash-dev libboost-dev libgtest-dev
-              googletest libbenchmark-dev libssl-dev libeigen3-dev)
+  ldp_install_packages build-essential cmake pkg-config postgresql-15 postgresql-server-dev-15 \
+    postgresql-15-cron libpqxx-dev libxxhash-dev libboost-dev libgtest-dev \
+    googletest libbenchmark-dev libssl-dev libeigen3-dev
+}
+
+ldp_install_packages() {
   local missing=() p status
-  for p in "${pkgs[@]}"; do
+  for p in "$@"; do
     status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
     [[ $status == installed ]] || missing+=("$p")
   done
@@ -134,11 +157,20 @@ ldp_scratch_cleanup() {
   _LDP_SCRATCH=()
 }
 
+ldp_pg_major() {
+  local bin=${1:-$LDP_PG_BIN}
+  "$bin/pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/'
+}
+
 ldp_private_pg() {
   local prefix=${1:?usage: ldp_private_pg PREFIX SRC [MAKE_ARGS...]} src=${2:?usage: ldp_private_pg PREFIX SRC}
   shift 2
   local sys=$_LDP_SYSTEM_PG out
   rm -rf "$prefix"
+  if [[ -n ${LDP_PG_FROM:-} ]]; then
+    _ldp_private_pg_from "$prefix" "$src" "$@"
+    return
+  fi
   mkdir -p "$prefix/usr/lib/postgresql" "$prefix/usr/share/postgresql" || return 1
   if ! { cp -a "$sys" "$prefix/usr/lib/postgresql/" &&
          cp -a /usr/share/postgresql/15 "$prefix/usr/share/postgresql/"; }; then
@@ -161,6 +193,28 @@ ldp_private_pg() {
     return 1
   fi
   printf '%s\n' "$bin"
+}
+
+# A copy of the installation whose bin directory is LDP_PG_FROM (configure --prefix
+# layout: bin/, lib/postgresql/, share/postgresql/), with SRC's ldp installed into it.
+_ldp_private_pg_from() {
+  local prefix=$1 src=$2 from out
+  shift 2
+  from=$(cd "$LDP_PG_FROM/.." && pwd -P) || { _ldp_die "no installation at $LDP_PG_FROM"; return 1; }
+  { mkdir -p "$prefix" && cp -a "$from/." "$prefix/"; } || { _ldp_die "cannot copy $from into $prefix"; return 1; }
+  local pgc=$prefix/bin/pg_config
+  rm -f "$("$pgc" --sharedir)"/extension/ldp[.-]* "$("$pgc" --pkglibdir)/ldp.so"
+  if ! out=$(make -C "$src" install PG_CONFIG="$pgc" "$@" 2>&1); then
+    printf '%s\n' "$out" | tail -n 30 >&2
+    _ldp_die "make install PG_CONFIG=$pgc failed"
+    return 1
+  fi
+  if [[ $("$pgc" --sharedir) != "$prefix"/* || ! -f $("$pgc" --pkglibdir)/ldp.so ||
+        ! -f $("$pgc" --sharedir)/extension/ldp.control ]]; then
+    _ldp_die "the copy in $prefix does not find its own share and lib directories, or has no ldp"
+    return 1
+  fi
+  printf '%s\n' "$prefix/bin"
 }
 
 # ---------------------------------------------------------------------------
@@ -194,7 +248,7 @@ ldp_user_server() {
 # (initdb and postgres refuse to run as root), ourselves otherwise. As postgres it runs
 # from / (every path given is absolute): the checkout may be a directory postgres cannot
 # enter, and pg_ctl would warn that it cannot change to it.
-_ldp_as_owner() {
+ldp_as_owner() {
   if ((EUID == 0)); then
     (cd / && runuser -u postgres -- "$@")
   else
@@ -206,7 +260,7 @@ _ldp_as_owner() {
 _ldp_pg_ctl_start() {
   local envs=()
   read -r -a envs <<<"${LDP_SERVER_ENV:-}"
-  _ldp_as_owner env "${envs[@]}" "$LDP_PG_BIN/pg_ctl" "$@"
+  ldp_as_owner env "${envs[@]}" "$LDP_PG_BIN/pg_ctl" "$@"
 }
 
 _ldp_abs() {  # absolute path of $1, which need not exist yet
@@ -244,6 +298,22 @@ ldp_cluster_dir() {
   printf '%s\n' "${TMPDIR:-/tmp}/ldp-pg-$(basename "$dir")-$tag"
 }
 
+ldp_owner_dir() {
+  _ldp_owner_can_use "${1:?usage: ldp_owner_dir DIR}" || { _ldp_die "the cluster owner cannot use $1"; return 1; }
+}
+
+ldp_initdb() {
+  local dir=${1:?usage: ldp_initdb DIR [INITDB_ARGS...]} out
+  shift
+  ldp_owner_dir "$dir" || return 1
+  if ! out=$(ldp_as_owner "$LDP_PG_BIN/initdb" -D "$dir" -A trust -U postgres --no-sync \
+               -E UTF8 --locale=C --no-instructions "$@" 2>&1); then
+    printf '%s\n' "$out" >&2
+    _ldp_die "initdb failed in $dir"
+    return 1
+  fi
+}
+
 _ldp_port_free() {  # is TCP port $1 on 127.0.0.1 free to bind?
   if command -v python3 >/dev/null 2>&1; then
     python3 - "$1" <<'EOF' 2>/dev/null
@@ -262,7 +332,7 @@ EOF
   fi
 }
 
-_ldp_pick_port() {  # first free port from $1 upwards
+ldp_pick_port() {  # first free port from $1 upwards
   local port=${1:-$LDP_PORT_BASE} last=$(( ${1:-$LDP_PORT_BASE} + 200 ))
   while ((port <= last)); do
     if _ldp_port_free "$port"; then
@@ -276,7 +346,7 @@ _ldp_pick_port() {  # first free port from $1 upwards
 
 _ldp_running() {  # is the cluster in $1 running?
   [[ -f $1/postmaster.pid ]] || return 1
-  _ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$1" status >/dev/null 2>&1
+  ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$1" status >/dev/null 2>&1
 }
 
 # Port of the running cluster in DIR (line 4 of postmaster.pid).
@@ -316,7 +386,7 @@ _ldp_conf_lines() {  # dir port extra...
   echo "listen_addresses = '127.0.0.1'"
   echo "port = $port"
   echo "unix_socket_directories = '$sockdir'"
-  if [[ -f $("$LDP_PG_BIN/pg_config" --pkglibdir)/pg_cron.so ]]; then
+  if [[ ${LDP_NO_CRON:-0} != 1 && -f $("$LDP_PG_BIN/pg_config" --pkglibdir)/pg_cron.so ]]; then
     echo "shared_preload_libraries = 'pg_cron'"
     echo "cron.database_name = 'postgres'"
     # jobs run in background workers: no libpq connection, so no password to set up
@@ -350,7 +420,8 @@ ldp_cluster_start() {
   fi
 
   [[ -x $LDP_PG_BIN/initdb ]] || { _ldp_die "$LDP_PG_BIN/initdb not found (run ldp_install_deps)"; return 1; }
-  local dir
+  local dir major
+  major=$(ldp_pg_major "$LDP_PG_BIN") || return 1
   dir=$(ldp_cluster_dir "$want") || return 1
   want=$(_ldp_abs "$want"); want=${want%/}
   if [[ $dir != "$want" ]]; then
@@ -364,16 +435,10 @@ ldp_cluster_start() {
       _ldp_die "$dir exists, is not empty and holds no PostgreSQL cluster; remove it or choose another directory"
       return 1
     fi
-    _ldp_say "creating a PostgreSQL 15 cluster in $dir"
-    local out
-    if ! out=$(_ldp_as_owner "$LDP_PG_BIN/initdb" -D "$dir" -A trust -U postgres --no-sync \
-                 -E UTF8 --locale=C --no-instructions 2>&1); then
-      printf '%s\n' "$out" >&2
-      _ldp_die "initdb failed in $dir"
-      return 1
-    fi
-  elif [[ $(cat "$dir/PG_VERSION") != 15 ]]; then
-    _ldp_die "$dir holds a PostgreSQL $(cat "$dir/PG_VERSION") cluster, not 15"
+    _ldp_say "creating a PostgreSQL $major cluster in $dir"
+    ldp_initdb "$dir" || return 1
+  elif [[ $(cat "$dir/PG_VERSION") != "$major" ]]; then
+    _ldp_die "$dir holds a PostgreSQL $(cat "$dir/PG_VERSION") cluster, not $major"
     return 1
   fi
 
@@ -395,7 +460,7 @@ ldp_cluster_start() {
     local attempt
     for attempt in 1 2 3 4 5; do
       if [[ -z $port ]] || ! _ldp_port_free "$port"; then
-        port=$(_ldp_pick_port "$LDP_PORT_BASE") || return 1
+        port=$(ldp_pick_port "$LDP_PORT_BASE") || return 1
       fi
       _ldp_write_conf_block "$conf" "$(_ldp_conf_lines "$dir" "$port" "$@")" || true
       if _ldp_pg_ctl_start -D "$dir" -w -t 60 -l "$dir/log" start >/dev/null 2>&1; then
@@ -407,13 +472,13 @@ ldp_cluster_start() {
       fi
       tail -n 20 "$dir/log" >&2 || true
       # pg_ctl may have given up waiting on a server that is still coming up
-      _ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$dir" -m immediate stop >/dev/null 2>&1 || true
+      ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$dir" -m immediate stop >/dev/null 2>&1 || true
       _ldp_die "the cluster in $dir did not start (log: $dir/log)"
       return 1
     done
     _ldp_running "$dir" || { _ldp_die "could not start the cluster in $dir after $attempt attempts"; return 1; }
     _LDP_STARTED+=("$dir")
-    _ldp_say "started PostgreSQL 15 in $dir on 127.0.0.1:$port"
+    _ldp_say "started PostgreSQL $major in $dir on 127.0.0.1:$port"
   fi
 
   export PGHOST=127.0.0.1 PGPORT=$port PGUSER=postgres PGDATABASE=postgres
@@ -439,7 +504,7 @@ ldp_cluster_stop() {
     return 0
   fi
   if [[ -f $dir/PG_VERSION ]] && _ldp_running "$dir"; then
-    _ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$dir" -w -t 60 -m fast stop >/dev/null ||
+    ldp_as_owner "$LDP_PG_BIN/pg_ctl" -D "$dir" -w -t 60 -m fast stop >/dev/null ||
       { _ldp_die "pg_ctl stop failed for $dir"; return 1; }
     _ldp_say "stopped the cluster in $dir"
   fi

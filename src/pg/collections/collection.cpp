@@ -109,10 +109,9 @@ Oid type_namespace(Oid type) {
   return nsp;
 }
 
-// PostgreSQL 15 declares the walker as bool (*)() (a C prototype without arguments).
 bool check_resolved(Node* node, void* context);
 bool walk_children(Node* node, void* context) {
-  return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(check_resolved)), context);
+  return expression_tree_walker(node, LDP_TREE_WALKER(check_resolved), context);
 }
 
 struct Allowed {

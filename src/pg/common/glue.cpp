@@ -12,7 +12,7 @@ extern "C" {
 #include "common/interrupt.hpp"
 
 extern "C" {
-PG_MODULE_MAGIC;
+LDP_MODULE_MAGIC(LDP_EXTVERSION);
 }
 
 namespace ldp_pg {

@@ -19,6 +19,8 @@ extern "C" {
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+
+#include "common/pg_compat.hpp"  // the differences between PostgreSQL 15, 16, 17 and 18
 }
 
 #include <cmath>
