@@ -214,6 +214,11 @@ r_failed="$(grep -cE 'FAILED|^not ok' build/regress.log || true)"
 passed=$((passed + r_total - r_failed))
 failed=$((failed + r_failed))
 
+step "doc test: every SQL example of README.md and docs/, signatures against the catalog, links (test/doctest.py)"
+PSQL="$LDP_PG_BIN/psql" python3 test/doctest.py 2>&1 | tee build/doctest.log || status=1
+passed=$((passed + $(grep -c '^doc: .* ok' build/doctest.log || true)))
+failed=$((failed + $(grep -c '^doc: .* FAILED' build/doctest.log || true)))
+
 step "upgrade: CREATE EXTENSION ldp against 0.1.0 updated step by step, catalog for catalog (test/upgrade_catalog.sh)"
 if bash "$root/test/upgrade_catalog.sh" | tee build/upgrade.log; then :; else
   status=1
