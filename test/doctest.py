@@ -6,8 +6,8 @@ catalog and with the files they cite.
 
 Run by test/doctest.sh (which builds ldp and starts a private cluster) and by test/run.sh
 (against its test cluster); the server is the one libpq's variables (PGHOST, PGPORT, PGUSER)
-name, the client `psql` on PATH or $PSQL. Prints one line per check, "doc: <what> ok" or
-"doc: <what> FAILED", and the reasons; exits non-zero on a failure.
+name, the client `psql` on PATH or $PSQL. Prints one line per check, "doc: <what> ... ok" or
+"doc: <what> ... FAILED", and the reasons; exits non-zero on a failure.
 
 Pages (--pages, default README.md and every docs/**/*.md): a page runs in ONE psql session
 (-X -q: no command tags) in a fresh database `ldp_doc`, created without ldp, dropped after
@@ -59,11 +59,11 @@ def report(what, problems, detail=''):
     global failures
     if problems:
         failures += 1
-        print(f'doc: {what} FAILED')
+        print(f'doc: {what} ... FAILED')
         for p in problems:
             print('   ' + p.replace('\n', '\n   '))
     else:
-        print(f'doc: {what} ok' + (f' ({detail})' if detail else ''))
+        print(f'doc: {what}' + (f' ({detail})' if detail else '') + ' ... ok')
     sys.stdout.flush()
 
 

@@ -100,6 +100,9 @@ bash "$copy/test/upgrade_catalog.sh" 2>&1 | prefix || status=1
 step "dump and restore"
 bash "$copy/test/dump_restore.sh" 2>&1 | prefix || status=1
 
+step "doc test: the examples of README.md and docs/, the signatures against the catalog"
+PSQL="$LDP_PG_BIN/psql" python3 "$here/doctest.py" --pages --catalog 2>&1 | prefix || status=1
+
 ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true
 
 step "pg_upgrade from 15 to $major (--copy, --link) and pg_dump from 15 restored into $major"

@@ -216,8 +216,8 @@ failed=$((failed + r_failed))
 
 step "doc test: every SQL example of README.md and docs/, signatures against the catalog, links (test/doctest.py)"
 PSQL="$LDP_PG_BIN/psql" python3 test/doctest.py 2>&1 | tee build/doctest.log || status=1
-passed=$((passed + $(grep -c '^doc: .* ok' build/doctest.log || true)))
-failed=$((failed + $(grep -c '^doc: .* FAILED' build/doctest.log || true)))
+passed=$((passed + $(grep -c '^doc: .* ok$' build/doctest.log || true)))
+failed=$((failed + $(grep -c '^doc: .* FAILED$' build/doctest.log || true)))
 
 step "upgrade: CREATE EXTENSION ldp against 0.1.0 updated step by step, catalog for catalog (test/upgrade_catalog.sh)"
 if bash "$root/test/upgrade_catalog.sh" | tee build/upgrade.log; then :; else
@@ -312,7 +312,7 @@ fi
 for v in $versions; do
   [[ $v != 15 ]] || continue  # (the part above)
   t0=$SECONDS
-  step "PostgreSQL $v: build (cached), regress and isolation, upgrade catalog, dump and restore, pg_upgrade from 15 (test/pg_major.sh)"
+  step "PostgreSQL $v: build (cached), regress and isolation, upgrade catalog, dump and restore, doc test, pg_upgrade from 15 (test/pg_major.sh)"
   if LDP_PG15_BIN=$LDP_PG_BIN bash "$root/test/pg_major.sh" "$v" | tee "build/pg$v.log"; then :; else
     status=1
     grep -q "^pg$v .* FAILED" "build/pg$v.log" || failed=$((failed + 1))
