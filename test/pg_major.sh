@@ -9,7 +9,8 @@
 #      MAJOR, and installs it into a private copy of that build in a scratch directory;
 #   3. starts a temporary cluster (.pg/pgMAJOR) and runs there the pg_regress and
 #      isolation tests, the upgrade-catalog test (test/upgrade_catalog.sh) and the dump
-#      and restore test (test/dump_restore.sh);
+#      and restore test (test/dump_restore.sh), and the doc test's pages and signature
+#      check (test/doctest.py);
 #   4. pg_upgrade from 15 to MAJOR, --copy and --link, and pg_dump from 15 restored into
 #      MAJOR (test/pg_upgrade.sh), with a private copy of 15 with this checkout's ldp.
 #
