@@ -129,3 +129,178 @@ COMMENT ON FUNCTION @extschema@.treehist_protocol(float8, bigint, text, int, int
 COMMENT ON FUNCTION @extschema@.pem_protocol(float8, bigint, text, int, int, int, int, int) IS 'A PEM protocol (prefix extending, docs/algorithms/heavy-hitters.md#pem-prefix-extending, HCMS oracles) for about `users` devices: groups of devices report prefixes of start_length + (group + 1) chars_per_level characters; defaults: 6 characters, start_length 0, 3 per group (2 groups), 64 x 4096 sketches. alphabet => NULL: any UTF-8 text as bytes, one byte per group.';
 COMMENT ON FUNCTION @extschema@.sfp_protocol(float8, bigint, text, int, int, int, int) IS 'An Apple SFP protocol (sequence fragment puzzle, docs/algorithms/heavy-hitters.md#sfp-sequence-fragment-puzzle, HCMS oracles) for about `users` devices: a fragment of chars_per_level characters at a random position, keyed by an 8-bit hash of the word, and the word itself; defaults: 6 characters, fragments of 2, 64 x 4096 sketches. alphabet => NULL: any UTF-8 text as bytes, one-byte fragments.';
 COMMENT ON FUNCTION @extschema@.bitstogram_protocol(float8, bigint, text, int, int, int, int, int) IS 'A Bitstogram protocol (Bassily et al. 2017 section 4, docs/algorithms/heavy-hitters.md#bitstogram) for about `users` devices: each device reports one coordinate of chars_per_level characters of its item, with the item''s hash bucket, by Hadamard response at epsilon/2, and the item to a count sketch at epsilon/2. Defaults: 6 characters, one per coordinate (pad ''*''); buckets at least 4 sqrt(users), as many as a Hadamard-response vector of the power of two at or above 4 sqrt(users) * symbols + 1 cells holds; hashes * width = that vector''s size (width 1024 for 10^6 users). alphabet => NULL: any UTF-8 text as bytes, one byte per coordinate.';
+
+-- extension/sql/30_security.sql: the view's comment cites docs/security.md (issue 29)
+CREATE OR REPLACE FUNCTION @extschema@.backing_create(schema name, name text, owner oid, definition text, what text)
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  rel name := @extschema@.backing_name(name);
+BEGIN
+  EXECUTE pg_catalog.format('CREATE VIEW %I.%I WITH (security_barrier) AS %s', schema, rel, definition);
+  PERFORM @extschema@.backing_protect(pg_catalog.format('%I.%I', schema, rel)::regclass);
+  EXECUTE pg_catalog.format('ALTER VIEW %I.%I OWNER TO %s', schema, rel, owner::regrole);
+  EXECUTE pg_catalog.format('COMMENT ON VIEW %I.%I IS %L', schema, rel,
+    pg_catalog.format('Backs the ldp %s %s: its owner and grants are the %s''s (docs/security.md). Made by ldp; drop the %s with ldp''s function, or with DROP VIEW, DROP OWNED.',
+                      what, pg_catalog.quote_ident(name), what, what));
+END $$;
+
+-- extension/sql/40_collections.sql: the HINT cites docs/collections.md (issue 29)
+CREATE OR REPLACE FUNCTION @extschema@.collection_time_check(name text, source regclass, time_column text) RETURNS void
+  LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  col_type regtype;
+BEGIN
+  SELECT a.atttypid INTO col_type FROM pg_catalog.pg_attribute a
+  WHERE a.attrelid = source AND a.attname = time_column AND a.attnum > 0 AND NOT a.attisdropped;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'the time column "%" of collection "%" does not exist in %', time_column, name, source
+      USING ERRCODE = 'undefined_column';
+  END IF;
+  IF col_type <> 'timestamptz'::regtype THEN
+    RAISE EXCEPTION 'the time column "%" of collection "%" must be timestamptz, not % (in %)', time_column, name, col_type, source
+      USING ERRCODE = 'datatype_mismatch',
+            HINT = 'Epochs are instants: a view over the table can convert the column (docs/collections.md#a-view-as-the-source).';
+  END IF;
+END $$;
+
+-- extension/sql/50_thresh.sql: a comment in the body cites docs/security.md (issue 29)
+CREATE OR REPLACE FUNCTION @extschema@.thresh_submit(caller oid, name text, epoch bigint, user_ids bigint[], bits boolean[], kind text,
+    hash_indexes int[] DEFAULT NULL, coefficients int[] DEFAULT NULL)
+  RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'INSERT', false);
+  want text := CASE kind WHEN 'votes' THEN 'voting' ELSE 'estimating' END;
+  what text := CASE kind WHEN 'votes' THEN 'votes' WHEN 'estimates' THEN 'reports'
+                         ELSE 'hash_indexes, coefficients, reports' END;
+  histograms boolean := kind = 'histograms';
+  n bigint;
+  ones bigint;
+  dups bigint[];
+BEGIN
+  IF epoch IS NULL OR user_ids IS NULL OR bits IS NULL OR (histograms AND (hash_indexes IS NULL OR coefficients IS NULL)) THEN
+    RAISE EXCEPTION 'epoch, user_ids and % must not be NULL', what
+      USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF coalesce(pg_catalog.array_ndims(user_ids), 1) <> 1 OR coalesce(pg_catalog.array_ndims(bits), 1) <> 1
+     OR coalesce(pg_catalog.array_ndims(hash_indexes), 1) <> 1 OR coalesce(pg_catalog.array_ndims(coefficients), 1) <> 1 THEN
+    RAISE EXCEPTION 'user_ids and % must be one-dimensional arrays', what
+      USING ERRCODE = 'array_subscript_error';
+  END IF;
+  IF pg_catalog.cardinality(user_ids) <> pg_catalog.cardinality(bits)
+     OR (histograms AND (pg_catalog.cardinality(hash_indexes) <> pg_catalog.cardinality(bits)
+                         OR pg_catalog.cardinality(coefficients) <> pg_catalog.cardinality(bits))) THEN
+    RAISE EXCEPTION 'user_ids and % must be arrays of the same length (got %)', what,
+      CASE WHEN histograms THEN pg_catalog.format('%s, %s, %s and %s', pg_catalog.cardinality(user_ids),
+                                                  pg_catalog.cardinality(hash_indexes), pg_catalog.cardinality(coefficients),
+                                                  pg_catalog.cardinality(bits))
+           ELSE pg_catalog.format('%s and %s', pg_catalog.cardinality(user_ids), pg_catalog.cardinality(bits)) END
+      USING ERRCODE = 'array_subscript_error';
+  END IF;
+  IF pg_catalog.array_position(user_ids, NULL) IS NOT NULL OR pg_catalog.array_position(bits, NULL) IS NOT NULL
+     OR pg_catalog.array_position(hash_indexes, NULL) IS NOT NULL OR pg_catalog.array_position(coefficients, NULL) IS NOT NULL THEN
+    RAISE EXCEPTION 'the batch holds a NULL user id or report' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF kind <> 'votes' AND histograms <> (s.kind = 'histogram') THEN
+    RAISE EXCEPTION 'THRESH stream "%" is a % stream: it takes no %', name, s.kind, kind
+      USING ERRCODE = 'wrong_object_type',
+            HINT = CASE WHEN histograms THEN 'Send its estimates with ldp.thresh_submit_estimates.'
+                        ELSE 'Send its reports with ldp.thresh_submit_histograms.' END;
+  END IF;
+  IF histograms AND EXISTS (SELECT 1 FROM unnest(hash_indexes, coefficients) AS x(j, r)
+                            WHERE x.j < 0 OR x.j >= s.hashes OR x.r < 0 OR x.r >= s.width) THEN
+    RAISE EXCEPTION 'THRESH stream "%" takes hash indexes in [0, %) and coefficients in [0, %)', name, s.hashes, s.width
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
+  END IF;
+  IF s.epoch <> epoch OR s.phase <> want THEN
+    RAISE EXCEPTION 'THRESH stream "%" takes no % for epoch %: it is in epoch %, phase %', name, kind, epoch, s.epoch, s.phase
+      USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'The whole batch was refused.';
+  END IF;
+  n := pg_catalog.cardinality(user_ids);
+  IF n = 0 THEN
+    RETURN 0;
+  END IF;
+  IF n > s.users THEN
+    RAISE EXCEPTION 'THRESH stream "%" would get more % in epoch % than its % users', name, kind, epoch, s.users
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
+  END IF;
+  SELECT pg_catalog.count(*) FILTER (WHERE b) INTO ones FROM pg_catalog.unnest(bits) AS b;
+  -- Rows go in in user order (unnest(a, b) cannot be schema-qualified): two batches
+  -- that share users then wait on the same user first, and the later one is refused
+  -- with 23505 instead of the two deadlocking (40P01) in opposite orders.
+  BEGIN
+    IF kind = 'votes' THEN
+      INSERT INTO @extschema@.thresh_votes (stream, epoch, user_id, vote)
+      SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b) ORDER BY u;
+    ELSIF histograms THEN
+      INSERT INTO @extschema@.thresh_histograms (stream, epoch, user_id, hash_index, coefficient, report)
+      SELECT s.id, epoch, u, j, r, b FROM unnest(user_ids, hash_indexes, coefficients, bits) AS x(u, j, r, b) ORDER BY u;
+    ELSE
+      INSERT INTO @extschema@.thresh_estimates (stream, epoch, user_id, report)
+      SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b) ORDER BY u;
+    END IF;
+  EXCEPTION WHEN unique_violation THEN
+    -- What a submitter learns (docs/security.md#what-a-submitter-or-a-closer-learns): which of the user ids
+    -- it sent already have a report of this kind for this epoch (the positions in its
+    -- batch, so that it can send the rest again), never anything of the reports or of
+    -- other users. Repeats within the batch count from their second occurrence.
+    SELECT pg_catalog.array_agg(u.o ORDER BY u.o) INTO dups
+    FROM (SELECT x.id, x.o, pg_catalog.row_number() OVER (PARTITION BY x.id ORDER BY x.o) AS k
+          FROM pg_catalog.unnest(user_ids) WITH ORDINALITY AS x(id, o)) u
+    WHERE u.k > 1
+       OR (kind = 'votes' AND EXISTS (SELECT 1 FROM @extschema@.thresh_votes v
+                                      WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id))
+       OR (kind = 'estimates' AND EXISTS (SELECT 1 FROM @extschema@.thresh_estimates v
+                                          WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id))
+       OR (histograms AND EXISTS (SELECT 1 FROM @extschema@.thresh_histograms v
+                                  WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id));
+    RAISE EXCEPTION '% of the batch''s % user ids already sent % for epoch % of THRESH stream "%", or appear in it twice',
+      coalesce(pg_catalog.cardinality(dups), 0), n, CASE kind WHEN 'votes' THEN 'a vote' WHEN 'estimates' THEN 'an estimate'
+                                                              ELSE 'a histogram report' END, epoch, name
+      USING ERRCODE = 'unique_violation',
+            DETAIL = pg_catalog.format('Their positions in the batch (from 1; a user id twice in the batch from its second time): %s.',
+                                       pg_catalog.array_to_string(dups[1:100], ', ')
+                                       || CASE WHEN pg_catalog.cardinality(dups) > 100 THEN ', ...' ELSE '' END),
+            HINT = 'The whole batch was refused; send it again without them.';
+  END;
+  -- The tallies, re-checking the phase under the row lock: a close that got there
+  -- first has moved the phase on and the batch is refused; a close that comes
+  -- later waits for this transaction and counts it. Histogram reports count as
+  -- estimate reports (estimate_ones: those of +1).
+  IF kind = 'votes' THEN
+    UPDATE @extschema@.thresh_catalog t SET votes = t.votes + n, yes_votes = t.yes_votes + ones
+    WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = want AND t.votes + n <= t.users;
+  ELSE
+    UPDATE @extschema@.thresh_catalog t SET estimate_reports = t.estimate_reports + n,
+                                           estimate_ones = t.estimate_ones + ones
+    WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = want AND t.estimate_reports + n <= t.users;
+  END IF;
+  IF NOT FOUND THEN
+    s := @extschema@.thresh_stream(name);
+    IF s.epoch <> epoch OR s.phase <> want THEN
+      RAISE EXCEPTION 'THRESH stream "%" takes no % for epoch %: it is in epoch %, phase %', name, kind, epoch, s.epoch, s.phase
+        USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'The whole batch was refused.';
+    END IF;
+    RAISE EXCEPTION 'THRESH stream "%" would get more % in epoch % than its % users', name, kind, epoch, s.users
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
+  END IF;
+  RETURN n;
+END $$;
+
+-- extension/sql/30_security.sql: the views that back existing collections and streams get
+-- the comment backing_create now writes (docs/security.md in place of the old README's
+-- section); a comment their owners changed is left alone
+DO $update$
+DECLARE
+  v record;
+BEGIN
+  FOR v IN SELECT c.oid::regclass AS view, d.description
+           FROM pg_catalog.pg_class c
+           JOIN pg_catalog.pg_description d ON d.objoid = c.oid AND d.classoid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.objsubid = 0
+           WHERE c.relnamespace IN ('ldp_collections'::pg_catalog.regnamespace, 'ldp_thresh_streams'::pg_catalog.regnamespace)
+             AND c.relkind = 'v'
+             AND d.description LIKE 'Backs the ldp %(README "Security and privileges"). Made by ldp;%'
+  LOOP
+    EXECUTE pg_catalog.format('COMMENT ON VIEW %s IS %L', v.view,
+      pg_catalog.replace(v.description, '(README "Security and privileges")', '(docs/security.md)'));
+  END LOOP;
+END $update$;

@@ -17,7 +17,7 @@ CREATE TABLE c1_before AS SELECT summary::text AS s FROM ldp.collection_epochs W
 TRUNCATE s1;
 -- the rows are gone: "deleted", not "late"
 SELECT * FROM ldp.late_reports('c1');
--- the README's workflow, refresh where late_reports shows late reports, does nothing here
+-- docs/collections.md's workflow, refresh where late_reports shows late reports, does nothing here
 DO $$ DECLARE e bigint; BEGIN
   FOR e IN SELECT epoch FROM ldp.late_reports('c1') WHERE late > 0 LOOP
     EXECUTE format('CALL ldp.close_epoch(%L, %s, true)', 'c1', e);

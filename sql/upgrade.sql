@@ -26,3 +26,25 @@ DROP TABLE kept, kept_lap;
 DROP EXTENSION ldp;
 CREATE EXTENSION ldp;
 SELECT extversion FROM pg_extension WHERE extname = 'ldp';
+-- 0.10.0 → 0.11.0: the views backing existing collections get the comment that
+-- backing_create now writes (docs/security.md); a comment their owner wrote is kept
+DROP EXTENSION ldp;
+CREATE EXTENSION ldp VERSION '0.10.0';
+CREATE TABLE upd_reports (at timestamptz NOT NULL, bit boolean);
+SET client_min_messages = error;  -- (the superuser-owner WARNING)
+SELECT ldp.create_collection('upd', 'upd_reports', 'at', '1 day', 'ldp.rr_agg(bit, 1.0)');
+SELECT ldp.create_collection('upd_own', 'upd_reports', 'at', '1 day', 'ldp.rr_agg(bit, 1.0)');
+COMMENT ON VIEW ldp_collections.upd_own IS 'Our own words (README "Security and privileges").';
+SELECT relname, obj_description(oid, 'pg_class') FROM pg_class
+WHERE relnamespace = 'ldp_collections'::regnamespace ORDER BY 1;
+ALTER EXTENSION ldp UPDATE;
+SELECT relname, obj_description(oid, 'pg_class') FROM pg_class
+WHERE relnamespace = 'ldp_collections'::regnamespace ORDER BY 1;
+SELECT ldp.create_collection('upd_new', 'upd_reports', 'at', '1 day', 'ldp.rr_agg(bit, 1.0)');
+SELECT replace(obj_description('ldp_collections.upd_new'::regclass, 'pg_class'), 'upd_new', 'upd') =
+       obj_description('ldp_collections.upd'::regclass, 'pg_class') AS same_as_a_new_one;
+RESET client_min_messages;
+SELECT ldp.drop_collection(c) FROM unnest(ARRAY['upd', 'upd_own', 'upd_new']) c;
+DROP TABLE upd_reports;
+DROP EXTENSION ldp;
+CREATE EXTENSION ldp;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Dump and restore keep every collection and THRESH stream with its owner and grants,
-# by role name (README "Security and privileges"):
+# by role name (docs/security.md):
 #
 #   1. in a database, roles and ldp objects: collections of two owners over tables and a
 #      view, closed epochs, grants of read and close to a role and to public, a THRESH

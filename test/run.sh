@@ -250,7 +250,7 @@ if [ -x build/cmake/ldp_integration_tests ]; then
 fi
 
 step "load test: 16 sessions submitting THRESH batches and loading reports while epochs close"
-# (README "Load test": the same program runs 10 minutes by hand; LDP_LOAD_SECONDS changes
+# (docs/loader.md: the same program runs 10 minutes by hand; LDP_LOAD_SECONDS changes
 # the length here). One "load: CHECK ... ok|FAILED" line per check.
 if [ -x build/cmake/ldp_load_test ]; then
   if build/cmake/ldp_load_test --duration "${LDP_LOAD_SECONDS:-25}" --progress 5 --cross-duplicates 0.05 --seed "$RANDOM" |

@@ -1,6 +1,6 @@
 ------------------------------------------------------------------------------
 -- Security: the privilege model shared by collections (40_collections.sql) and
--- THRESH streams (50_thresh.sql); README "Security and privileges".
+-- THRESH streams (50_thresh.sql); docs/security.md.
 --
 -- * Each collection and THRESH stream is backed by a view that its owner owns and on
 --   which its grants are made: ldp_collections.<name> (the collection's closed epochs)
@@ -87,7 +87,7 @@ COMMENT ON FUNCTION @extschema@.privilege_type(text, text[]) IS 'Internal: the p
 -- Refuses the name of a new collection or stream (`what`) unless it can name its view:
 -- not empty (22023), at most 63 bytes (42622), not taken (42710: `taken` says whether
 -- the catalog has it; a relation of that name in `schema` takes it too). Names are
--- visible to every role, as relation names are (README): a taken name is taken,
+-- visible to every role, as relation names are (docs/security.md): a taken name is taken,
 -- whoever may read the object that has it.
 CREATE FUNCTION @extschema@.backing_name_free(schema name, name text, what text, taken boolean)
   RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
@@ -154,7 +154,7 @@ BEGIN
   PERFORM @extschema@.backing_protect(pg_catalog.format('%I.%I', schema, rel)::regclass);
   EXECUTE pg_catalog.format('ALTER VIEW %I.%I OWNER TO %s', schema, rel, owner::regrole);
   EXECUTE pg_catalog.format('COMMENT ON VIEW %I.%I IS %L', schema, rel,
-    pg_catalog.format('Backs the ldp %s %s: its owner and grants are the %s''s (README "Security and privileges"). Made by ldp; drop the %s with ldp''s function, or with DROP VIEW, DROP OWNED.',
+    pg_catalog.format('Backs the ldp %s %s: its owner and grants are the %s''s (docs/security.md). Made by ldp; drop the %s with ldp''s function, or with DROP VIEW, DROP OWNED.',
                       what, pg_catalog.quote_ident(name), what, what));
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.backing_create(name, text, oid, text, text) FROM PUBLIC;

@@ -347,7 +347,7 @@ BEGIN
   IF col_type <> 'timestamptz'::regtype THEN
     RAISE EXCEPTION 'the time column "%" of collection "%" must be timestamptz, not % (in %)', time_column, name, col_type, source
       USING ERRCODE = 'datatype_mismatch',
-            HINT = 'Epochs are instants: a view over the table can convert the column (README "Collections and epochs").';
+            HINT = 'Epochs are instants: a view over the table can convert the column (docs/collections.md#a-view-as-the-source).';
   END IF;
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.collection_time_check(text, regclass, text) FROM PUBLIC;

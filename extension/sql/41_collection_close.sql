@@ -1,5 +1,5 @@
 ------------------------------------------------------------------------------
--- Closing a collection's epochs (README "Collections and epochs"): what is closed is
+-- Closing a collection's epochs (docs/collections.md#closing-epochs): what is closed is
 -- a set of epochs kept in the catalog (collection_catalog.closed); an epoch with
 -- reports also gets a row of ldp.collection_epochs, an epoch without none. Nothing
 -- closed is ever replaced by a summary of fewer reports unless asked (accept_fewer);

@@ -441,7 +441,7 @@ BEGIN
       SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b) ORDER BY u;
     END IF;
   EXCEPTION WHEN unique_violation THEN
-    -- What a submitter learns (README "Security and privileges"): which of the user ids
+    -- What a submitter learns (docs/security.md#what-a-submitter-or-a-closer-learns): which of the user ids
     -- it sent already have a report of this kind for this epoch (the positions in its
     -- batch, so that it can send the rest again), never anything of the reports or of
     -- other users. Repeats within the batch count from their second occurrence.

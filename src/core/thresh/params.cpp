@@ -379,8 +379,9 @@ Params derive_params(const Config& c) {
     p.thresholds[static_cast<size_t>(b + 1)] = 2.0 * (b + 1) * unit;
 
   p.vote_threshold = vote_threshold(p, c.users);
-  // Every derived number is finite or the configuration is refused (README "Finite
-  // answers"): devices are handed these values, and Infinity is no threshold.
+  // Every derived number is finite or the configuration is refused
+  // (docs/security.md#how-it-holds): devices are handed these values, and Infinity is no
+  // threshold.
   for (int b = -1; b <= p.log_epochs; ++b)
     if (!std::isfinite(p.thresholds[static_cast<size_t>(b + 1)]))
       throw_error(ErrorKind::OutOfRange,

@@ -1,5 +1,5 @@
-// Closing a collection's due epochs in bounded chunks (README "Collections and
-// epochs"), the collections' clock, and the columns of a summary call.
+// Closing a collection's due epochs in bounded chunks (docs/collections.md#closing-epochs),
+// the collections' clock, and the columns of a summary call.
 //
 // ldp.close_due_epochs is a C procedure: a PL/pgSQL procedure whose function pins
 // search_path cannot COMMIT, and the catalog's privileged twins all pin it. It calls

@@ -1,4 +1,4 @@
-// The privilege boundary of the catalog (README "Security and privileges").
+// The privilege boundary of the catalog (docs/security.md).
 //
 // Collections and THRESH streams are rows of catalog tables owned by the role that
 // installed the extension. No other role may write them directly; every function

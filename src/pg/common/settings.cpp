@@ -1,5 +1,5 @@
 // The module's start (_PG_init): the cancel probe the core polls, the settings that
-// bound a decode (README "Cancels and limits of a decode") and the collections'
+// bound a decode (docs/security.md#cancels-and-limits-of-a-decode) and the collections'
 // (ldp.clock_offset, collections/close_due.cpp).
 #include "common/glue.hpp"  // postgres.h first
 
