@@ -407,7 +407,7 @@ WHERE n.nspname = 'ldp' ORDER BY 1, 3""".replace('\n', ' '), 'ldp_doc_catalog')
 
 def slug(heading):
     s = heading.strip().lower()
-    s = re.sub(r'[`*_~]|\[([^\]]*)\]\([^)]*\)', lambda m: m.group(1) or '', s)
+    s = re.sub(r'[`*~]|\[([^\]]*)\]\([^)]*\)', lambda m: m.group(1) or '', s)  # GitHub keeps _
     s = re.sub(r'[^\w\- ]', '', s)
     return s.replace(' ', '-')
 
