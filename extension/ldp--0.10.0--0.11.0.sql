@@ -304,3 +304,8 @@ BEGIN
       pg_catalog.replace(v.description, '(README "Security and privileges")', '(docs/security.md)'));
   END LOOP;
 END $update$;
+
+-- extension/sql/40_collections.sql: since 0.10.0 an epoch without reports has no row; the comments said NULL (issue 29)
+COMMENT ON TABLE @extschema@.collection_epochs IS 'One row per closed epoch of a collection that had reports: the rows counted when it was closed and its summary (of the collection''s kind). Epochs closed without reports have no row (which epochs are closed: ldp.collection_status); an installation older than 0.10.0 may keep rows with a NULL summary for such epochs.';
+COMMENT ON COLUMN @extschema@.collection_epochs.summary IS 'The epoch''s summary (cast it to its kind''s type, e.g. summary::ldp.mean_summary); NULL only in a row kept from before 0.10.0, for an epoch without reports.';
+COMMENT ON FUNCTION @extschema@.collection_estimates(text, float8) IS 'One row per closed epoch of a mean collection that has reports: epoch, its start, rows, estimate, standard error and confidence interval (epochs without reports have no rows; NULL estimates only for a row kept from before 0.10.0).';

@@ -74,8 +74,8 @@ CREATE TABLE @extschema@.collection_epochs (
   summary @extschema@.summary,
   PRIMARY KEY (collection, epoch)
 );
-COMMENT ON TABLE @extschema@.collection_epochs IS 'One row per closed epoch of a collection: the rows counted when it was closed and its summary (of the collection''s kind; NULL for an epoch without reports).';
-COMMENT ON COLUMN @extschema@.collection_epochs.summary IS 'The epoch''s summary (cast it to its kind''s type, e.g. summary::ldp.mean_summary); NULL for an epoch without reports.';
+COMMENT ON TABLE @extschema@.collection_epochs IS 'One row per closed epoch of a collection that had reports: the rows counted when it was closed and its summary (of the collection''s kind). Epochs closed without reports have no row (which epochs are closed: ldp.collection_status); an installation older than 0.10.0 may keep rows with a NULL summary for such epochs.';
+COMMENT ON COLUMN @extschema@.collection_epochs.summary IS 'The epoch''s summary (cast it to its kind''s type, e.g. summary::ldp.mean_summary); NULL only in a row kept from before 0.10.0, for an epoch without reports.';
 
 -- pg_dump keeps their rows (they are the collector's data, not the extension's)
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.collection_catalog', '');
@@ -489,7 +489,7 @@ BEGIN
            @extschema@.ci_lower((ce.summary::@extschema@.mean_summary), confidence), @extschema@.ci_upper((ce.summary::@extschema@.mean_summary), confidence)
     FROM @extschema@.collection_epochs ce WHERE ce.collection = c.name ORDER BY ce.epoch;
 END $$;
-COMMENT ON FUNCTION @extschema@.collection_estimates(text, float8) IS 'One row per closed epoch of a mean collection: epoch, its start, rows, estimate, standard error and confidence interval (NULL for an epoch without reports).';
+COMMENT ON FUNCTION @extschema@.collection_estimates(text, float8) IS 'One row per closed epoch of a mean collection that has reports: epoch, its start, rows, estimate, standard error and confidence interval (epochs without reports have no rows; NULL estimates only for a row kept from before 0.10.0).';
 
 CREATE FUNCTION @extschema@.collection_frequencies(name text, consistency text DEFAULT 'none')
   RETURNS TABLE(epoch bigint, epoch_start timestamptz, item int, frequency float8,
