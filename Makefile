@@ -18,7 +18,15 @@ DATA_built = build/extension/ldp--$(EXTVERSION).sql
 
 CORE_SRCS = $(wildcard src/core/*/*.cpp)
 PG_SRCS = $(wildcard src/pg/*/*.cpp)
+# LDP_CORE_LIB=path/libldp_core.a links a core built elsewhere (position-independent,
+# with the same compiler) instead of compiling src/core: test/fuzz.sh links the
+# sanitizer build of build/asan (CMake, LDP_SANITIZE=ON) that the unit tests ran in.
+# Unset (a plain make), the core is compiled here as always.
+ifdef LDP_CORE_LIB
+OBJS = $(PG_SRCS:.cpp=.o)
+else
 OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
+endif
 
 # Eigen (Debian libeigen3-dev, headers only): the RAPPOR decoder
 PG_CPPFLAGS = -Isrc/core -Isrc/pg $(shell pkg-config --cflags eigen3) -DLDP_EXTVERSION='"$(EXTVERSION)"'
@@ -37,6 +45,10 @@ SHLIB_LINK = -lxxhash -lcrypto -lstdc++ -lm
 #   make LDP_EXTRA_CXXFLAGS='-fsanitize=address,undefined ...' LDP_EXTRA_LDFLAGS='-fsanitize=address,undefined'
 PG_CXXFLAGS += $(LDP_EXTRA_CXXFLAGS)
 SHLIB_LINK += $(LDP_EXTRA_LDFLAGS)
+ifdef LDP_CORE_LIB
+# the whole archive, as the core's objects would be, before the libraries it needs
+SHLIB_LINK := -Wl,--whole-archive $(LDP_CORE_LIB) -Wl,--no-whole-archive $(SHLIB_LINK)
+endif
 
 REGRESS = setup upgrade install_guard forms summary mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io freq_pending freq_prepared sketch heavy heavy_bitstogram rappor limits window collections collection_faults thresh thresh_histogram security roles security_views
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
@@ -51,6 +63,9 @@ include $(PGXS)
 
 $(OBJS): $(wildcard src/core/*/*.hpp src/pg/*/*.hpp)
 src/pg/common/glue.o: Makefile  # LDP_EXTVERSION, the version in the module's magic block
+ifdef LDP_CORE_LIB
+$(shlib): $(LDP_CORE_LIB)
+endif
 
 installcheck: | build/regress build/isolation
 build/regress build/isolation:

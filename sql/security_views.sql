@@ -269,7 +269,9 @@ BEGIN
     WHEN 'seed' THEN PERFORM setseed(0.5);
     WHEN 'sequence' THEN PERFORM nextval('regress_eve.seq');
     WHEN 'prepare' THEN EXECUTE 'PREPARE eve_stmt AS SELECT 1';
-    ELSE NULL;
+    ELSE
+      -- 'call f(...)': one of the session's random functions (below)
+      IF what LIKE 'call %' THEN EXECUTE 'SELECT ' || substr(what, 6); END IF;
   END CASE;
   RETURN true;
 END $f$;
@@ -296,6 +298,31 @@ UPDATE regress_eve.what SET what = 'sequence';
 SELECT try_sql($$CALL ldp.close_epoch('tamper', 0)$$);
 UPDATE regress_eve.what SET what = 'prepare';
 SELECT try_sql($$CALL ldp.close_epoch('tamper', 0)$$);
+-- every function that draws from the session's random sequence, as many as this major
+-- has (random() on 15; random_normal() from 16; random(min, max) for int, bigint and
+-- numeric from 17): each refused, the same output on every version
+CREATE TEMP TABLE random_refusals (f text, refused boolean);
+DO $$
+DECLARE
+  f record;
+BEGIN
+  FOR f IN SELECT p.oid::regprocedure AS sig, p.proname || '(' ||
+                  coalesce((SELECT string_agg(k || '::' || format_type(t, NULL), ', ' ORDER BY k)
+                            FROM unnest(p.proargtypes::oid[]) WITH ORDINALITY a(t, k)), '') || ')' AS call
+           FROM pg_proc p
+           WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname IN ('random', 'random_normal')
+  LOOP
+    UPDATE regress_eve.what SET what = 'call ' || f.call;
+    BEGIN
+      CALL ldp.close_epoch('tamper', 0);
+      INSERT INTO random_refusals VALUES (f.sig::text, false);
+    EXCEPTION WHEN insufficient_privilege THEN
+      INSERT INTO random_refusals VALUES (f.sig::text, true);
+    END;
+  END LOOP;
+END $$;
+SELECT count(*) >= 1 AS some_random_function, bool_and(refused) AS every_one_refused,
+       count(*) FILTER (WHERE f = 'random()') AS has_random FROM random_refusals;
 -- as it was: the closer's lock only, its random sequence, no sequence value, no statement
 SELECT objid FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid();
 SELECT random() = first AS same_random FROM closer_random;

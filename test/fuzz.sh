@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzing the extension in a server, under AddressSanitizer + UndefinedBehaviorSanitizer:
 #
-#   1. builds ldp.so with -fsanitize=address,undefined in a copy of the sources
-#      (build/asan-ext/src) and installs it (make install DESTDIR=...) into a private copy
+#   1. builds ldp.so with -fsanitize=address,undefined: the core is the sanitizer build
+#      of the unit tests (build/asan, CMake with LDP_SANITIZE=ON: its libldp_core.a,
+#      built or brought up to date here), the PostgreSQL glue is compiled with the same
+#      flags in a copy of the sources (build/asan-ext/src; Makefile: LDP_CORE_LIB), and
+#      the whole is installed (make install DESTDIR=...) into a private copy
 #      of PostgreSQL 15 (/usr/lib/postgresql/15 and /usr/share/postgresql/15, pg_cron
 #      included; PostgreSQL finds its share and lib directories relative to its binaries,
 #      so the copy is self-contained);
@@ -72,7 +75,7 @@ prefix=$scratch/prefix               # the private copy of PostgreSQL with the s
 san=$scratch/san                     # the sanitizer logs the server writes
 cluster=$root/.pg/fuzz
 fuzz_role=ldp_fuzz
-san_flags='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize=vptr -g'
+asan_core=$root/build/asan          # CMake, LDP_SANITIZE=ON: the core (and the unit tests)
 t_start=$SECONDS
 
 failures=0
@@ -120,17 +123,28 @@ chmod 755 "$scratch/probe"
 
 # ---------------------------------------------------------------------------
 # 1. the sanitizer build, installed into a private copy of PostgreSQL
-say "building ldp.so with ASan + UBSan in $asan/src"
+# The core: the sanitizer build the unit tests ran in (test/run.sh builds it before this
+# script runs; CMake brings it up to date when a source changed, or builds it afresh).
+say "the core with ASan + UBSan: $asan_core/libldp_core.a (CMake)"
+if ! { cmake -S . -B "$asan_core" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLDP_SANITIZE=ON -DLDP_BUILD_TOOLS=OFF &&
+       cmake --build "$asan_core" -j "$jobs" --target ldp_core; } >"$out/build.log" 2>&1; then
+  tail -n 30 "$out/build.log" >&2
+  die "asan build" "the core's build in build/asan failed, see build/fuzz/build.log"
+fi
+# its flags (CMakeLists.txt, LDP_SANITIZE), for the glue and the probe; -g: the glue's
+# variables in a debugger
+san_flags="$(<"$asan_core/sanitize-flags.txt") -g"
+say "building ldp.so with ASan + UBSan in $asan/src ($san_flags)"
 # a fresh copy of the sources, without the objects of the normal build (which live next
-# to the sources): the sanitizer objects are only ever built here
+# to the sources): the sanitizer objects of the glue are only ever built here
 mkdir -p "$asan/src/src"
 rm -rf "$asan/src/extension" "$asan/src/src/core" "$asan/src/src/pg"
 cp -a Makefile extension "$asan/src/"
 cp -a src/core src/pg "$asan/src/src/"
 find "$asan/src" \( -name '*.o' -o -name '*.so' -o -name '*.bc' \) -delete
 make_args=(PG_CONFIG="$sys_pg_config" LDP_EXTRA_CXXFLAGS="$san_flags"
-           LDP_EXTRA_LDFLAGS='-fsanitize=address,undefined')
-if ! make -C "$asan/src" -j "$jobs" "${make_args[@]}" >"$out/build.log" 2>&1; then
+           LDP_EXTRA_LDFLAGS='-fsanitize=address,undefined' LDP_CORE_LIB="$asan_core/libldp_core.a")
+if ! make -C "$asan/src" -j "$jobs" "${make_args[@]}" >>"$out/build.log" 2>&1; then
   tail -n 30 "$out/build.log" >&2
   die "asan build" "make failed, see build/fuzz/build.log"
 fi

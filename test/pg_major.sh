@@ -9,7 +9,8 @@
 #      MAJOR, and installs it into a private copy of that build in a scratch directory;
 #   3. starts a temporary cluster (.pg/pgMAJOR) and runs there the pg_regress and
 #      isolation tests, the upgrade-catalog test (test/upgrade_catalog.sh) and the dump
-#      and restore test (test/dump_restore.sh);
+#      and restore test (test/dump_restore.sh), and the doc test's pages and signature
+#      check (test/doctest.py);
 #   4. pg_upgrade from 15 to MAJOR, --copy and --link, and pg_dump from 15 restored into
 #      MAJOR (test/pg_upgrade.sh), with a private copy of 15 with this checkout's ldp.
 #
@@ -99,6 +100,9 @@ bash "$copy/test/upgrade_catalog.sh" 2>&1 | prefix || status=1
 
 step "dump and restore"
 bash "$copy/test/dump_restore.sh" 2>&1 | prefix || status=1
+
+step "doc test: the examples of README.md and docs/, the signatures against the catalog"
+PSQL="$LDP_PG_BIN/psql" python3 "$here/doctest.py" --pages --catalog 2>&1 | prefix || status=1
 
 ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true
 

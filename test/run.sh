@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what it lacks, builds everything,
-# runs the core unit and statistical tests (CTest, also under ASan + UBSan), pg_regress
+# runs the core unit and statistical tests (CTest; again under ASan + UBSan, the test
+# binary in one shard per core), pg_regress
 # against a temporary private cluster, the upgrade test (the catalog of CREATE EXTENSION
 # ldp against 0.1.0 updated step by step), the dump and restore test, the libpqxx
 # integration tests, a short load test, the timing of cancels of long decodes
-# (test/cancel.sh), the crash test, and the fuzzing of the extension
-# in a sanitizer-built server (test/fuzz.sh). The cluster runs from a private copy of PostgreSQL 15 with this build
+# (test/cancel.sh), the crash test, and the fuzzing of the extension in a sanitizer-built
+# server (test/fuzz.sh, in the background beside the steps from the PGXS build on, with
+# its own cluster). The cluster runs from a private copy of PostgreSQL 15 with this build
 # of the extension installed into it, in a scratch directory under ${TMPDIR:-/tmp} named
 # after the checkout (src/tools/pgenv.sh: ldp_scratch_make, ldp_private_pg), removed at
 # the end with the cluster; the system's PostgreSQL installation is never written, so
@@ -13,7 +15,8 @@
 # LDP_PG_VERSIONS names (17,18; CI=true means 18), test/pg_major.sh: each built once from
 # Debian's source package into a cache outside the checkout, and ldp's regression,
 # isolation, upgrade, dump and pg_upgrade-from-15 tests there. Exits non-zero on any
-# failure and ends with one line "tests: N passed, N failed".
+# failure and ends with one line "tests: N passed, N failed", after a table of each
+# step's wall and CPU time.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../src/tools/pgenv.sh"
@@ -35,9 +38,65 @@ count_ctest() {  # parses "NN% tests passed, F tests failed out of T"
   passed=$((passed + t - f))
   failed=$((failed + f))
 }
+count_gtest() {  # a GoogleTest log and its exit status: "[  PASSED  ] N tests.", "[  FAILED  ] N tests,"
+  local p f
+  p="$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\?\..*/\1/p' "$1" | tail -1)"
+  f="$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?, listed below.*/\1/p' "$1" | tail -1)"
+  passed=$((passed + ${p:-0}))
+  failed=$((failed + ${f:-0}))
+  # ended before its summary (a sanitizer report aborts the process): one failure
+  [ -n "$p" ] || [ "$2" -eq 0 ] || failed=$((failed + 1))
+}
 status=0
-# "== [m:ss] step": each step's start, in minutes since the run began (where the time goes)
-step() { printf '== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
+# "== [m:ss] step": each step's start, in minutes since the run began (where the time goes);
+# at the end a table of each step's wall time and the CPU time (user + sys) of the
+# processes it ran and waited for (bash's `times`: a server started with pg_ctl is not
+# counted), which says more than the wall time on a machine that others share.
+step_names=() step_walls=() step_cpus=()
+cpu_ticks() {  # user + sys of this shell's waited-for children (/proc: cutime, cstime)
+  local stat f
+  stat=$(</proc/$$/stat)
+  read -ra f <<<"${stat##*) }"
+  echo $((f[13] + f[14]))
+}
+tck=$(getconf CLK_TCK 2>/dev/null || echo 100)
+# A step in the background (the fuzzer) has its own row: its wall time from its start to
+# its end, its CPU time from `times` in its subshell (build/fuzz.times), taken out of the
+# step during which it ended (the shell collects its CPU time then).
+bg_row= bg_pid= bg_start= bg_times=
+bg_account() {
+  local ticks
+  [[ -n $bg_pid ]] && ! kill -0 "$bg_pid" 2>/dev/null && [[ -f $bg_times ]] || return 0
+  ticks=$(awk -v tck="$tck" '{ for (i = 1; i <= NF; i++) { split($i, t, "m"); sub(/s$/, "", t[2])
+                                                          s += t[1] * 60 + t[2] } } END { printf "%d\n", s * tck }' "$bg_times")
+  step_cpus[bg_row]=$ticks
+  step_walls[bg_row]=$(($(stat -c %Y "$bg_times") - bg_start))
+  step_cpus[${#step_names[@]} - 1]=$((step_cpus[${#step_names[@]} - 1] - ticks))
+  bg_pid=
+}
+step_close() {
+  local n=${#step_names[@]} cpu
+  ((n > 0)) || return 0
+  cpu=$(cpu_ticks)
+  step_walls[n - 1]=$((SECONDS - step_walls[n - 1]))
+  step_cpus[n - 1]=$((cpu - step_cpus[n - 1]))
+  bg_account
+}
+step() {
+  step_close
+  printf '== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"
+  step_names+=("$*") step_walls+=("$SECONDS") step_cpus+=("$(cpu_ticks)")
+}
+step_table() {  # wall and CPU of each step, m:ss
+  local i
+  step_close
+  echo "== step times (wall, CPU of the step's own processes):"
+  for i in "${!step_names[@]}"; do
+    printf '   %2d:%02d %3d:%02d  %s\n' $((step_walls[i] / 60)) $((step_walls[i] % 60)) \
+      $((step_cpus[i] / tck / 60)) $((step_cpus[i] / tck % 60)) "${step_names[i]:0:70}"
+  done
+  step_names=()
+}
 
 step "build: core, unit tests, tools (CMake)"
 cmake -S . -B build/cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -47,14 +106,64 @@ step "unit and statistical tests of the core (CTest)"
 (cd build/cmake && ctest -LE integration --output-on-failure -j "$jobs") | tee build/unit.log || status=1
 count_ctest build/unit.log
 
-step "the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer (build/asan)"
+step "the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer: build (build/asan)"
 # (LDP_SKIP_SANITIZE=1 skips this step for a quicker local run; CI runs it)
 if [ "${LDP_SKIP_SANITIZE:-0}" != 1 ]; then
   cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLDP_SANITIZE=ON \
     -DLDP_BUILD_TOOLS=OFF >/dev/null
   cmake --build build/asan -j "$jobs" --target ldp_unit_tests
-  (cd build/asan && ctest --output-on-failure -j "$jobs") | tee build/asan.log || status=1
-  count_ctest build/asan.log
+  step "the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer: run ($jobs shards)"
+  # The tests' binary itself, one process per core (GoogleTest's sharding: test i in shard
+  # i mod $jobs), not ctest's process per test: a sanitized process takes about 0.08 s to
+  # start and end, a minute of CPU over the 684 tests (a fifth of their run). The same
+  # tests, counted the same; each shard's output is build/asan-shard<i>.log, and a
+  # failure prints its test's lines.
+  shard_pids=()
+  for ((i = 0; i < jobs; i++)); do
+    (cd build/asan && GTEST_TOTAL_SHARDS=$jobs GTEST_SHARD_INDEX=$i ./ldp_unit_tests) >"build/asan-shard$i.log" 2>&1 &
+    shard_pids+=($!)
+  done
+  for ((i = 0; i < jobs; i++)); do
+    shard_rc=0
+    wait "${shard_pids[i]}" || shard_rc=$?
+    log=build/asan-shard$i.log
+    sed -n 's/^\[==========\] \([0-9]* tests\? from .* ran\.\).*/shard '"$i"': \1/p' "$log"
+    grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ tests?[.,]' "$log" | sed "s/^/shard $i: /" || true
+    if ((shard_rc != 0)); then
+      status=1
+      # the failures' lines (a sanitizer report ends the shard: its last lines)
+      grep -E -B2 -A12 'Failure$|^\[  FAILED  \] [A-Z]' "$log" | head -n 200 || true
+      grep -q '^\[==========\] .* ran\.' "$log" || tail -n 60 "$log"
+    fi
+    count_gtest "$log" "$shard_rc"
+  done
+  cat build/asan-shard*.log >build/asan.log
+fi
+
+# The fuzzer runs in the background from here on, beside the steps below: its own
+# sanitizer build of ldp.so (the glue; the core is build/asan's), its own cluster, ports
+# and scratch directory, its output in build/fuzz.log (printed in its step at the end).
+# Its server keeps about one core busy, while the servers of the steps below mostly
+# wait on their clients: side by side they take about as long as the longer of the two.
+fuzz_pid= cron_pid=
+stop_fuzz() {  # test/fuzz.sh, in its subshell, on an early exit (its EXIT trap stops its cluster)
+  [[ -n $fuzz_pid ]] || return 0
+  pkill -TERM -P "$fuzz_pid" 2>/dev/null || true
+  wait "$fuzz_pid" 2>/dev/null || true
+}
+if [ "${LDP_SKIP_FUZZ:-0}" != 1 ]; then
+  step "fuzzing under ASan + UBSan, in the background: sqlsmith and mutated summaries (test/fuzz.sh, its own cluster)"
+  rm -f build/fuzz.times
+  (
+    rc=0
+    bash "$root/test/fuzz.sh" || rc=$?
+    times >build/fuzz.times
+    exit "$rc"
+  ) >build/fuzz.log 2>&1 &
+  fuzz_pid=$!
+  fuzz_started=$SECONDS
+  bg_row=$((${#step_names[@]} - 1)) bg_pid=$fuzz_pid bg_start=$(date +%s) bg_times=build/fuzz.times
+  trap stop_fuzz EXIT  # until the cluster's cleanup below takes over
 fi
 
 step "build the extension (PGXS) and install it into a private copy of PostgreSQL 15"
@@ -67,6 +176,8 @@ ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true
 rm -rf "$(ldp_cluster_dir "$cluster")" "$cluster"
 # shellcheck disable=SC2317  # called by the EXIT trap
 cleanup() {
+  stop_fuzz
+  if [[ -n $cron_pid ]]; then pkill -TERM -P "$cron_pid" 2>/dev/null || true; wait "$cron_pid" 2>/dev/null || true; fi
   [[ -f $(ldp_cluster_dir "$cluster")/log ]] && cp "$(ldp_cluster_dir "$cluster")/log" build/test-server.log
   ldp_cluster_stop "$cluster" --force || true
   rm -rf "$(ldp_cluster_dir "$cluster")" "$cluster"
@@ -81,6 +192,17 @@ echo "installed ldp into the copy in $(ldp_scratch_dir test)/prefix"
 step "temporary cluster"
 ldp_cluster_start "$cluster" "log_min_messages = warning"
 
+export LDP_REQUIRE_CRON=1  # the private cluster preloads pg_cron
+# The integration test of pg_cron (CollectionDb.PgCronClosesDueEpochs) mostly waits for
+# pg_cron's next minute, up to a minute of idle: it starts now and runs beside the steps
+# below (in the database postgres, with its own collection and cron job; nothing else
+# uses pg_cron), and is counted with the other integration tests.
+cron_test=CollectionDb.PgCronClosesDueEpochs
+if [ -x build/cmake/ldp_integration_tests ]; then
+  (cd build/cmake && ./ldp_integration_tests --gtest_filter="$cron_test") >build/integration-cron.log 2>&1 &
+  cron_pid=$!
+fi
+
 step "pg_regress and isolation tests"
 # the copy's pg_config: its pg_regress, pg_isolation_regress and psql
 if make installcheck PG_CONFIG="$LDP_PG_BIN/pg_config" 2>&1 | tee build/regress.log; then :; else
@@ -91,6 +213,11 @@ r_total="$(grep -cE '^(not )?ok|^test .*\.\.\. ' build/regress.log || true)"
 r_failed="$(grep -cE 'FAILED|^not ok' build/regress.log || true)"
 passed=$((passed + r_total - r_failed))
 failed=$((failed + r_failed))
+
+step "doc test: every SQL example of README.md and docs/, signatures against the catalog, links (test/doctest.py)"
+PSQL="$LDP_PG_BIN/psql" python3 test/doctest.py 2>&1 | tee build/doctest.log || status=1
+passed=$((passed + $(grep -c '^doc: .* ok$' build/doctest.log || true)))
+failed=$((failed + $(grep -c '^doc: .* FAILED$' build/doctest.log || true)))
 
 step "upgrade: CREATE EXTENSION ldp against 0.1.0 updated step by step, catalog for catalog (test/upgrade_catalog.sh)"
 if bash "$root/test/upgrade_catalog.sh" | tee build/upgrade.log; then :; else
@@ -109,11 +236,17 @@ fi
 passed=$((passed + $(grep -c '^dump: .* ok$' build/dump.log || true)))
 failed=$((failed + $(grep -c '^dump: .* FAILED' build/dump.log || true)))
 
-export LDP_REQUIRE_CRON=1  # the private cluster preloads pg_cron
 step "libpqxx integration tests (CTest, label integration)"
 if [ -x build/cmake/ldp_integration_tests ]; then
-  (cd build/cmake && ctest -L integration --output-on-failure) | tee build/integration.log || status=1
+  (cd build/cmake && ctest -L integration -E '^CollectionDb\.PgCronClosesDueEpochs$' --output-on-failure) |
+    tee build/integration.log || status=1
   count_ctest build/integration.log
+  echo "$cron_test, started with the cluster (build/integration-cron.log):"
+  cron_rc=0
+  wait "$cron_pid" || cron_rc=$?
+  cron_pid=
+  if ((cron_rc == 0)); then grep -E '^\[ +(OK|PASSED) +\]' build/integration-cron.log; else cat build/integration-cron.log; status=1; fi
+  count_gtest build/integration-cron.log "$cron_rc"
 fi
 
 step "load test: 16 sessions submitting THRESH batches and loading reports while epochs close"
@@ -146,12 +279,20 @@ bash "$root/test/crash.sh" "$cluster" | tee build/crash.log || status=1
 passed=$((passed + $(grep -c '^crash: .* ok$' build/crash.log || true)))
 failed=$((failed + $(grep -c '^crash: .* FAILED' build/crash.log || true)))
 
-step "fuzzing under ASan + UBSan: sqlsmith and mutated summaries (test/fuzz.sh, its own cluster)"
-# (LDP_SKIP_FUZZ=1 skips this step; CI runs it: about 2 minutes)
-if [ "${LDP_SKIP_FUZZ:-0}" != 1 ]; then
-  bash "$root/test/fuzz.sh" | tee build/fuzz.log || status=1
+# (LDP_SKIP_FUZZ=1 skips the fuzzing; CI runs it: about 3 minutes, beside the steps above)
+if [[ -n $fuzz_pid ]]; then
+  step "fuzzing: the rest of test/fuzz.sh (started at $((fuzz_started / 60)):$(printf %02d $((fuzz_started % 60)))), then its output (build/fuzz.log)"
+  fuzz_rc=0
+  wait "$fuzz_pid" || fuzz_rc=$?
+  fuzz_pid=
+  cat build/fuzz.log
   passed=$((passed + $(grep -c '^fuzz: .* ok$' build/fuzz.log || true)))
   failed=$((failed + $(grep -c '^fuzz: .* FAILED' build/fuzz.log || true)))
+  if ((fuzz_rc != 0)); then
+    status=1
+    # an error that left no FAILED line: count it once
+    grep -q '^fuzz: .* FAILED' build/fuzz.log || failed=$((failed + 1))
+  fi
 fi
 
 part15=$SECONDS
@@ -171,7 +312,7 @@ fi
 for v in $versions; do
   [[ $v != 15 ]] || continue  # (the part above)
   t0=$SECONDS
-  step "PostgreSQL $v: build (cached), regress and isolation, upgrade catalog, dump and restore, pg_upgrade from 15 (test/pg_major.sh)"
+  step "PostgreSQL $v: build (cached), regress and isolation, upgrade catalog, dump and restore, doc test, pg_upgrade from 15 (test/pg_major.sh)"
   if LDP_PG15_BIN=$LDP_PG_BIN bash "$root/test/pg_major.sh" "$v" | tee "build/pg$v.log"; then :; else
     status=1
     grep -q "^pg$v .* FAILED" "build/pg$v.log" || failed=$((failed + 1))
@@ -182,6 +323,7 @@ for v in $versions; do
 done
 
 step "end"
+step_table
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] || status=1
 exit "$status"
