@@ -3,7 +3,7 @@
 PG_CONFIG ?= pg_config
 
 MODULE_big = ldp
-EXTVERSION = 0.10.0
+EXTVERSION = 0.11.0
 MODULEDIR = extension
 # The SQL is written per concern in extension/sql/NN_<concern>.sql; the build puts the
 # files together, in the order of their numbers, into the install script of the current
@@ -13,7 +13,7 @@ MODULEDIR = extension
 # EXTENSION ldp UPDATE. test/upgrade_catalog.sh checks that both ways give the same catalog.
 EXTENSION_SQL = $(sort $(wildcard extension/sql/*.sql))
 DATA = extension/ldp.control extension/ldp--0.1.0.sql extension/ldp--0.1.0--0.2.0.sql \
-       extension/ldp--0.2.0--0.3.0.sql extension/ldp--0.3.0--0.4.0.sql extension/ldp--0.4.0--0.5.0.sql extension/ldp--0.5.0--0.6.0.sql extension/ldp--0.6.0--0.7.0.sql extension/ldp--0.7.0--0.8.0.sql extension/ldp--0.8.0--0.9.0.sql extension/ldp--0.9.0--0.10.0.sql
+       extension/ldp--0.2.0--0.3.0.sql extension/ldp--0.3.0--0.4.0.sql extension/ldp--0.4.0--0.5.0.sql extension/ldp--0.5.0--0.6.0.sql extension/ldp--0.6.0--0.7.0.sql extension/ldp--0.7.0--0.8.0.sql extension/ldp--0.8.0--0.9.0.sql extension/ldp--0.9.0--0.10.0.sql extension/ldp--0.10.0--0.11.0.sql
 DATA_built = build/extension/ldp--$(EXTVERSION).sql
 
 CORE_SRCS = $(wildcard src/core/*/*.cpp)

@@ -45,7 +45,7 @@ echo "freq.sh: word counts from $words_which" >&2
 command_line="ROWS_UNARY=$rows_unary ROWS_OLH=$rows_olh LDP_BENCH_WORKERS=$workers bench/freq.sh $rows $repeats${3:+ $3}"
 k=1024
 eps=1.0
-# dBitFlip's d: seed 004 (Ding et al., NeurIPS 2017) evaluates dBitFlipPM with d = 1, 2
+# dBitFlip's d: Ding et al. (NeurIPS 2017) evaluates dBitFlipPM with d = 1, 2
 # and 4 and publishes no deployed value (its deployment section covers 1BitMean only).
 # d = 4 is the most accurate of the three (variance ~ k/d) and the most work per row for
 # the aggregate (4-element arrays), so it is the conservative choice for a benchmark.
@@ -117,7 +117,7 @@ declare -A agg=(
   [olh]="ldp.olh_agg(seed, report, $eps, $k)"
   [hadamard]="ldp.hadamard_agg(\"row\", report, $eps, $k)"
 )
-# The decoding a user would write in plain SQL (same estimators as ALGORITHMS.md §2;
+# The decoding a user would write in plain SQL (same estimators as docs/algorithms/frequency.md;
 # the script checks that they agree with ldp.frequencies). SUE/OUE: a per-bit decode in
 # SQL is O(n k) (get_bit over generate_series); their row is sum(length(report)), which
 # reads every bit string but decodes nothing. OLH needs XXH32, which SQL does not have:

@@ -10,7 +10,7 @@ pure-LDP (github.com/Samuel-Maddock/pure-LDP, MIT) is imported from the checkout
 not part of this repository (Debian's python3-numpy, python3-xxhash, python3-bitarray,
 python3-scipy and python3-bitstring suffice; bench/heavy_pure_ldp.sh installs them).
 
-Workload (issue 20, docs ALGORITHMS.md §6.1): the words of the word file (word<TAB>count,
+Workload (issue 20, docs/algorithms/heavy-hitters.md#treehist): the words of the word file (word<TAB>count,
 one header line; default ../shared/data/subtlex_us_words.tsv beside the checkout if
 present, else the bundled test/data/subtlex_top1000.tsv) that are 1-6 letters a-z
 (case-sensitive, so "I" is out: 48 words reach 15*sqrt(n) at n = 10^7, 10 at 10^6); N
@@ -38,7 +38,8 @@ generator, which its clients draw from, seeded with SEED):
   SFP's word oracle. Chosen because its server state is fixed in size (OLH's grows with
   n, and SFP with OLH raises AttributeError); HCMS rather than CMS because a CMS report is
   a WIDTH-bit vector (encode and aggregate O(WIDTH)) and the extension instantiates
-  these protocols with HCMS (ALGORITHMS.md §7). Standard errors (derived, §7):
+  these protocols with HCMS (docs/algorithms/heavy-hitters.md#pem-prefix-extending).
+  Standard errors (derived there):
   PEM c(eps)*sqrt(g*n); SFP fragment c(eps/2)*sqrt((L/s)*n), word c(eps/2)*sqrt(n);
   printed as tau/sigma.
 - --sfp-frag-sigmas Z additionally decodes the same SFP server with the fragment
@@ -59,7 +60,8 @@ estimates are inside it); summary bytes = the sum of the oracles' sketch_matrix.
 the same counters as int32 take half). Times are wall clock, single-threaded.
 
 Not measured: anything of this extension (this script imports none of it), memory
-beyond the sketches, a merge of summaries. pure-LDP's defects (ALGORITHMS.md §7):
+beyond the sketches, a merge of summaries. pure-LDP's defects
+(docs/algorithms/heavy-hitters.md#differences-from-pure-ldp):
 - avoided by the parameters: PEM threshold mode's lazy `filter` that loses every
   fragment but the first from the third group on (g = 2 here, so it is consumed once);
   PEM's prefixes longer than the padded strings when s does not divide L - s0 (3 | 6);

@@ -7,7 +7,7 @@
 #
 #   bench/rappor_reference.sh RAPPOR            (RAPPOR: a google/rappor work tree or git dir)
 #
-# The case (ALGORITHMS.md §8): k = 32 bits, h = 2 hashes, m = 32 cohorts, p = 0.25,
+# The case (docs/algorithms/rappor.md): k = 32 bits, h = 2 hashes, m = 32 cohorts, p = 0.25,
 # q = 0.75, f = 0.5; one report per device, device i in a cohort drawn by Python's
 # random.Random(1), secret "secret<i>"; 60 strings v1..v60 with 30000/i^0.9 devices and
 # 20 strings u1..u20 (500 each) that are not candidates; candidates v1..v60 and 40

@@ -1,5 +1,5 @@
 -- Frequency oracles: every aggregate and accessor on reports written by hand,
--- checked against the formulas of ALGORITHMS.md §2.
+-- checked against the formulas of docs/algorithms/frequency.md.
 SET search_path = public, ldp;
 SET extra_float_digits = 0;
 

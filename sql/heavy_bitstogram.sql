@@ -1,4 +1,4 @@
--- Bitstogram (seed 003 §4, ALGORITHMS.md §6.2), the fourth heavy-hitters mechanism:
+-- Bitstogram (docs/algorithms/heavy-hitters.md#bitstogram), the fourth heavy-hitters mechanism:
 -- bitstogram_protocol / bitstogram_int8_protocol, bitstogram_encode (text and int8),
 -- bitstogram_agg, then the family's accessors with no branch (heavy_hitters,
 -- heavy_threshold, frequency / frequencies, report_count, epsilon, mechanism, protocol),

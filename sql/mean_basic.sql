@@ -1,5 +1,5 @@
 -- Means and proportions: every aggregate and accessor on reports written by
--- hand (not by our encoders), checked against the formulas of ALGORITHMS.md.
+-- hand (not by our encoders), checked against the formulas of docs/algorithms/means.md.
 SET search_path = public, ldp;
 SET extra_float_digits = 0;
 

@@ -5,8 +5,8 @@
 -- epochs decoded per epoch and over a range, and every error.
 SET search_path = public, ldp;
 
--- Bloom filters of google/rappor's Python client (get_bloom_bits; ALGORITHMS.md §8's
--- vectors, test/unit/rappor_client_test.cpp): the set bits, Bloom bit bits - 1 leftmost.
+-- Bloom filters of google/rappor's Python client (get_bloom_bits; the test
+-- vectors of docs/algorithms/rappor.md#client-bloom-filter-prr-and-irr, test/unit/rappor_client_test.cpp): the set bits, Bloom bit bits - 1 leftmost.
 CREATE FUNCTION pg_temp.set_bits(b varbit) RETURNS int[] LANGUAGE sql IMMUTABLE
   RETURN (SELECT array_agg(length(b) - j ORDER BY length(b) - j) FROM generate_series(1, length(b)) j
           WHERE substring(b FROM j FOR 1) = B'1');

@@ -11,7 +11,7 @@ SELECT (cms_encode('apple', 2, 16, 64, 1)).hash_index IS NOT NULL AS has_row,
        hcms_encode('apple', 2, 16, 64, 7) = hcms_encode('apple', 2, 16, 64, 7) AS hcms_reproducible,
        hashtogram_encode('apple', 2, 16, 64, 7) = hashtogram_encode('apple', 2, 16, 64, 7) AS ht_reproducible;
 -- with no noise to speak of (epsilon 60) a cms report is one-hot at h_j(x), and
--- xxh64('apple', seed 0..2) mod 1024 = 671, 694, 919 (ALGORITHMS.md's test vector)
+-- xxh64('apple', seed 0..2) mod 1024 = 671, 694, 919 (docs/algorithms/README.md#hashes-and-bit-orders)
 SELECT e.hash_index, position('1' IN e.report::text) - 1 AS one_at
 FROM (SELECT (cms_encode('apple', 60, 3, 1024, s)).* FROM generate_series(1, 40) s) e
 GROUP BY 1, 2 ORDER BY 1;

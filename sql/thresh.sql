@@ -1,7 +1,7 @@
 -- THRESH streams: parameters, the epoch state machine, reports, decisions, errors.
 SET extra_float_digits = 0;
 
--- Parameters against ALGORITHMS.md §3 written out in SQL (independent of the core):
+-- Parameters against docs/algorithms/thresh.md#thresh-parameters written out in SQL (independent of the core):
 -- n = 100000, T = 32, l = 20000, L = 40000, m = 2, eps = 8, delta = 0.1
 SELECT ldp.thresh_create('daily', 100000, 32, 20000, 40000, 2, 8, 0.1);
 WITH f AS (

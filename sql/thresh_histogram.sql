@@ -1,4 +1,4 @@
--- Histogram (HEAVYTHRESH) streams: parameters, votes, §5.1 reports, the published
+-- Histogram (HEAVYTHRESH) streams: parameters, votes, count-sketch reports, the published
 -- oracle and its frequencies against the rules applied by hand, and every error.
 SET extra_float_digits = 0;
 

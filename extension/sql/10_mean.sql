@@ -99,7 +99,7 @@ CREATE FUNCTION @extschema@.error_bound(@extschema@.mean_summary, delta float8) 
 COMMENT ON FUNCTION @extschema@.error_bound(@extschema@.mean_summary, float8) IS 'Worst-case bound on |estimate - truth| holding with probability >= 1 - delta (1BitMean Theorem 1; Hoeffding for rr and piecewise; NULL for laplace).';
 CREATE FUNCTION @extschema@.output_perturbation_epsilon(epsilon float8, gamma float8) RETURNS float8
   AS 'MODULE_PATHNAME', 'ldp_output_perturbation_epsilon' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.output_perturbation_epsilon(float8, float8) IS 'Effective one-round epsilon of 1BitMean at epsilon followed by output perturbation gamma (seed 004 section 4).';
+COMMENT ON FUNCTION @extschema@.output_perturbation_epsilon(float8, float8) IS 'Effective one-round epsilon of 1BitMean at epsilon followed by output perturbation gamma (Ding et al. 2017, section 4; docs/algorithms/means.md#output-perturbation).';
 
 -- Encoders for simulation and tests (devices encode with the core SDK)
 

@@ -1,7 +1,7 @@
 ------------------------------------------------------------------------------
 -- Sketch frequency oracles over strings nobody can enumerate → ldp.sketch_summary:
--- cms (Apple's Count Mean Sketch), hcms (Hadamard CMS) and hashtogram (seed 003's
--- count sketch with Hadamard compression). The type, its casts to ldp.summary and
+-- cms (Apple's Count Mean Sketch), hcms (Hadamard CMS) and hashtogram (Bassily et
+-- al.'s count sketch with Hadamard compression; docs/algorithms/sketches.md). The type, its casts to ldp.summary and
 -- its row of ldp.summary_kinds, the aggregates, the accessors, the encoders and
 -- the collection reader.
 ------------------------------------------------------------------------------
@@ -82,7 +82,7 @@ COMMENT ON AGGREGATE @extschema@.hcms_agg(int, int, boolean, float8, int, int) I
 CREATE AGGREGATE @extschema@.hashtogram_agg(hash_index int, coefficient int, report boolean, epsilon float8, hashes int, width int) (
   SFUNC = @extschema@.hashtogram_trans, STYPE = @extschema@.sketch_summary,
   COMBINEFUNC = @extschema@.sketch_combine, PARALLEL = SAFE);
-COMMENT ON AGGREGATE @extschema@.hashtogram_agg(int, int, boolean, float8, int, int) IS 'Seed 003''s count-sketch oracle with Hadamard compression (Hashtogram): independent bucket and sign hashes, the median over rows; sketch summary.';
+COMMENT ON AGGREGATE @extschema@.hashtogram_agg(int, int, boolean, float8, int, int) IS 'Bassily et al.''s count-sketch oracle with Hadamard compression (Hashtogram; docs/algorithms/sketches.md#count-sketch-with-hadamard-compression-hashtogram): independent bucket and sign hashes, the median over rows; sketch summary.';
 CREATE AGGREGATE @extschema@.rollup(@extschema@.sketch_summary) (
   SFUNC = @extschema@.sketch_combine, STYPE = @extschema@.sketch_summary,
   COMBINEFUNC = @extschema@.sketch_combine, PARALLEL = SAFE);
@@ -93,7 +93,7 @@ COMMENT ON AGGREGATE @extschema@.rollup(@extschema@.sketch_summary) IS 'Merges s
 CREATE FUNCTION @extschema@.frequencies(@extschema@.sketch_summary, items text[])
   RETURNS TABLE(item text, frequency float8, count float8, std_error float8, ci_lower float8, ci_upper float8)
   AS 'MODULE_PATHNAME', 'ldp_sketch_frequencies' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1000;
-COMMENT ON FUNCTION @extschema@.frequencies(@extschema@.sketch_summary, text[]) IS 'One row per element of items, in array order: the unbiased frequency (fraction of reports), count, standard error and 95% interval (frequency units). The interval omits the bias of hash collisions (README, "Sketches").';
+COMMENT ON FUNCTION @extschema@.frequencies(@extschema@.sketch_summary, text[]) IS 'One row per element of items, in array order: the unbiased frequency (fraction of reports), count, standard error and 95% interval (frequency units). The interval omits the bias of hash collisions (docs/algorithms/sketches.md#hash-collisions).';
 CREATE FUNCTION @extschema@.frequency(@extschema@.sketch_summary, item text) RETURNS float8
   AS 'MODULE_PATHNAME', 'ldp_sketch_frequency' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.frequency(@extschema@.sketch_summary, text) IS 'The unbiased frequency estimate of one string (the summary is decoded once per query, then each call costs its hashes).';

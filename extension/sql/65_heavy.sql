@@ -1,6 +1,6 @@
 ------------------------------------------------------------------------------
--- Heavy hitters without a candidate list → ldp.heavy_summary: TreeHist (seed 003 §3,
--- ALGORITHMS.md §6.1), PEM and Apple's SFP (§7, on HCMS oracles). The protocol type (what
+-- Heavy hitters without a candidate list → ldp.heavy_summary: TreeHist and Bitstogram
+-- (Bassily et al. 2017), PEM and Apple's SFP (on HCMS oracles); docs/algorithms/heavy-hitters.md. The protocol type (what
 -- devices download), the summary type,
 -- its casts to ldp.summary and its row of ldp.summary_kinds, the protocol builders,
 -- the aggregates, the accessors, the encoders and the collection reader.
@@ -41,7 +41,7 @@ CREATE FUNCTION @extschema@.treehist_protocol(epsilon float8, users bigint,
                                              hashes int DEFAULT NULL, width int DEFAULT NULL)
   RETURNS @extschema@.heavy_protocol
   AS 'MODULE_PATHNAME', 'ldp_treehist_protocol' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.treehist_protocol(float8, bigint, text, int, int, int, int) IS 'A TreeHist protocol for about `users` devices, every parameter not given (NULL) from ALGORITHMS.md §6.1''s defaults: with an alphabet, strings of up to 6 characters in levels of 2 (pad ''*''); alphabet => NULL: any UTF-8 text as bytes, one byte per level, max_length bytes (default 6); width 1024; hashes the power of two nearest users/(2000 levels), at most 256.';
+COMMENT ON FUNCTION @extschema@.treehist_protocol(float8, bigint, text, int, int, int, int) IS 'A TreeHist protocol for about `users` devices, every parameter not given (NULL) from the defaults of docs/algorithms/heavy-hitters.md#treehist-defaults: with an alphabet, strings of up to 6 characters in levels of 2 (pad ''*''); alphabet => NULL: any UTF-8 text as bytes, one byte per level, max_length bytes (default 6); width 1024; hashes the power of two nearest users/(2000 levels), between 8 and 256.';
 CREATE FUNCTION @extschema@.treehist_int8_protocol(epsilon float8, users bigint, hashes int DEFAULT NULL,
                                                   width int DEFAULT NULL)
   RETURNS @extschema@.heavy_protocol
@@ -54,14 +54,14 @@ CREATE FUNCTION @extschema@.pem_protocol(epsilon float8, users bigint,
                                         chars_per_level int DEFAULT NULL, hashes int DEFAULT NULL, width int DEFAULT NULL)
   RETURNS @extschema@.heavy_protocol
   AS 'MODULE_PATHNAME', 'ldp_pem_protocol' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.pem_protocol(float8, bigint, text, int, int, int, int, int) IS 'A PEM protocol (prefix extending, ALGORITHMS.md §7, HCMS oracles) for about `users` devices: groups of devices report prefixes of start_length + (group + 1) chars_per_level characters; defaults: 6 characters, start_length 0, 3 per group (2 groups), 64 x 4096 sketches. alphabet => NULL: any UTF-8 text as bytes, one byte per group.';
+COMMENT ON FUNCTION @extschema@.pem_protocol(float8, bigint, text, int, int, int, int, int) IS 'A PEM protocol (prefix extending, docs/algorithms/heavy-hitters.md#pem-prefix-extending, HCMS oracles) for about `users` devices: groups of devices report prefixes of start_length + (group + 1) chars_per_level characters; defaults: 6 characters, start_length 0, 3 per group (2 groups), 64 x 4096 sketches. alphabet => NULL: any UTF-8 text as bytes, one byte per group.';
 CREATE FUNCTION @extschema@.sfp_protocol(epsilon float8, users bigint,
                                         alphabet text DEFAULT 'abcdefghijklmnopqrstuvwxyz',
                                         max_length int DEFAULT NULL, chars_per_level int DEFAULT NULL,
                                         hashes int DEFAULT NULL, width int DEFAULT NULL)
   RETURNS @extschema@.heavy_protocol
   AS 'MODULE_PATHNAME', 'ldp_sfp_protocol' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.sfp_protocol(float8, bigint, text, int, int, int, int) IS 'An Apple SFP protocol (sequence fragment puzzle, ALGORITHMS.md §7, HCMS oracles) for about `users` devices: a fragment of chars_per_level characters at a random position, keyed by an 8-bit hash of the word, and the word itself; defaults: 6 characters, fragments of 2, 64 x 4096 sketches. alphabet => NULL: any UTF-8 text as bytes, one-byte fragments.';
+COMMENT ON FUNCTION @extschema@.sfp_protocol(float8, bigint, text, int, int, int, int) IS 'An Apple SFP protocol (sequence fragment puzzle, docs/algorithms/heavy-hitters.md#sfp-sequence-fragment-puzzle, HCMS oracles) for about `users` devices: a fragment of chars_per_level characters at a random position, keyed by an 8-bit hash of the word, and the word itself; defaults: 6 characters, fragments of 2, 64 x 4096 sketches. alphabet => NULL: any UTF-8 text as bytes, one-byte fragments.';
 CREATE FUNCTION @extschema@.pem_int8_protocol(epsilon float8, users bigint, hashes int DEFAULT NULL,
                                              width int DEFAULT NULL)
   RETURNS @extschema@.heavy_protocol
@@ -100,7 +100,7 @@ CREATE TYPE @extschema@.heavy_summary (
   STORAGE = extended
 );
 COMMENT ON TYPE @extschema@.heavy_summary IS
-  'Decoder state of a heavy-hitters protocol (treehist, pem, sfp): the protocol, the report count and its sketches'' integer counters (hashes x width each), stored at the narrowest width that holds them. Text form v1:<mechanism>{...}; merge with ldp.rollup.';
+  'Decoder state of a heavy-hitters protocol (treehist, bitstogram, pem, sfp): the protocol, the report count and its sketches'' integer counters (hashes x width each), stored at the narrowest width that holds them. Text form v1:<mechanism>{...}; merge with ldp.rollup.';
 
 -- ldp.summary casts and the summary kind
 
@@ -117,7 +117,7 @@ COMMENT ON FUNCTION @extschema@.heavy_summary(@extschema@.summary) IS 'An ldp.su
 
 INSERT INTO @extschema@.summary_kinds VALUES
   ('heavy', '@extschema@.heavy_summary', '@extschema@.collection_heavy_hitters(text, float8)',
-   'Heavy hitters without a candidate list: TreeHist, PEM, SFP.');
+   'Heavy hitters without a candidate list: TreeHist, Bitstogram, PEM, SFP.');
 
 -- Transition and combine functions (state = the summary itself, updated in place)
 
@@ -244,7 +244,7 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION @extschema@.collection_heavy_hitters(text, float8) IS 'The heavy hitters of each closed epoch of a heavy-hitters collection, by epoch then count descending: the columns of ldp.heavy_hitters (threshold in reports; NULL: each epoch''s default). Roll epochs up for a longer range: ldp.heavy_hitters((SELECT ldp.rollup(summary::ldp.heavy_summary) FROM ldp.collection_epochs WHERE ...)). Needs the read privilege.';
 
--- Bitstogram (seed 003 §4, ALGORITHMS.md §6.2), 0.9.0: protocol builders, transition
+-- Bitstogram (Bassily et al. 2017 §4; docs/algorithms/heavy-hitters.md#bitstogram), 0.9.0: protocol builders, transition
 -- function, aggregate and encoders.
 
 CREATE FUNCTION @extschema@.bitstogram_protocol(epsilon float8, users bigint,
@@ -254,7 +254,7 @@ CREATE FUNCTION @extschema@.bitstogram_protocol(epsilon float8, users bigint,
                                                buckets int DEFAULT NULL)
   RETURNS @extschema@.heavy_protocol
   AS 'MODULE_PATHNAME', 'ldp_bitstogram_protocol' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.bitstogram_protocol(float8, bigint, text, int, int, int, int, int) IS 'A Bitstogram protocol (seed 003 §4, ALGORITHMS.md §6.2) for about `users` devices: each device reports one coordinate of chars_per_level characters of its item, with the item''s hash bucket, by Hadamard response at epsilon/2, and the item to a count sketch at epsilon/2. Defaults: 6 characters, one per coordinate (pad ''*''); buckets at least 4 sqrt(users), as many as a Hadamard-response vector of the power of two at or above 4 sqrt(users) * symbols + 1 cells holds; hashes * width = that vector''s size (width 1024 for 10^6 users). alphabet => NULL: any UTF-8 text as bytes, one byte per coordinate.';
+COMMENT ON FUNCTION @extschema@.bitstogram_protocol(float8, bigint, text, int, int, int, int, int) IS 'A Bitstogram protocol (Bassily et al. 2017 section 4, docs/algorithms/heavy-hitters.md#bitstogram) for about `users` devices: each device reports one coordinate of chars_per_level characters of its item, with the item''s hash bucket, by Hadamard response at epsilon/2, and the item to a count sketch at epsilon/2. Defaults: 6 characters, one per coordinate (pad ''*''); buckets at least 4 sqrt(users), as many as a Hadamard-response vector of the power of two at or above 4 sqrt(users) * symbols + 1 cells holds; hashes * width = that vector''s size (width 1024 for 10^6 users). alphabet => NULL: any UTF-8 text as bytes, one byte per coordinate.';
 CREATE FUNCTION @extschema@.bitstogram_int8_protocol(epsilon float8, users bigint, hashes int DEFAULT NULL,
                                                     width int DEFAULT NULL, buckets int DEFAULT NULL)
   RETURNS @extschema@.heavy_protocol

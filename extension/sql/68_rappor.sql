@@ -1,5 +1,5 @@
 ------------------------------------------------------------------------------
--- RAPPOR (Google's Bloom-filter reports, ALGORITHMS.md §8) → ldp.rappor_summary: the
+-- RAPPOR (Google's Bloom-filter reports, docs/algorithms/rappor.md) → ldp.rappor_summary: the
 -- type, its casts to ldp.summary and its row of ldp.summary_kinds, the aggregate and
 -- its rollup, the accessors, the decoder against candidate strings, the privacy
 -- figures, the encoders and the collection reader.

@@ -292,14 +292,14 @@ EOF
 
 # ---------------------------------------------------------------------------
 # Heavy hitters: the same kind of word population, but nobody gives a dictionary. Every
-# device reports its word once with TreeHist (ALGORITHMS.md §6.1) under a protocol
-# fixed in advance, ldp.treehist_protocol(2, 1M): words of 1 to 6 letters a-z, cut into
-# 3 levels of 2 letters, each level's oracle a count sketch of 128 rows x 1024 columns.
-# The server walks the prefix tree and returns the words whose estimated count is above
-# tau = 15 sqrt(n) (1.5% of the devices at n = 1M) with their 95% intervals. The loader
-# lower-cases the words ("I" -> "i"), skips those the protocol cannot encode (longer
-# than 6 letters, apostrophes, ...; it says how many) and writes the true counts to a
-# file, so that the output can be set beside the truth.
+# device reports its word once with TreeHist (docs/algorithms/heavy-hitters.md#treehist) under
+# a protocol fixed in advance, ldp.treehist_protocol(2, 1M): words of 1 to 6 letters a-z, cut
+# into 3 levels of 2 letters, each level's oracle a count sketch of 128 rows x 1024 columns.
+# The server walks the prefix tree and returns the words whose estimated count is above tau =
+# 15 sqrt(n) (1.5% of the devices at n = 1M) with their 95% intervals. The loader lower-cases
+# the words ("I" -> "i"), skips those the protocol cannot encode (longer than 6 letters,
+# apostrophes, ...; it says how many) and writes the true counts to a file, so that the output
+# can be set beside the truth.
 
 H_EPS=2
 H_PROTOCOL="ldp.treehist_protocol($H_EPS, $USERS)"

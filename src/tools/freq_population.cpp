@@ -233,8 +233,8 @@ void validate_freq_spec(const FreqLoadSpec& s) {
   if (!dbitflip && s.d != 0)
     throw UsageError(std::string("--d applies to dbitflip only, not ") + name);
   if (dbitflip && s.d == 0)
-    throw UsageError("dbitflip needs --d D, the buckets per report, in [1, k] (seed 004 "
-                     "evaluates d = 1, 2, 4 for dBitFlipPM; d = k is SUE)");
+    throw UsageError("dbitflip needs --d D, the buckets per report, in [1, k] (Ding et al. "
+                     "2017 evaluate d = 1, 2, 4 for dBitFlipPM; d = k is SUE)");
   if (!dbitflip && s.memoize)
     throw UsageError(std::string("--memoize applies to dbitflip only (dBitFlipPM), not ") + name);
   try {

@@ -1,7 +1,8 @@
 // Populations of simulated users holding words or 64-bit integer ids, and the reports
-// their devices send with a heavy-hitters protocol (TreeHist, ALGORITHMS.md §6.1;
-// Bitstogram, §6.2; PEM and SFP, §7) through the core library's device SDK
-// (treehist_encode, bitstogram_encode, pem_encode, sfp_encode and their integer forms).
+// their devices send with a heavy-hitters protocol (TreeHist,
+// docs/algorithms/heavy-hitters.md#treehist; Bitstogram, PEM and SFP) through the core
+// library's device SDK (treehist_encode, bitstogram_encode, pem_encode, sfp_encode and their
+// integer forms).
 //
 // generate_heavy_reports() builds the protocol from the options (heavy_protocol_build,
 // what ldp.<mechanism>_protocol and ldp.treehist_int8_protocol call), draws every user's

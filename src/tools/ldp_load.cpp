@@ -65,8 +65,8 @@ Mechanism:
 
 Frequency oracles (each user holds one item of [0, K) and sends one report a round):
   --k K                the domain size, in [2, 4194304] (hadamard: at most 4194303)
-  --d D                dbitflip: buckets per report, in [1, K] (required; seed 004
-                       evaluates d = 1, 2, 4 for repeated collection; d = K is SUE)
+  --d D                dbitflip: buckets per report, in [1, K] (required; Ding et al.
+                       2017 evaluate d = 1, 2, 4 for repeated collection; d = K is SUE)
   --memoize            dbitflip: every user is an ldp::DBitFlipClient (dBitFlipPM:
                        its d buckets are drawn once and one bit per (bucket, whether
                        the item is that bucket) is memoized across --rounds)

@@ -1,5 +1,5 @@
 // Populations of simulated devices holding words or Zipf-ranked ids, and the RAPPOR
-// reports they send (ALGORITHMS.md §8) through the core library's device SDK
+// reports they send (docs/algorithms/rappor.md) through the core library's device SDK
 // (rappor_encode: Bloom filter, PRR memoized by the device's secret, fresh IRR).
 //
 // Every device gets a cohort drawn uniformly from [0, cohorts) and its own secret (16

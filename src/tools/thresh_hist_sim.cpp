@@ -214,7 +214,7 @@ const char* kHistUsage = R"(Usage: ldp_thresh_sim --histogram --hgroup SIZE:DIST
 
 HEAVYTHRESH in memory (the core's rules): every user holds l samples per epoch from its
 group's distribution over the dictionary, votes on its projected histogram, and after a
-global update sends a §5.1 report; beside it, the baseline re-estimates every epoch (the
+global update sends a count-sketch report; beside it, the baseline re-estimates every epoch (the
 same report from every user at eps_e = HEAVYTHRESH's worst-case loss / T).
 
   --hgroup G          SIZE:DIST[@EPOCH:DIST...]; DIST is subtlex[+K] (the dictionary's

@@ -2,7 +2,7 @@
 // states, src/core/thresh/histogram.hpp) in groups whose word distributions (SUBTLEX-US
 // or Zipf over a dictionary) change at chosen epochs, driven through T epochs by the
 // core's rules in memory, beside the baseline that re-estimates every epoch: every user
-// sends the same §5.1 report of its projected histogram every epoch with ε_e =
+// sends the same count-sketch report of its projected histogram every epoch with ε_e =
 // HEAVYTHRESH's worst-case loss / T (the same worst case over the run, by composition).
 // Per epoch: the mean absolute error of the top items' published frequencies for both.
 #pragma once

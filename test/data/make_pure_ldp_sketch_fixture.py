@@ -33,10 +33,11 @@ Files written (all text, UTF-8, one record a line, tab-separated):
   estimates.txt     protocol<TAB>word<TAB>estimate: pure-LDP's estimate (repr of
                     the float), for every population word, then for absent words
 
-The script also checks ALGORITHMS.md's hash test vectors and that pure-LDP's hash
-functions are h_j above, and recomputes every estimate from the written reports
-with ALGORITHMS.md §4.1 and §4.2's integer-summary estimators (our own code),
-printing the largest difference from pure-LDP's.
+The script also checks the hash test vectors of
+docs/algorithms/README.md#hashes-and-bit-orders and that pure-LDP's hash functions
+are h_j above, and recomputes every estimate from the written reports with the
+integer-summary estimators of docs/algorithms/sketches.md (CMS and HCMS; our own
+code), printing the largest difference from pure-LDP's.
 """
 import importlib
 import math
@@ -57,7 +58,7 @@ HCMS_MULTIPLIER = HCMS["n"] // CMS["n"]
 # word list (held by nobody here), the test-vector items, and one non-ASCII word.
 ABSENT_RANKS = (41, 42, 43, 44, 45, 100, 250, 500, 1000)
 EXTRA_ABSENT = ("42", "apple", "caf\u00e9")
-# ALGORITHMS.md, "Large domains": xxh64(str(x), seed=j).intdigest() % 1024, j = 0..2
+# docs/algorithms/README.md#hashes-and-bit-orders: xxh64(str(x), seed=j).intdigest() % 1024, j = 0..2
 HASH_VECTORS = {"apple": (671, 694, 919), "42": (697, 502, 565)}
 
 
@@ -114,7 +115,7 @@ def seed_all(offset):
 
 
 def xxh(x, j, m):
-    """ALGORITHMS.md's h_j(x), our own: xxh64 of the UTF-8 text of x, seed j, mod m."""
+    """The h_j(x) of docs/algorithms/sketches.md, our own: xxh64 of the UTF-8 text of x, seed j, mod m."""
     import xxhash
 
     return xxhash.xxh64(str(x).encode("utf-8"), seed=j).intdigest() % m
@@ -159,7 +160,7 @@ def c_of(x):
 
 
 def recompute_cms(lines, items, k, m):
-    """ALGORITHMS.md §4.1 from the written reports: P[j][i] = #reports with row j
+    """docs/algorithms/sketches.md#count-mean-sketch-cms from the written reports: P[j][i] = #reports with row j
     and bit i set; f(x) = m/(m-1) * (c * sum_j P[j][h_j(x)] - n*((c-1)/2 + 1/m))."""
     P = [[0] * m for _ in range(k)]
     n = 0
@@ -176,7 +177,7 @@ def recompute_cms(lines, items, k, m):
 
 
 def recompute_hcms(lines, items, k, m):
-    """ALGORITHMS.md §4.2 from the written reports: S[j][l] = sum of y;
+    """docs/algorithms/sketches.md#hadamard-count-mean-sketch-hcms from the written reports: S[j][l] = sum of y;
     f(x) = m/(m-1) * (c * sum_j FWHT(S[j])[h_j(x)] - n/m)."""
     S = [[0] * m for _ in range(k)]
     n = 0
@@ -287,7 +288,7 @@ def main():
                   f"other bits in {r0:.4f} (expected {1 - p1:.4f})")
             assert abs(r1 - p1) < 0.03 and abs(r0 - (1 - p1)) < 0.01
 
-        # Independent recomputation from the file just written (ALGORITHMS.md §4).
+        # Independent recomputation from the file just written (docs/algorithms/sketches.md).
         with open(os.path.join(out, f"{protocol}_reports.txt"), encoding="utf-8") as f:
             written = f.read().splitlines()
         recompute = recompute_hcms if hadamard else recompute_cms

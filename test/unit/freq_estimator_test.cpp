@@ -7,8 +7,8 @@
 // Design: a FIXED population of kUsers users with a known, mixed frequency vector
 // over k = 12 items (one item nobody holds). In every trial each user encodes its
 // own value afresh. The variances below are those of a fixed population, written
-// here from the formulas (ALGORITHMS.md §2; dBitFlip and Hadamard derived in
-// mechanisms/dbitflip.cpp and hadamard.cpp), independently of the library's code.
+// here from the formulas (docs/algorithms/frequency.md; dBitFlip and Hadamard derived
+// there and in src/core/freq/dbitflip.cpp and hadamard.cpp), independently of the library's code.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,7 +1,8 @@
 // The frequency-oracle summary without the statistics: estimates computed by hand
-// from ALGORITHMS.md §2 (never through our encoders), reports the mechanisms cannot
-// produce, parameters and the OLH hash. Merges and consistency: freq_merge_test.cpp;
-// codecs: freq_summary_io_test.cpp; encoders and statistics: freq_estimator_test.cpp.
+// from docs/algorithms/frequency.md#pure-protocols-one-estimator (never through our encoders),
+// reports the mechanisms cannot produce, parameters and the OLH hash. Merges and consistency:
+// freq_merge_test.cpp; codecs: freq_summary_io_test.cpp; encoders and statistics:
+// freq_estimator_test.cpp.
 #include "freq/freq_summary.hpp"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,9 @@
-// Bitstogram (seed 003 §4, ALGORITHMS.md §6.2; src/core/heavy/bitstogram.cpp): the
-// protocol's defaults and forms, the encoder's reports against the formulas, hand-computed
-// counters and estimates, refusals, the codec's round trips, and the decoder reading items
-// of every domain off their coordinates. Its statistical tests (σ_B and σ_F within 10%,
-// coverage, rollup, SUBTLEX-US words at the default) are in heavy_estimator_test.cpp.
+// Bitstogram (Bassily et al. 2017 §4, docs/algorithms/heavy-hitters.md#bitstogram;
+// src/core/heavy/bitstogram.cpp): the protocol's defaults and forms, the encoder's reports
+// against the formulas, hand-computed counters and estimates, refusals, the codec's round
+// trips, and the decoder reading items of every domain off their coordinates. Its statistical
+// tests (σ_B and σ_F within 10%, coverage, rollup, SUBTLEX-US words at the default) are in
+// heavy_estimator_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>

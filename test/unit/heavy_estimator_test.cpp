@@ -1,5 +1,6 @@
-// Statistical tests of TreeHist (ALGORITHMS.md §6.1), end to end: the SDK's encoder
-// produces every report, the summary decodes them, over seeded, deterministic trials.
+// Statistical tests of TreeHist (docs/algorithms/heavy-hitters.md#treehist), end to end: the
+// SDK's encoder produces every report, the summary decodes them, over seeded, deterministic
+// trials.
 //
 //   1. Standard errors: over repeated populations, the spread of the prefix estimates
 //      (every level) and of the final estimates of items chosen in advance is σ_P =
@@ -12,14 +13,14 @@
 //      n = 2·10^5: every item with f >= τ + 3σ_P is found, none with f <= τ - 3σ_F is
 //      returned; recall and precision at τ are printed.
 //
-//   5. PEM and SFP (§7, HCMS oracles): the spread of every group's (PEM) and of every
+//   5. PEM and SFP (HCMS oracles): the spread of every group's (PEM) and of every
 //      position's fragment and the word estimates (SFP) is σ_PEM = c(ε)·sqrt(g·n),
 //      σ_frag = c(ε/2)·sqrt(P·n) and σ_word = c(ε/2)·sqrt(n), within 10%; coverage of the
 //      final estimates of items chosen in advance; rollup; the words at n = 10^6 at
 //      their defaults, as 4.
 //
-// Every formula below is written from ALGORITHMS.md, independently of the library's
-// code. Every test prints its figures (std::printf).
+// Every formula below is written from docs/algorithms/heavy-hitters.md, independently of the
+// library's code. Every test prints its figures (std::printf).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -128,7 +129,8 @@ TEST(HeavyStat, PruneAndFinalStandardErrorsAreSigmaPAndSigmaF) {
 TEST(HeavyStat, FinalIntervalsCoverAbout95Percent) {
   const Spread& s = SpreadOfRepeatedPopulations();
   std::printf("coverage of the 95%% intervals: %.4f over %lld checks\n", s.coverage, static_cast<long long>(s.checks));
-  // 2000 checks: the binomial SD is 0.5%; σ_F is slightly conservative (§5.1).
+  // 2000 checks: the binomial SD is 0.5%; σ_F is slightly conservative
+  // (sketches.md#the-median-over-rows).
   EXPECT_GE(s.coverage, 0.93);
   EXPECT_LE(s.coverage, 0.98);
 }
@@ -259,9 +261,10 @@ ZipfRun RunZipf(double n_target, uint64_t seed, const char* name) {
   std::printf("  prepare %.0f ms, heavy_hitters %.0f ms\n", r.prepare_ms, r.hitters_ms);
   EXPECT_EQ(r.h.threshold, 15 * std::sqrt(r.n));
   EXPECT_NEAR(r.h.sigma_prune, SigmaP(2, r.n, 3), 1e-6 * r.h.sigma_prune);
-  // §6.1's pruning rule as printed (the cap on noise survivors does not bind here):
-  // τ_P = min(τ, max(τ - 2σ_P, z_8·σ_P)), z_8 = Φ⁻¹(1 - 8/729) = 2.291268767897 (Python's
-  // statistics.NormalDist), at both pruned levels.
+  // The pruning rule (heavy-hitters.md#pruning-the-prefix-tree; its cap on noise survivors
+  // does not bind here): τ_P = min(τ, max(τ - 2σ_P, z_8·σ_P)),
+  // z_8 = Φ⁻¹(1 - 8/729) = 2.291268767897 (Python's statistics.NormalDist), at both pruned
+  // levels.
   const double sp = SigmaP(2, r.n, 3), tau = r.h.threshold;
   const double want = std::min(tau, std::max(tau - 2 * sp, 2.291268767897001 * sp));
   EXPECT_EQ(r.h.prune_thresholds.size(), 2u);
@@ -299,7 +302,7 @@ TEST(HeavyStat, IntegersAtTheirDefault) {
   const ldp::HeavyHitters h = PreparedHeavy(s).hitters();
   CheckHitters("int64, t = 16", pop, h, n);
   EXPECT_EQ(h.threshold, 30 * std::sqrt(n));
-  // Level 1 prunes by §6.1's rule (z_8 = Φ⁻¹(1 - 8/256) = 1.862731867421651); deeper
+  // Level 1 prunes by the pruning rule (z_8 = Φ⁻¹(1 - 8/256) = 1.862731867421651); deeper
   // levels, where the noise survivors would grow 8-fold, at or above it (the cap).
   const double sp = SigmaP(2, n, 8), want = std::max(h.threshold - 2 * sp, 1.862731867421651 * sp);
   ASSERT_EQ(h.prune_thresholds.size(), 7u);
@@ -619,9 +622,9 @@ TEST(HeavyStat, SfpWordsAtTheDefault) {
 }
 
 // Bitstogram finds an item of count f when every coordinate's argmax is right: about
-// (1 - Q(f/(√2·σ_B)))^(D·(|Σ|-1)) (§6.2), 0.99 at 29√n, 0.55 at 20√n, 0.03 at 15√n, so
-// its recall against the true set above τ = 15√n is low by design; every word at τ + 3σ_B
-// = 30.9√n or more is returned (CheckHitters), and precision stays high.
+// (1 - Q(f/(√2·σ_B)))^(D·(|Σ|-1)) (heavy-hitters.md#bitstogram), 0.99 at 29√n, 0.55 at 20√n,
+// 0.03 at 15√n, so its recall against the true set above τ = 15√n is low by design; every word
+// at τ + 3σ_B = 30.9√n or more is returned (CheckHitters), and precision stays high.
 TEST(HeavyStat, BitstogramWordsAtTheDefault) {
   const Quality q = RunZipfMech(HeavyMechanism::Bitstogram, 1e6, 77);
   EXPECT_GE(q.recall, 0.3);

@@ -1,8 +1,8 @@
-// The heavy-hitters family's protocol, encoder, summary and forms (ALGORITHMS.md §6.1,
-// §7; src/core/heavy/): defaults, refusals, hand-computed reports and estimates, merges,
-// and the text and binary forms with every malformation the readers must refuse; for
-// TreeHist, then PEM and SFP (the last section).
-// Statistical tests are in heavy_estimator_test.cpp.
+// The heavy-hitters family's protocol, encoder, summary and forms
+// (docs/algorithms/heavy-hitters.md; src/core/heavy/): defaults, refusals, hand-computed
+// reports and estimates, merges, and the text and binary forms with every malformation the
+// readers must refuse; for TreeHist, then PEM and SFP (the last section). Statistical tests
+// are in heavy_estimator_test.cpp.
 #include "heavy/heavy_summary.hpp"
 
 #include <gtest/gtest.h>
@@ -197,8 +197,8 @@ TEST(HeavyEncoder, RefusesItemsItCannotEncode) {
                          [&] { ldp::treehist_encode(Protocol(HeavyDomain::Int64, 2, 1000), "5", rng); }));
 }
 
-// Without flips (ε = 700: a flip has probability 1/(1+e^350)), each bit is the §5.1 entry
-// g_j(u)·H[r][h_j(u)] of the prefix at the drawn level and of the whole item, computed
+// Without flips (ε = 700: a flip has probability 1/(1+e^350)), each bit is the count sketch's
+// entry g_j(u)·H[r][h_j(u)] of the prefix at the drawn level and of the whole item, computed
 // here from the conventions' hash.
 TEST(HeavyEncoder, ReportsTheHadamardEntriesOfPrefixAndItem) {
   const ldp::HeavyProtocol p = Protocol(HeavyDomain::Alphabet, 700, 1000, 8, 16);
@@ -537,9 +537,9 @@ TEST(HeavyProtocol, PemAndSfpDefaultsAndTextForms) {
       "expected_users=5}"));
 }
 
-// Without flips (ε = 700: SFP's ε/2 flips with probability 1/(1+e^350)), each report is §4.2's HCMS entry H[l][h_j(u)]
-// of what it reports, computed here from the conventions' hash: PEM the group's prefix, SFP the hash byte followed by
-// the fragment, and the word.
+// Without flips (ε = 700: SFP's ε/2 flips with probability 1/(1+e^350)), each report is the
+// HCMS entry H[l][h_j(u)] of what it reports, computed here from the conventions' hash: PEM
+// the group's prefix, SFP the hash byte followed by the fragment, and the word.
 TEST(HeavyEncoder, PemAndSfpReportTheirHcmsEntries) {
   auto entry = [](const std::string& u, int64_t j, int64_t l, int64_t m) {
     const auto h = static_cast<int64_t>(ldp::sketch_hash(u, static_cast<uint64_t>(j)) % static_cast<uint64_t>(m));

@@ -1,7 +1,7 @@
 // Statistical tests of every mean/proportion mechanism, end to end: the SDK's
 // encoders produce the reports, the summary decodes them, and over many seeded
 // trials the estimate must be unbiased, have the closed-form variance of
-// ALGORITHMS.md §1, and its 95% interval must cover the truth 95% of the time.
+// docs/algorithms/means.md, and its 95% interval must cover the truth 95% of the time.
 //
 // Design: every trial draws a fresh population of n users, each user's value
 // independently and uniformly from a fixed list of mixed values (the "support").
@@ -74,7 +74,7 @@ struct Scenario {
 
 void PrintTo(const Scenario& s, std::ostream* os) { *os << s.name; }
 
-// ---- closed forms of ALGORITHMS.md §1, written from the formulas ----
+// ---- closed forms of docs/algorithms/means.md, written from the formulas ----
 
 // Randomized response: ybar ~ Bernoulli(q + pi (p - q)) means; estimate = (ybar - q)/(p - q).
 double rr_unit_variance(double eps, double pi) {
@@ -137,7 +137,7 @@ User piecewise_user(double eps, double m) {
 
 // A fresh device with alpha-point rounding and memoization, two rounds. Round 1's
 // value is the same as round 2's half of the time (the memo is then hit), else an
-// independent draw; round 2 is decoded. By Theorem 3 of seed 004 its bit is still
+// independent draw; round 2 is decoded. By Theorem 3 of Ding et al. 2017 its bit is still
 // distributed as 1BitMean's on the round-2 value, whatever the granularity.
 User client_user(double eps, double m, double granularity, double gamma, Support support) {
   return [=](Summary& s, double x, RandomSource& rng) {
@@ -250,7 +250,7 @@ TEST_P(MeanEstimator, UnbiasedWithClosedFormVarianceAndCoverage) {
                << "), coverage " << st.coverage << ", mean se^2 " << st.mean_se2);
   // (a) unbiased: within 3 standard errors of the mean of the estimates
   EXPECT_LE(std::fabs(st.mean_estimate - truth), 3 * std::sqrt(st.estimate_variance / kTrials));
-  // (b) the variance is the closed form of ALGORITHMS.md, within 10%
+  // (b) the variance is the closed form of docs/algorithms/means.md, within 10%
   EXPECT_NEAR(st.estimate_variance / closed_form, 1.0, 0.10);
   // (c) the 95% interval covers the truth 93.5%..96.5% of the time
   EXPECT_GE(st.coverage, 0.935);

@@ -1,5 +1,5 @@
 // The mean/proportion summary without the encoders: estimates computed by hand
-// from ALGORITHMS.md §1, merges, parameter checks, lossless text and binary round
+// from docs/algorithms/means.md, merges, parameter checks, lossless text and binary round
 // trips. Malformed text and binary input: mean_summary_io_test.cpp.
 #include "common/stored_form.hpp"
 #include "mean/mean_summary.hpp"
@@ -193,10 +193,9 @@ TEST(ErrorBound, RejectsInvalidDelta) {
 TEST(OutputPerturbation, EffectiveEpsilon) {
   // eps = 1, gamma = 0.2: p = e/(e+1), q = 1/(e+1);
   // ln((0.6 p + 0.2)/(0.6 q + 0.2)) = ln(0.638635/0.361365) = ln(1.767286) = 0.569445.
-  // ALGORITHMS.md §1.2 quotes 0.5696 (a rounding slip: the formula gives 0.56945) and the
-  // seed's deployment section (004, §6) quotes 0.686, which no reading of its §4 formula
-  // gives for eps = 1, gamma = 0.2 (it would need gamma ~ 0.15 or eps ~ 1.2). We implement
-  // the §4 formula exactly.
+  // Ding et al. 2017's deployment section (§6) quotes 0.686, which no reading of its §4
+  // formula gives for eps = 1, gamma = 0.2 (it would need gamma ~ 0.15 or eps ~ 1.2). We
+  // implement the §4 formula exactly (docs/algorithms/means.md#output-perturbation).
   const double e = std::exp(1.0);
   const double p = e / (e + 1), q = 1 / (e + 1);
   const double hand = std::log((0.6 * p + 0.2) / (0.6 * q + 0.2));

@@ -11,7 +11,7 @@
 //   OUE  UEServer:  (C_v - n·q)/(p - q), p = 1/2, q = 1/(e^eps+1)
 //   OLH  LHServer:  g/(p·g - 1)·C_v - n/(p·g - 1), p = e^eps/(e^eps+g-1),
 //                   g = int(round(e^eps)) + 1 (Python's round: halves to even)
-// Each is n·(C_v/n - q)/(p - q) with the p and q of ALGORITHMS.md §2 (OLH's q is
+// Each is n·(C_v/n - q)/(p - q) with the p and q of docs/algorithms/frequency.md (OLH's q is
 // 1/g: (C - n/g)/(p - 1/g) rearranged), i.e. the same unbiased estimator as ours,
 // only in counts (n·f) rather than frequencies and with e^eps computed as
 // math.pow(math.e, eps) in DE and UE. So no estimator differs by formula, and the
@@ -130,7 +130,7 @@ std::vector<Theirs> LoadEstimates(const std::string& protocol, int64_t k) {
   return out;
 }
 
-// p and q of ALGORITHMS.md §2, written here independently of the library.
+// p and q of docs/algorithms/frequency.md, written here independently of the library.
 struct PQ {
   double p, q;
 };
@@ -237,7 +237,7 @@ TEST_P(PureLdpCrosscheck, SameCountsAndEstimates) {
     // (c) projection onto the simplex (our norm-sub, their normalization=2)
     EXPECT_NEAR(n * normsub[v], theirs[v].normsub, tol);
     worst_normsub = std::fmax(worst_normsub, std::fabs(n * normsub[v] - theirs[v].normsub) / scale);
-    // and the formula of ALGORITHMS.md §2 on the (shared) counts
+    // and the formula of docs/algorithms/frequency.md on the (shared) counts
     const double pure = (static_cast<double>(theirs[v].support) / n - pq.q) / (pq.p - pq.q);
     EXPECT_NEAR(est.freq[v], pure, 1e-12 / (pq.p - pq.q));
   }

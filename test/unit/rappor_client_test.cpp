@@ -1,7 +1,8 @@
-// The RAPPOR client (src/core/rappor/rappor_client.*; ALGORITHMS.md §8): Bloom filters
+// The RAPPOR client (src/core/rappor/rappor_client.*;
+// docs/algorithms/rappor.md#client-bloom-filter-prr-and-irr): Bloom filters
 // and PRRs equal to google/rappor's Python client (values printed by its
 // client/python/rappor.py under Python 2.7: get_bloom_bits, get_prr_masks, bit_string),
-// §8's >32-bit word rule, the IRR's probabilities, the bit order, and the refusals.
+// the >32-bit word rule, the IRR's probabilities, the bit order, and the refusals.
 #include "rappor/rappor_client.hpp"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
-// The RAPPOR decoder (src/core/rappor/rappor_decode.cpp, rappor_fit.cpp; ALGORITHMS.md §8,
-// google/rappor analysis/R/decode.R): bit estimates, the constrained fit against a
-// brute-force check of its optimality conditions, colliding candidates, the LASSO path,
-// and the statistics over seeded populations (unbiasedness, coverage, false detections),
-// and ComputePrivacyGuarantees' figures.
+// The RAPPOR decoder (src/core/rappor/rappor_decode.cpp, rappor_fit.cpp;
+// docs/algorithms/rappor.md#decoding, google/rappor analysis/R/decode.R): bit estimates, the
+// constrained fit against a brute-force check of its optimality conditions, colliding
+// candidates, the LASSO path, and the statistics over seeded populations (unbiasedness,
+// coverage, false detections), and ComputePrivacyGuarantees' figures.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -399,7 +399,8 @@ TEST(RapporDecode, LassoScreeningWithManyCandidates) {
 }
 
 TEST(RapporPrivacy, FiguresOfDecodeR) {
-  // ALGORITHMS.md §8: demo (1.022, 2.197), Python defaults (1.074, 4.394), eps_1_1 (0.973, 4.947)
+  // docs/algorithms/rappor.md#privacy-figures: demo (1.022, 2.197), Python defaults (1.074,
+  // 4.394), eps_1_1 (0.973, 4.947)
   ldp::RapporPrivacy demo = ldp::rappor_privacy(1, 0.5, 0.25, 0.75, 0);
   EXPECT_NEAR(demo.epsilon_one, 1.022, 5e-4);
   EXPECT_NEAR(demo.epsilon_inf, 2.197, 5e-4);

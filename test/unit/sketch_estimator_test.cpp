@@ -1,5 +1,5 @@
-// Statistical tests of the sketch oracles (cms, hcms, hashtogram; ALGORITHMS.md
-// "Large domains: conventions", §4 and §5.1), end to end: the SDK's encoders produce
+// Statistical tests of the sketch oracles (cms, hcms, hashtogram;
+// docs/algorithms/sketches.md, "the page" below), end to end: the SDK's encoders produce
 // every report, the summary decodes them, over seeded, deterministic trials.
 //
 //   1. Unbiased over random hashes. The hash functions are fixed by convention
@@ -7,16 +7,16 @@
 //      the population's items fresh random labels in every trial: XXH64 taken as a
 //      random function, new labels are new hashes.
 //   2. Fixed hashes (fixed labels): the mean error is the collision bias that
-//      ALGORITHMS.md derives, computed here from the hashes (ldp::sketch_hash),
+//      the page derives (#hash-collisions), computed here from the hashes (ldp::sketch_hash),
 //      including next to a heavy item, where it is several standard errors.
 //   3. The variance is the closed form; where a fixed item's variance departs from
 //      it (the closed form averages over hashes; hashtogram's omits -f), the exact
 //      form derived here, and the closed form wherever the departure leaves room.
 //   4. The 95% intervals cover the truth 95% of the time.
 //
-// Every formula below is written here from ALGORITHMS.md (or derived in a comment),
+// Every formula below is written here from the page (or derived in a comment),
 // independently of the library's code. Each mechanism's parameters are those of
-// ALGORITHMS.md's own simulations: cms and hcms ε = 2, k = 8, m = 32, n = 1900 with
+// the page's checks: cms and hcms ε = 2, k = 8, m = 32, n = 1900 with
 // one item held by 600; hashtogram t = 16, m = 256, ε = 1 (n = 4096: the row
 // estimates are sums of ~256 reports, normal enough; the variance ratios do not
 // depend on n, checked against n = 16384).
@@ -76,7 +76,7 @@ int64_t Total(const Population& pop) {
   return n;
 }
 
-// ---- closed forms (ALGORITHMS.md §4.1, §4.2, §5.1) ----
+// ---- closed forms (the page's CMS, HCMS and hashtogram sections) ----
 
 double CmsVariance(const Mech& m, double n, double f) {
   const double c = C(m.epsilon / 2), md = static_cast<double>(m.width), r = md / (md - 1);
@@ -114,9 +114,9 @@ int Kappa(const std::string& x, const std::string& y, int64_t k, int64_t m) {
   for (int64_t j = 0; j < k; ++j) kappa += CmsColumn(x, j, m) == CmsColumn(y, j, m);
   return kappa;
 }
-// cms and hcms, fixed hashes (§4.1): E f̂(x) - f(x) = (m/(m-1))·Σ_{y≠x} f(y)·(κ_xy/k - 1/m).
-// Exact: the expectation over the reports' rows, flips (and hcms's coefficients)
-// leaves c·[h_J(x) = h_J(y)] - 1/m per report of y.
+// cms and hcms, fixed hashes (#hash-collisions):
+// E f̂(x) - f(x) = (m/(m-1))·Σ_{y≠x} f(y)·(κ_xy/k - 1/m). Exact: the expectation over the reports' rows, flips (and hcms's
+// coefficients) leaves c·[h_J(x) = h_J(y)] - 1/m per report of y.
 double CmsCollisionBias(const Mech& m, const Population& pop, const std::string& x) {
   const double k = static_cast<double>(m.hashes), md = static_cast<double>(m.width);
   double sum = 0;
@@ -149,7 +149,8 @@ double FixedHashVariance(const Mech& m, const Population& pop, const std::string
   return r * r * (n * c * c - fx - extra);
 }
 
-// hashtogram (§5.1): h_j(u) = XXH64(u, 2j) mod m, g_j(u) = 1 - 2·(XXH64(u, 2j+1) & 1).
+// hashtogram (#count-sketch-with-hadamard-compression-hashtogram):
+// h_j(u) = XXH64(u, 2j) mod m, g_j(u) = 1 - 2·(XXH64(u, 2j+1) & 1).
 struct RowHashes {
   std::vector<int64_t> h;
   std::vector<int> g;
@@ -165,13 +166,13 @@ RowHashes HashtogramHashes(const std::string& u, int64_t t, int64_t m) {
 // Each row's bias and standard deviation for item x. A report of y adds to row j's
 // estimate t·c·g_j(x)·[J = j]·(±H[r][h_j(y)]·H[r][h_j(x)]·g_j(y)), of mean
 // μ_j(y) = g_j(x)·g_j(y)·[h_j(x) = h_j(y)] (1 for y = x) and second moment t·c². So
-//   row bias  b_j(x) = Σ_{y≠x} f(y)·g_j(x)·g_j(y)·[h_j(x) = h_j(y)]   (§5.1)
+//   row bias  b_j(x) = Σ_{y≠x} f(y)·g_j(x)·g_j(y)·[h_j(x) = h_j(y)]   (#hash-collisions)
 //   row var   σ_j²   = t·n·c² - Σ_y f(y)·μ_j(y)²
 // (sd below). The rows' covariance is -Σ_y f(y)·μ_j(y)·μ_i(y), at most n against
 // t·n·c² = 75·n here; its common part -f(x) is taken up in the hashtogram test below.
 struct Rows {
   std::vector<double> bias, sd;
-  double Mean() const {  // §5.1's collision bias of the mean over rows
+  double Mean() const {  // the page's collision bias of the mean over rows
     double s = 0;
     for (double b : bias) s += b;
     return s / static_cast<double>(bias.size());
@@ -208,7 +209,7 @@ Rows HashtogramRows(const Mech& m, const Population& pop, const std::string& x) 
 
 // The exact variance of the mean over rows (derived): it is c·Σ_u W_u, one W_u = ±1 per
 // report, of mean μ̄(y) = (1/t)·Σ_j μ_j(y) for a report of y, so
-//   Var = n·c² - Σ_y f(y)·μ̄(y)²   (μ̄(x) = 1: ALGORITHMS.md's n·c², less f(x) and collisions)
+//   Var = n·c² - Σ_y f(y)·μ̄(y)²   (μ̄(x) = 1: the page's n·c², less f(x) and collisions)
 double MeanOverRowsVariance(const Mech& m, const Population& pop, const std::string& x) {
   const int64_t t = m.hashes;
   const double c = C(m.epsilon);
@@ -364,7 +365,7 @@ double Seconds(std::chrono::steady_clock::time_point since) {
 
 // ---- populations ----
 
-// ALGORITHMS.md §4's simulation: n = 1900, one item held by 600; here the other 1300
+// The page's CMS and HCMS setting: n = 1900, one item held by 600; here the other 1300
 // reports over ten items, and three items nobody holds.
 Population DocPopulation() {
   Population pop = {{"heavy", 600}};
@@ -401,9 +402,9 @@ std::string FirstNeighbour(const std::function<bool(const std::string&)>& ok) {
 // trial's hashes), |z| < 4. Power: a bias b is caught with probability 95% once
 // |b| >= (4 + 1.645)·sd/√T, printed below as "detects": for cms/hcms 7-10 reports
 // (0.15-0.19 SE; dropping the m/(m-1) factor would bias the heavy item by -f/m =
-// -19), for hashtogram 21 (0.12 SE; the lower-middle median of §5.1 would bias every
-// item by -0.08·sqrt(t·n)·c = -44). sd is above the standard error (cms 52-66
-// against 44): it includes each trial's collision bias.
+// -19), for hashtogram 21 (0.12 SE; the lower-middle median (#the-median-over-rows) would bias
+// every item by -0.08·sqrt(t·n)·c = -44). sd is above the standard error (cms 52-66 against
+// 44): it includes each trial's collision bias.
 
 void CheckUnbiasedOverRandomHashes(const Mech& m, const Population& pop, int trials, uint64_t seed) {
   const auto start = std::chrono::steady_clock::now();
@@ -512,7 +513,7 @@ TEST(SketchStat, CmsFixedHashesCollisionBiasAndVariance) { CheckCmsFixedHashes(k
 TEST(SketchStat, HcmsFixedHashesCollisionBiasAndVariance) { CheckCmsFixedHashes(kHcms, 8000, 22); }
 
 // ===========================================================================
-// 2 for hashtogram with t = 2 rows: the median of two rows is their mean, so §5.1's
+// 2 for hashtogram with t = 2 rows: the median of two rows is their mean, so the page's
 // collision bias of the mean over rows, Σ_{y≠x} f(y)·(1/t)·Σ_j g_j(x)·g_j(y)·[h_j(x)
 // = h_j(y)], is exactly the estimate's. A neighbour of the heavy item (half the
 // reports) collides with it in one of the two rows: bias ±1024, seven standard
@@ -521,7 +522,7 @@ TEST(SketchStat, HcmsFixedHashesCollisionBiasAndVariance) { CheckCmsFixedHashes(
 // items (the mean of their ratios; 17 items' sampling errors of 4.5% each, nearly
 // independent: about 1.1%) within 10%. The library's closed form, (π/2)·n·c² for
 // every t, is printed: at t = 2 it overstates the variance by π/2 (ratio 0.64), its
-// intervals cover about 99%; t = 2 is not a setting ALGORITHMS.md recommends.
+// intervals cover about 99%; t = 2 is not a setting the page recommends.
 
 TEST(SketchStat, HashtogramTwoRowsBiasIsTheMeanOverRowsFormula) {
   const auto start = std::chrono::steady_clock::now();
@@ -564,7 +565,7 @@ TEST(SketchStat, HashtogramTwoRowsBiasIsTheMeanOverRowsFormula) {
 // ===========================================================================
 // 2 and 3 for hashtogram at t = 16, m = 256, ε = 1 (fixed hashes), T = 8000.
 //
-// Bias. §5.1's formula is the bias of the mean over rows; the estimate is their
+// Bias. The page's formula is the bias of the mean over rows; the estimate is their
 // median. Row j's estimate is f + b_j + noise, the noise about normal with sd σ_j ≈
 // c·sqrt(t·n) = 554 (HashtogramRows), so E[median] - f is that of the median of
 // normals N(b_j, σ_j²): MedianModel. (The rows' noises share a common mode, below,
@@ -575,7 +576,7 @@ TEST(SketchStat, HashtogramTwoRowsBiasIsTheMeanOverRowsFormula) {
 // by 0.87·b/t at b = σ, and saturates at 0.083·σ (t = 16) beyond a few σ, where the
 // formula says b/t. Checked per item, |z| < 4 against the model (Monte Carlo error
 // about 1.9 reports); and, for the items whose rows all have |b_j| <= σ/2, against
-// §5.1's formula too. Next to the heavy item (2048 = 3.7σ in a colliding row) the
+// the page's formula too. Next to the heavy item (2048 = 3.7σ in a colliding row) the
 // median's bias is a third of the formula's: the median's robustness.
 //
 // Variance. Every report lands in one row, so the rows' noises have covariance
@@ -585,9 +586,9 @@ TEST(SketchStat, HashtogramTwoRowsBiasIsTheMeanOverRowsFormula) {
 // rows, 2γA - γ²tA = f; the sample mean is independent of median - mean (Basu), so
 // Cov(median, Σ_j rows) = A). The median of t independent normal rows of variance
 // A = t·n·c² has variance eff(t)·n·c², eff(∞) = π/2 and eff(16) = 1.448 (the mean of
-// the two middle values of 16 normals; 0.92 of π/2, as ALGORITHMS.md's 0.92-1.01). So
+// the two middle values of 16 normals; 0.92 of π/2, as the page's 0.92). So
 //   Var ≈ eff(t)·n·c² - f(x)
-// and ALGORITHMS.md's closed form (π/2)·n·c² is its large-t limit without the -f(x):
+// and the page's closed form (π/2)·n·c² is its large-t limit without the -f(x):
 // slightly conservative by design (0.92, hence the asymmetric bound [0.85, 1.10] and
 // not 10% around 1), and more so for a heavy item: observed/closed form 0.83-0.85 at
 // f = n/2 and 0.78 at f = n (several seeds), outside [0.85, 1.10]. Checked: every
@@ -658,7 +659,7 @@ TEST(SketchStat, HashtogramFixedHashesMedianBiasAndVariance) {
                                       << ", mean over rows " << rows.Mean() << "; variance/closed form " << ratio
                                       << ", /(closed form - f) " << ratio_corrected);
     EXPECT_LT(std::fabs(z), kMaxZ);
-    if (rows.MaxAbs() <= rows.MinSd() / 2) {  // where §5.1's formula applies
+    if (rows.MaxAbs() <= rows.MinSd() / 2) {  // where the page's formula applies
       ++linear_items;
       EXPECT_LT(std::fabs((st.mean_error - rows.Mean()) / mc), kMaxZ);
     }
@@ -697,7 +698,7 @@ TEST(SketchStat, HashtogramFixedHashesMedianBiasAndVariance) {
 // 4. Coverage of the 95% intervals f̂ ± 1.96·std_error, pooled over items and trials,
 // in [93.5%, 96.5%], with fresh labels every trial.
 //
-// The standard error leaves out the collision bias (ALGORITHMS.md), so the
+// The standard error leaves out the collision bias (the page's #hash-collisions), so the
 // population spreads its reports thinly: its RMS collision bias δ (in standard
 // errors, over random hashes: cms/hcms sqrt(Σ_{y≠x} f(y)²/(k(m-1))), hashtogram
 // sqrt(Σ_{y≠x} f(y)²/(m·t))) costs about 1.96·φ(1.96)·δ² = 0.11·δ² of coverage,

@@ -1,6 +1,7 @@
-// The sketch family's core: the hash test vectors of ALGORITHMS.md, hand-computed
-// estimates, parameters and reports refused, merging, and the text and binary
-// forms (fixed bytes, round trips, malformed input).
+// The sketch family's core: the hash test vectors of
+// docs/algorithms/README.md#hashes-and-bit-orders, hand-computed estimates, parameters and
+// reports refused, merging, and the text and binary forms (fixed bytes, round trips, malformed
+// input).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -28,7 +29,7 @@ using ldp_test::ThrowsKind;
 const SketchMechanism kAll[] = {SketchMechanism::CMS, SketchMechanism::HCMS, SketchMechanism::Hashtogram};
 
 TEST(SketchHash, TestVectorsOfTheConventions) {
-  // ALGORITHMS.md, "Large domains: conventions": xxh64(str(x), seed=j) % 1024.
+  // docs/algorithms/README.md#hashes-and-bit-orders: xxh64(str(x), seed=j) % 1024.
   const uint64_t apple[] = {671, 694, 919}, forty_two[] = {697, 502, 565};
   for (uint64_t j = 0; j < 3; ++j) {
     EXPECT_EQ(ldp::sketch_hash("apple", j) % 1024, apple[j]) << j;

@@ -1,7 +1,7 @@
-// HEAVYTHRESH (seed 000 §5, ALGORITHMS.md §9; the reading: src/core/thresh/histogram.hpp):
-// parameters and thresholds, projections, the device, the published oracle's bias and
-// standard error, and an end-to-end run whose decisions, counters and errors are
-// checked against the rules applied by hand. Every random test is seeded.
+// HEAVYTHRESH (Joseph et al. 2018 §5, docs/algorithms/thresh.md#heavythresh; the reading:
+// src/core/thresh/histogram.hpp): parameters and thresholds, projections, the device, the
+// published oracle's bias and standard error, and an end-to-end run whose decisions, counters
+// and errors are checked against the rules applied by hand. Every random test is seeded.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -128,7 +128,7 @@ TEST(ThreshHistogramProjection, ByHand) {
   th::Projection z = th::project(p, h, 3), z2 = th::project(p, g, 2);
   EXPECT_EQ(z.samples, 10);
   EXPECT_EQ(z.cells, z2.cells);
-  // dense by hand: S[j·m + h_j(u)] += count·g_j(u), with the hashes of §5.1
+  // dense by hand: S[j·m + h_j(u)] += count·g_j(u), with the count sketch's hashes
   std::vector<int64_t> dense(static_cast<size_t>(t * m));
   for (auto [item, count] : {std::pair<const char*, int64_t>{"apple", 7}, {"pear", 3}}) {
     for (int64_t j = 0; j < t; ++j) {
@@ -142,7 +142,7 @@ TEST(ThreshHistogramProjection, ByHand) {
     if (dense[k] != 0) expect.emplace_back(static_cast<uint32_t>(k), dense[k]);
   EXPECT_EQ(z.cells, expect);
   // the coefficient of (j, r): Σ_c H[r][c]·S[j·m + c]/ℓ; for a one-item histogram it is
-  // §5.1's entry g_j(u)·H[r][h_j(u)]
+  // the count sketch's entry g_j(u)·H[r][h_j(u)]
   th::ItemCount one[] = {{"apple", 10}};
   th::Projection za = th::project(p, one, 1);
   for (int64_t j = 0; j < t; ++j)
@@ -235,7 +235,7 @@ TEST(ThreshHistogramClient, VotesReportsAndCaps) {
   const double a = p.stream.vote_noise, b = p.stream.estimate_noise;
   Rng rng(5);
   th::ItemCount one[] = {{"apple", 100}};
-  // epoch 1 votes truthfully; a one-item histogram reports §5.1's entry with
+  // epoch 1 votes truthfully; a one-item histogram reports the count sketch's entry with
   // probability e^b/(e^b+1); a spent budget reports a fair coin
   const int kDraws = 100000;
   int64_t yes = 0, kept = 0, spent_plus = 0;

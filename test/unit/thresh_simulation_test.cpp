@@ -1,6 +1,6 @@
-// THRESH end to end (seed 000, ALGORITHMS.md §3): n = 100,000 devices (Client state
-// machines) over T = 32 epochs against the server's rules, under the 0.10.0 cap rule
-// and 0.9.0's (issue 27.4: the accuracy each affords at a given ε). Seeded.
+// THRESH end to end (Joseph et al. 2018, docs/algorithms/thresh.md): n = 100,000 devices
+// (Client state machines) over T = 32 epochs against the server's rules, under the 0.10.0 cap
+// rule and 0.9.0's (issue 27.4: the accuracy each affords at a given ε). Seeded.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,7 +1,7 @@
-// THRESH (seed 000, ALGORITHMS.md §3): parameters, the server's rules, the device
-// (VOTE and EST) and the binomial sampler of the simulation helper (the end-to-end
-// simulation: thresh_simulation_test.cpp; the cap rule: thresh_cap_test.cpp). Every
-// random test is seeded.
+// THRESH (Joseph et al. 2018, docs/algorithms/thresh.md#thresh-parameters): parameters, the
+// server's rules, the device (VOTE and EST) and the binomial sampler of the simulation helper
+// (the end-to-end simulation: thresh_simulation_test.cpp; the cap rule: thresh_cap_test.cpp).
+// Every random test is seeded.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -54,7 +54,7 @@ bool contains(const std::string& s, const std::string& part) {
 
 TEST(ThreshParams, WorkedConfiguration) {
   th::Params p = th::derive_params(worked());
-  // The formulas of ALGORITHMS.md §3, written out again here.
+  // The formulas of docs/algorithms/thresh.md#thresh-parameters, written out again here.
   const double n = 1e5, T = 32, ell = 2e4, L = 4e4, m = 2, delta = 0.05;
   double s = std::sqrt(2 * n * std::log(12 * m * T / delta));
   double a = 4 * s / (L - 3 * s);

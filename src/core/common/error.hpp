@@ -1,6 +1,6 @@
 // Errors raised by the core. The core never talks to PostgreSQL: it throws
 // ldp::Error with a category; the glue maps the category to a SQLSTATE after the
-// catch block has ended (DESIGN.md rule 1).
+// catch block has ended (CONTRIBUTING.md#rules-for-c-inside-postgresql, rule 1).
 #pragma once
 
 #include <cstdarg>

@@ -1,8 +1,8 @@
-// Cancels of the core's long loops (DESIGN.md rule 3). The core never reads PostgreSQL's
-// interrupt state: the glue registers a probe that does (at _PG_init), and the decoders'
-// long loops poll it through check_interrupt, which unwinds with ldp::Interrupted; the
-// glue's boundary (LDP_CORE) turns that into PostgreSQL's cancel after its catch block.
-// Without a probe (the unit tests, the device SDK) polling does nothing.
+// Cancels of the core's long loops (CONTRIBUTING.md#rules-for-c-inside-postgresql, rule 3).
+// The core never reads PostgreSQL's interrupt state: the glue registers a probe that does (at
+// _PG_init), and the decoders' long loops poll it through check_interrupt, which unwinds with
+// ldp::Interrupted; the glue's boundary (LDP_CORE) turns that into PostgreSQL's cancel after
+// its catch block. Without a probe (the unit tests, the device SDK) polling does nothing.
 #pragma once
 
 #include <cstdint>

@@ -52,7 +52,8 @@ inline double select_kth(double* a, int64_t n, int64_t k) {
 }
 
 // The median as numpy.median: for even n the mean of the two middle values (the lower
-// middle alone biases a sketch's estimates, ALGORITHMS.md §5.1). Rearranges a[0, n);
+// middle alone biases a sketch's estimates:
+// docs/algorithms/sketches.md#the-median-over-rows). Rearranges a[0, n);
 // n >= 1.
 inline double median_of(double* a, int64_t n) {
   const double upper = select_kth(a, n, n / 2);

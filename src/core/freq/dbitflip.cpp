@@ -1,12 +1,13 @@
-// dBitFlip (Ding, Kulkarni, Yekhanin 2017 = seed 004, §2.2): each device holds d
-// distinct buckets drawn uniformly from [0, k) and sends one bit per bucket, 1 with
-// probability w/(w+1) if its value is that bucket, else 1/(w+1), with w = e^{eps/2}.
+// dBitFlip (Ding, Kulkarni, Yekhanin 2017, §2.2; docs/algorithms/frequency.md#dbitflip):
+// each device holds d distinct buckets drawn uniformly from [0, k) and sends one bit per
+// bucket, 1 with probability w/(w+1) if its value is that bucket, else 1/(w+1), with
+// w = e^{eps/2}.
 // dBitFlipPM (§3.4) memoizes the responses on the device (DBitFlipClient); every
 // round is distributed as dBitFlip, so the server decodes both the same way.
 //
 // Counters: holders[v] (reports that hold bucket v), then ones[v] (of those, bit 1).
 //
-// Estimate (3) of the seed: ĥ(v) = (k/(n d)) · Σ_{reports holding v} (b(w+1) - 1)/(w-1)
+// Estimate (3) of the paper: ĥ(v) = (k/(n d)) · Σ_{reports holding v} (b(w+1) - 1)/(w-1)
 //                                 = (k/(n d)) · (ones_v (w+1) - holders_v)/(w-1).
 // Variance for a fixed population (n users, a fraction f of them holding value v),
 // derived here. One user's term is Y = H·T with H = [v among its buckets] ~
@@ -108,7 +109,7 @@ void dbitflip_encode(int64_t value, double epsilon, int64_t k, int64_t d, Random
   for (int64_t i = 0; i < d; ++i) bits[i] = rng.bernoulli(buckets[i] == value ? held : other);
 }
 
-// Seed 004 §3.4 memoizes one dBitFlip response f_d(v) per value v in [k]; this client
+// The paper's §3.4 memoizes one dBitFlip response f_d(v) per value v in [k]; this client
 // memoizes one bit per (bucket, whether the value is that bucket), as freq_encoders.hpp
 // specifies, so every value outside the d buckets gets the same response. Each round is
 // still distributed exactly as dBitFlip (bucket i's bit has the right probability and

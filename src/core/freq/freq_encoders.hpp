@@ -17,13 +17,13 @@ int64_t grr_encode(int64_t value, double epsilon, int64_t k, RandomSource& rng);
 void sue_encode(int64_t value, double epsilon, int64_t k, RandomSource& rng, uint8_t* bytes);
 void oue_encode(int64_t value, double epsilon, int64_t k, RandomSource& rng, uint8_t* bytes);
 
-// dBitFlip (seed 004 §2.2): d distinct buckets drawn uniformly; for each, a bit
+// dBitFlip (Ding et al. 2017, §2.2): d distinct buckets drawn uniformly; for each, a bit
 // that is 1 w.p. e^{eps/2}/(e^{eps/2}+1) if the value is that bucket, else
 // 1/(e^{eps/2}+1).
 void dbitflip_encode(int64_t value, double epsilon, int64_t k, int64_t d, RandomSource& rng,
                      int32_t* buckets, bool* bits);
 
-// dBitFlipPM (seed 004 §3.4): the device draws its d buckets once and memoizes
+// dBitFlipPM (Ding et al. 2017, §3.4): the device draws its d buckets once and memoizes
 // one response per (bucket, whether the value is that bucket).
 class DBitFlipClient {
  public:

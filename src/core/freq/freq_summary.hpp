@@ -118,7 +118,7 @@ void freq_add_bits_pending(FreqSummary* s, const uint8_t* bytes);
 // Every case, with the errors; freq_add_dbitflip takes the common one inline.
 void freq_add_dbitflip_general(FreqSummary* s, const int32_t* buckets, const bool* bits, int64_t d);
 inline void freq_add_dbitflip(FreqSummary* s, const int32_t* buckets, const bool* bits, int64_t d) {
-  // A valid report of a small d (seed 004 uses d = 1..4): all checks in one pass.
+  // A valid report of a small d (Ding et al. 2017 use d = 1..4): all checks in one pass.
   if (d <= 8 && d == s->d && s->mechanism == static_cast<uint8_t>(FreqMechanism::DBitFlip)) {
     bool ok = true;
     for (int64_t i = 0; i < d; ++i) {

@@ -1,6 +1,7 @@
-// Generalized randomized response over [0, k) (k-RR; "KFlip" in seed 004): the
-// device reports its item with probability e^eps/(e^eps+k-1), else one of the
-// other k-1 items uniformly. A pure protocol with support {y = v}.
+// Generalized randomized response over [0, k) (k-RR; "KFlip" in Ding et al. 2017;
+// docs/algorithms/frequency.md#generalized-randomized-response-grr): the device reports its
+// item with probability e^eps/(e^eps+k-1), else one of the other k-1 items uniformly. A pure
+// protocol with support {y = v}.
 #include <cinttypes>
 #include <cmath>
 

@@ -10,11 +10,11 @@
 // Walsh–Hadamard transform, O(K log K).
 // Variance for a fixed population: one user's term is c·H[j][v+1]·y =
 // c·H[j][(v+1) xor (x+1)]·s with s = ±1, E[s] = 1/c, and its square is c^2; its mean
-// is [x = v]. So Var f̂(v) = (c^2 - f)/n. ALGORITHMS.md writes (c^2 - f^2)/n, the
-// variance when each user's value is drawn at random with probability f (then
-// Var [x = v] = f - f^2 adds to the fixed-population variance); the difference is
-// (f - f^2)/n <= 1/(4n), small next to c^2/n >= 1/n. The standard error uses
-// f = f̂ clamped to [0, 1].
+// is [x = v]. So Var f̂(v) = (c^2 - f)/n (docs/algorithms/frequency.md#hadamard-response).
+// A sampled population's variance, each user's value drawn at random with probability f,
+// would be (c^2 - f^2)/n (Var [x = v] = f - f^2 adds to the fixed-population variance);
+// the difference is (f - f^2)/n <= 1/(4n), small next to c^2/n >= 1/n. The standard
+// error uses f = f̂ clamped to [0, 1].
 #include <cinttypes>
 #include <cmath>
 #include <vector>

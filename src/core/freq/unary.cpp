@@ -1,5 +1,6 @@
 // Unary encoding over [0, k): k bits, bit v for item v (support {bit v set}).
-// SUE (symmetric; basic one-time RAPPOR, "BinFlip" in seed 004): the one-hot
+// SUE (symmetric; basic one-time RAPPOR, "BinFlip" in Ding et al. 2017;
+// docs/algorithms/frequency.md#unary-encoding-sue-and-oue): the one-hot
 // vector with every bit flipped w.p. 1/(e^{eps/2}+1). OUE (optimized): the 1 kept
 // w.p. 1/2 and every 0 turned into a 1 w.p. 1/(e^eps+1). Both pure protocols.
 #include <algorithm>

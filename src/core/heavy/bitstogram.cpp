@@ -1,5 +1,6 @@
-// Bitstogram (seed 003 §4, second step; ALGORITHMS.md §6.2): the device encoder, the
-// oracles' estimates, and the decoder that reads each bucket's item off its coordinates.
+// Bitstogram (Bassily et al. 2017 §4, second step; docs/algorithms/heavy-hitters.md#bitstogram):
+// the device encoder, the oracles' estimates, and the decoder that reads each bucket's
+// item off its coordinates.
 //
 // Items are D = levels coordinates of chars_per_level characters (default 1: |Σ| = 27 over
 // [a-z] and the pad '*'; the bytes and int64 domains: one byte, |Σ| = 256, the bytes
@@ -7,11 +8,11 @@
 // mod T, T = buckets, over the item's bytes as every hash of the family (unpadded).
 //
 // Device: a coordinate ℓ uniform in [1, D], sent with the report; two reports at ε/2 each
-// (ours: the seed states neither the budget split nor these oracles):
-//   - §2's Hadamard response (freq/hadamard.cpp, hadamard_encode) of the value
-//     h(v)·|Σ| + v[ℓ] over T·|Σ| values: a row in [0, K), K = the smallest power of two
-//     >= T·|Σ| + 1, and y = H[row][value + 1] by randomized response;
-//   - §5.1's count-sketch bit of v (sketch/count_sketch.hpp), TreeHist's final oracle.
+// (ours: the paper states neither the budget split nor these oracles):
+//   - the frequency family's Hadamard response (freq/hadamard.cpp, hadamard_encode) of
+//     the value h(v)·|Σ| + v[ℓ] over T·|Σ| values: a row in [0, K), K = the smallest
+//     power of two >= T·|Σ| + 1, and y = H[row][value + 1] by randomized response;
+//   - the count-sketch bit of v (sketch/count_sketch.hpp), TreeHist's final oracle.
 // Summary: sketch ℓ - 1 holds coordinate ℓ's K Hadamard-response sums (hashes·width = K
 // cells, row-major, so cell a is HR row a), sketch D the final count sketch SF.
 // Prepared table: heavy_prepare transforms each row of width cells; `prepare` below then
@@ -21,7 +22,7 @@
 // Estimates, c = c(ε/2):
 //   (t, b) at coordinate ℓ:  f̂_ℓ(t, b) = D·c·(H·S_ℓ)[t·|Σ| + b + 1]   σ_B = c·sqrt(n·D)
 //   item v:                   f̂(v) = median_j t·c·g_j(v)·FWHT(SF[j])[h_j(v)]   σ_F = c·sqrt(π·n/2)
-// (σ_B derived, §6.2: about n/D users report coordinate ℓ, each term squares to c², and
+// (σ_B derived: about n/D users report coordinate ℓ, each term squares to c², and
 // the estimate is scaled by D.)
 //
 // Decoder (heavy_hitters): for each bucket t in [0, T) and each coordinate ℓ, v̂(t)[ℓ] =
@@ -29,15 +30,15 @@
 // it is a candidate when it is one an item can be (bytes: valid UTF-8 without U+0000) and
 // its own bucket is t (ours: a reported item's coordinates are filed under its own h(v),
 // so a reconstruction that hashes elsewhere is noise; this drops nothing that is right).
-// Candidates with f̂(v̂) >= τ are returned, with σ_F. No other filter (§6.2: requiring
+// Candidates with f̂(v̂) >= τ are returned, with σ_F. No other filter (requiring
 // Σ_b f̂_ℓ(t, b) >= τ, whose SE is sqrt(|Σ|)·σ_B, discards true heavy hitters).
 // Recall of an item of count f (collisions aside): every coordinate's argmax is right
 // with probability about (1 - Q(f/(√2·σ_B)))^(D·(|Σ|-1)): 0.99 at f = 5.4σ_B = 29√n for 6
 // characters over [a-z] at ε = 2 (σ_B = 5.30√n), 0.5 at 20√n, 0.03 at 15√n.
 //
 // Defaults (ours): T as large as the Hadamard-response vector of the power of two at or
-// above 4√n0·|Σ| + 1 cells allows, T = (K - 1)/|Σ| >= 4√n0 (§6.2 says the power of two
-// >= 4√n0; with |Σ| = 27 that leaves 16% of K unused, which more buckets take at no cost:
+// above 4√n0·|Σ| + 1 cells allows, T = (K - 1)/|Σ| >= 4√n0 (T = the power of two >= 4√n0
+// would leave, with |Σ| = 27, 16% of K unused, which more buckets take at no cost:
 // T = 4,854 at n0 = 10^6, K = 2^17), K at most 2^22 and (D + 1)·K <= kMaxHeavyCells
 // (int64, D = 8: K = 2^19, T = 2,047; bytes of 6: K = 2^20, T = 4,095). width = the
 // larger of min(1024, K/8) and K/256, hashes = K/width (so 8 to 256 rows for the final

@@ -110,7 +110,7 @@ double heavy_prune_threshold(double tau, double sigma, double noise_children, do
 // Refuses (InvalidParameter) a level that would query more than kMaxHeavyCandidates.
 void heavy_check_candidates(const HeavyProtocol& p, double queries, int64_t level, double threshold);
 
-// One HCMS oracle (§4.2, sketch/hcms_oracle.hpp) of the prepared table: sketch `index`
+// One HCMS oracle (sketch/hcms_oracle.hpp) of the prepared table: sketch `index`
 // of the summary, at ε' = epsilon, over `reports` reports, its estimates × scale.
 class HeavyHcms {
  public:
@@ -124,7 +124,7 @@ class HeavyHcms {
   std::vector<uint64_t> scratch_;
 };
 
-// One count sketch (§5.1, sketch/count_sketch.hpp) of the prepared table: sketch `index`
+// One count sketch (sketch/count_sketch.hpp) of the prepared table: sketch `index`
 // of the summary, its row estimates scale·g_j(u)·T[j][h_j(u)] and their median
 // (TreeHist's prefix and final oracles, Bitstogram's final oracle).
 class HeavyCountSketch {
@@ -144,7 +144,8 @@ class HeavyCountSketch {
   std::vector<double> rows_;
 };
 // σ of a count sketch's median estimate at ε/2 (TreeHist's σ_F, Bitstogram's final σ,
-// derived, ALGORITHMS.md §5.1): c(ε/2)·sqrt(π·n·scale/2), scale = D for TreeHist's prefixes.
+// derived, docs/algorithms/sketches.md#the-median-over-rows): c(ε/2)·sqrt(π·n·scale/2), scale
+// = D for TreeHist's prefixes.
 double heavy_count_sketch_sigma(const HeavySummary& s, double scale);
 
 // The alphabet's characters in order (the alphabet domain; a validated protocol).

@@ -1,4 +1,4 @@
-// Heavy hitters over a large domain (ALGORITHMS.md "Large domains: conventions", §6, §7):
+// Heavy hitters over a large domain (docs/algorithms/heavy-hitters.md):
 // the protocol, a public value that devices download before anyone reports. It fixes
 // the mechanism, ε, the item domain and how items are cut: into `levels` blocks of
 // `chars_per_level` characters (after `start_length` characters for PEM), each block
@@ -6,24 +6,28 @@
 // (heavy_summary.hpp) holds the protocol it was made for.
 //
 // Mechanisms (the registry kMechanisms in heavy_summary.cpp):
-//   treehist (1)  seed 003 §3, ALGORITHMS.md §6.1: a prefix tree, levels = D prefix
-//                 oracles and a final one, each §5.1's count sketch (median over rows).
-//   bitstogram (2) seed 003 §4, ALGORITHMS.md §6.2: levels = D coordinates of
-//                 chars_per_level characters (default 1: |Σ| = 27 over [a-z]); buckets T;
+//   treehist (1)  Bassily et al. 2017 §3 (heavy-hitters.md#treehist): a prefix tree,
+//                 levels = D prefix oracles and a final one, each a count sketch (median
+//                 over rows).
+//   bitstogram (2) Bassily et al. 2017 §4 (heavy-hitters.md#bitstogram): levels = D
+//                 coordinates of chars_per_level characters (default 1: |Σ| = 27 over
+//                 [a-z]); buckets T;
 //                 level sketch ℓ holds coordinate ℓ's Hadamard-response vector of
 //                 K = hadamard_order(T·|Σ|) <= hashes·width cells (row-major: cell a is
-//                 HR row a), the extra sketch the final count sketch (§5.1), both at ε/2.
-//   pem (3)       prefix extending (Wang et al., ALGORITHMS.md §7): levels = g groups;
-//                 group i's oracle holds the prefixes of s0 + (i+1)·s characters
-//                 (s0 = start_length, s = chars_per_level), the last group's are whole
-//                 items; g = ceil((max_length - s0)/s). Oracles: HCMS (§4.2) at ε.
-//   sfp (4)       Apple's sequence fragment puzzle (ALGORITHMS.md §7): levels = P =
+//                 HR row a), the extra sketch the final count sketch, both at ε/2.
+//   pem (3)       prefix extending (Wang et al.; heavy-hitters.md#pem-prefix-extending):
+//                 levels = g groups; group i's oracle holds the prefixes of s0 + (i+1)·s
+//                 characters (s0 = start_length, s = chars_per_level), the last group's
+//                 are whole items; g = ceil((max_length - s0)/s). Oracles: HCMS at ε.
+//   sfp (4)       Apple's sequence fragment puzzle
+//                 (heavy-hitters.md#sfp-sequence-fragment-puzzle): levels = P =
 //                 ceil(max_length/s) fragment positions, each with an HCMS oracle at
 //                 ε/2 of (8-bit hash of the item, fragment), and one word oracle (HCMS
 //                 at ε/2) of whole items.
 //
 // Domains (how an item becomes symbols; the hash input of a prefix or fragment is its
-// bytes, never padded, as §6.1 says: within one level or position the padded strings
+// bytes, never padded (heavy-hitters.md#protocols-and-item-domains): within one level or
+// position the padded strings
 // and the unpadded ones are in one-to-one correspondence, since pads only end an item):
 //   alphabet  text over a set of distinct UTF-8 characters (default [a-z]) of at most
 //             max_length characters. A symbol is chars_per_level characters; a short
@@ -45,11 +49,13 @@
 //             bytes.
 //
 // Defaults for the expected users n0 (ε = 2 in the figures; heavy_summary.hpp states
-// τ/σ): TreeHist (§6.1's table): hashes t = the power of two nearest n0/(2000·levels)
+// τ/σ): TreeHist (heavy-hitters.md#treehist-defaults): hashes t = the power of two
+// nearest n0/(2000·levels)
 // (in log scale), between 8 (so that one collision cannot carry an item:
 // heavy_protocol.cpp) and 256; width m = 1024. PEM and SFP: t = 64, m = 4096
 // whatever n0 (an HCMS estimate sums its rows, so t does not change its variance; the
-// collision bias's RMS, sqrt(Σ_{y≠x} f(y)²/(t·(m-1))) (§4.1), depends on t·m only, and
+// collision bias's RMS, sqrt(Σ_{y≠x} f(y)²/(t·(m-1))) (sketches.md#hash-collisions),
+// depends on t·m only, and
 // 2^18 cells a sketch keep it, for the bundled SUBTLEX-US words (Σf²/n² = 0.0132), at
 // 0.12σ_PEM at n = 10^6 and 0.38σ_PEM (0.33σ_word for SFP) at 10^7, while 64 rows make a
 // candidate cost a quarter of 256 × 1024's). Parameters never change after the

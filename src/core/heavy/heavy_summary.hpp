@@ -27,38 +27,42 @@
 // (numpy's: the mean of the middle two for even t):
 //   prefix u at level ℓ:  f̂_ℓ(u) = median_j D·t·c·g_j(u)·FWHT(SP[ℓ][j])[h_j(u)]
 //   item v:               f̂(v)   = median_j t·c·g_j(v)·FWHT(SF[j])[h_j(v)]
-// with standard errors (derived, ALGORITHMS.md §6.1) σ_P = c·sqrt(π·n·D/2) and
+// with standard errors (derived, docs/algorithms/heavy-hitters.md#treehist)
+// σ_P = c·sqrt(π·n·D/2) and
 // σ_F = c·sqrt(π·n/2). Default τ = 15√n (alphabet; τ/σ_P = 3.19 at ε = 2), 30√n (bytes,
 // int64).
 //
-// PEM (§7), HCMS oracles (§4.2) at the full ε (a device reports one group), c = c(ε):
+// PEM (heavy-hitters.md#pem-prefix-extending), HCMS oracles at the full ε (a device
+// reports one group), c = c(ε):
 //   prefix u of group i:  f̂_i(u) = g·(m/(m-1))·( c·Σ_j FWHT(G[i][j])[h_j(u)] - (n/g)/m )
 // (ours: the group's own report count is not kept, n/g stands for it in the -n_i/m
 // term; the difference has SD sqrt(n/g)/(m-1), 10^-4·σ at m = 4096). Standard error of
-// every group's estimates (derived, §7): σ_PEM = c(ε)·sqrt(g·n). The output's estimates
+// every group's estimates (derived): σ_PEM = c(ε)·sqrt(g·n). The output's estimates
 // are the last group's, with σ_PEM. Default τ = 15√n (alphabet: g = 2, τ/σ_PEM = 8.08
 // at ε = 2), 30√n (bytes: g = 6, 9.33; int64: g = 8, 8.08).
 //
-// SFP (§7), HCMS oracles at ε/2 each (a device sends a fragment and its word), c =
+// SFP (heavy-hitters.md#sfp-sequence-fragment-puzzle), HCMS oracles at ε/2 each (a
+// device sends a fragment and its word), c =
 // c(ε/2): the fragment oracle of position p holds about n/P reports and its estimates
 // are scaled by the P positions (pure-LDP does not scale them: a threshold then means
 // different things for fragments and words; here both are counts of users):
 //   (h, u) at position p:  f̂_p(h, u) = P·(m/(m-1))·( c·Σ_j FWHT(F[p][j])[h_j(h‖u)] - (n/P)/m )
 //   word v:                f̂(v)      = (m/(m-1))·( c·Σ_j FWHT(W[j])[h_j(v)] - n/m )
-// with σ_frag = c(ε/2)·sqrt(P·n) and σ_word = c(ε/2)·sqrt(n) (derived, §7). Default τ =
+// with σ_frag = c(ε/2)·sqrt(P·n) and σ_word = c(ε/2)·sqrt(n) (derived). Default τ =
 // 15√n (alphabet: P = 3, τ/σ_frag = 4.00, τ/σ_word = 6.93 at ε = 2), 30√n (bytes: P = 6,
 // 5.66 and 13.9; int64: P = 8, 4.90 and 13.9).
 //
-// Bitstogram (§6.2, bitstogram.cpp), c = c(ε/2), T buckets, h(v) the item's bucket:
+// Bitstogram (heavy-hitters.md#bitstogram, bitstogram.cpp), c = c(ε/2), T buckets, h(v)
+// the item's bucket:
 //   (t, b) at coordinate ℓ:  f̂_ℓ(t, b) = D·c·(H_K·B[ℓ])[t·|Σ| + b + 1]
 //   item v:                   f̂(v) = TreeHist's final estimate
-// with σ_B = c·sqrt(n·D) (derived, §6.2) and σ_F. Default τ = 15√n (alphabet; τ/σ_B = 2.83
+// with σ_B = c·sqrt(n·D) (derived) and σ_F. Default τ = 15√n (alphabet; τ/σ_B = 2.83
 // at ε = 2, D = 6), 30√n (bytes, int64); its decoder prunes nothing with σ_B, which decides
 // how each bucket's item is spelt.
 //
-// Fixed hashes add a collision bias that is not in σ (§5.1 for TreeHist's count sketch:
-// RMS about sqrt(Σ_{y≠v} f(y)²/(m·t)) for the mean over rows; §4.1-4.2 for HCMS, with
-// t·(m-1)); it can reach the standard error next to a much heavier item.
+// Fixed hashes add a collision bias that is not in σ (sketches.md#hash-collisions; for
+// TreeHist's count sketch RMS about sqrt(Σ_{y≠v} f(y)²/(m·t)) for the mean over rows, for
+// HCMS with t·(m-1)); it can reach the standard error next to a much heavier item.
 #pragma once
 
 #include <cstddef>
@@ -203,12 +207,12 @@ void heavy_summary_merge(HeavySummary* into, const HeavySummary& from);
 
 // ---- device encoders (the SDK) ----
 // TreeHist: (ℓ, j, r) uniform from rng, then y_P on the item's level-ℓ prefix and y_F on
-// the item, each §5.1's bit at ε/2 with the same (j, r). Items the protocol cannot
+// the item, each a count-sketch bit at ε/2 with the same (j, r). Items the protocol cannot
 // encode: OutOfRange (heavy_item_from_text).
 HeavyReport treehist_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng);
 HeavyReport treehist_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng);
 // PEM: group uniform in [0, g), (j, l) uniform, y = H[l][h_j(prefix)] kept with
-// probability e^ε/(1+e^ε), else negated (§4.2's HCMS device on the group's prefix).
+// probability e^ε/(1+e^ε), else negated (the HCMS device on the group's prefix).
 PemReport pem_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng);
 PemReport pem_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng);
 // SFP: position uniform over {0, s, ..., (P-1)·s}; the fragment report is HCMS at ε/2
@@ -216,9 +220,9 @@ PemReport pem_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng
 // (unpadded), the word report HCMS at ε/2 on v, each with its own (j, l).
 SfpReport sfp_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng);
 SfpReport sfp_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng);
-// Bitstogram: coordinate ℓ uniform in [1, D]; §2's Hadamard response at ε/2
+// Bitstogram: coordinate ℓ uniform in [1, D]; the Hadamard response at ε/2
 // (freq/hadamard.cpp's hadamard_encode) of the value h(v)·|Σ| + v[ℓ] over T·|Σ| values,
-// h(v) = XXH64(v, kBitstogramBucketSeed) mod T; §5.1's count-sketch bit at ε/2 of v.
+// h(v) = XXH64(v, kBitstogramBucketSeed) mod T; the count-sketch bit at ε/2 of v.
 BitstogramReport bitstogram_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng);
 BitstogramReport bitstogram_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng);
 constexpr uint64_t kBitstogramBucketSeed = 0xFFFFFFFFFFFFFFFEull;  // no count-sketch row's seed either
@@ -242,21 +246,22 @@ HeavyEstimate heavy_frequency(const HeavySummary& s, const int64_t* table, std::
 HeavyEstimate heavy_frequency_int(const HeavySummary& s, const int64_t* table, int64_t item);
 HeavyEstimate heavy_prefix_frequency(const HeavySummary& s, const int64_t* table, std::string_view item, int64_t level);
 
-// TreeHist's noise children per survivor, r (ALGORITHMS.md §6.1, "ours, revised"):
+// TreeHist's noise children per survivor, r
+// (docs/algorithms/heavy-hitters.md#pruning-the-prefix-tree):
 // levels 1..D-1 keep a prefix whose estimate is >= τ_P = min(τ, max(τ - 2σ_P, z·σ_P)).
 // The floor z·σ_P, z = Φ⁻¹(1 - p), lets an absent child through with probability p:
 //   p = min(r/|Σ|, r·(n/τ)/|C_ℓ|), |C_ℓ| the candidates queried at level ℓ.
-// The first term is §6.1's rule, z_r = Φ⁻¹(1 - r/|Σ|): each survivor brings about r
+// The first term gives z_r = Φ⁻¹(1 - r/|Σ|): each survivor brings about r
 // noise children, so the candidates stay bounded where τ - 2σ_P alone exploded (144
 // survivors to 11,851 at n = 10^6). But noise survivors have noise children too: with
 // r/|Σ| alone the survivors grow r-fold per level, harmless for the string default's
 // two pruned levels and fatal for deep trees (int64, D = 8: 69,618 survivors at level
 // 6 of 7 at n = 2·10^5, 17.8M queries for the next). The second term (ours,
 // 2026-11-25) caps the noise survivors of a level at r·n/τ, r for each of the at most
-// n/τ items that can be heavy: it leaves the string default as §6.1 has it (its
+// n/τ items that can be heavy: it leaves the string default as the first term has it (its
 // candidates are below |Σ|·n/τ) and makes deep trees' growth linear.
 // At the string default (τ/σ_P = 3.19) the floor decides, τ_P = 2.29σ_P, 0.9σ_P below
-// τ. Why r = 8: §6.1's Gaussian model of SUBTLEX-US at n = 10^7 gives recall 0.90 at τ
+// τ. Why r = 8: a Gaussian model of SUBTLEX-US at n = 10^7 gives recall 0.90 at τ
 // with r = 8 against 0.81 with r = ½ (which made τ_P = τ and lost true heavy hitters
 // at the cuts), and r = 16 adds nothing (0.90) for twice the final candidates (1.2M
 // against 570k). Whole items are asked of the final oracle at the level where they end

@@ -1,9 +1,10 @@
-// PEM, prefix extending (Wang et al.; ALGORITHMS.md §7 as pure-LDP implements it), with
-// HCMS oracles (§4.2) so that the summary stays fixed in size.
+// PEM, prefix extending (Wang et al., as pure-LDP implements it;
+// docs/algorithms/heavy-hitters.md#pem-prefix-extending), with HCMS oracles so that the
+// summary stays fixed in size.
 //
 // Device: a group i uniform in [0, g), g = ceil((L - s0)/s); the item's prefix of
-// s0 + (i+1)·s characters (the item padded with '*' to L and cut, hashed unpadded: §6.1's
-// convention, heavy_protocol.hpp), reported by §4.2's HCMS device at the full ε (the
+// s0 + (i+1)·s characters (the item padded with '*' to L and cut, hashed unpadded: the
+// family's convention, heavy_protocol.hpp), reported by the HCMS device at the full ε (the
 // groups are disjoint): (j, l) uniform, y = H[l][h_j(prefix)] kept with probability
 // e^ε/(1+e^ε). A prefix longer than the item is the whole item: with s not dividing
 // L - s0 the last group's prefixes are the items themselves (pure-LDP cuts them longer

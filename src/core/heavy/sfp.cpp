@@ -1,5 +1,6 @@
-// Apple's SFP, sequence fragment puzzle (ALGORITHMS.md §7 as pure-LDP implements it),
-// with HCMS oracles (§4.2) so that the summary stays fixed in size.
+// Apple's SFP, sequence fragment puzzle, as pure-LDP implements it
+// (docs/algorithms/heavy-hitters.md#sfp-sequence-fragment-puzzle), with HCMS oracles so
+// that the summary stays fixed in size.
 //
 // Device: the item v (padded with '*' to L = max_length, hashed unpadded: heavy_protocol.hpp),
 // its 8-bit hash h(v) = XXH64(v, kSfpHashSeed) mod 256, a position p uniform in [0, P),

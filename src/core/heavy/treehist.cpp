@@ -1,8 +1,8 @@
-// TreeHist (seed 003 §3; ALGORITHMS.md §6.1): the device encoder, the oracles'
-// estimates, and the decoder that walks the prefix tree.
+// TreeHist (Bassily et al. 2017 §3; docs/algorithms/heavy-hitters.md#treehist): the device
+// encoder, the oracles' estimates, and the decoder that walks the prefix tree.
 //
 // Device: public randomness (ℓ, j, r) uniform over [1..D]×[0,t)×[0,m), drawn from the
-// device's generator and sent with the report. Two §5.1 bits at ε/2 each with the same
+// device's generator and sent with the report. Two count-sketch bits at ε/2 each with the same
 // (j, r): y_P on the prefix v[1:ℓ·s] (its bytes, unpadded) and y_F on the whole item v.
 // Each is x = g_j(u)·H[r][h_j(u)], kept with probability e^{ε/2}/(1+e^{ε/2}), else
 // negated (sketch/count_sketch.hpp: the hashtogram sketch's oracle and hashes).
@@ -18,8 +18,8 @@
 // with a pad are not kept (their only child is themselves). The level-D candidates go
 // straight to the final oracle; the items with f̂(v) >= τ are returned, by f̂
 // descending, trailing pad removed. Default τ
-// from the summary's own n: 15√n for the alphabet domain (§6.1's string default, D = 3,
-// τ/σ_P = 3.19 at ε = 2), 30√n for int64 (§6.1, D = 8, 3.91) and for the bytes domain
+// from the summary's own n: 15√n for the alphabet domain (the string default, D = 3,
+// τ/σ_P = 3.19 at ε = 2), 30√n for int64 (D = 8, 3.91) and for the bytes domain
 // (ours: D = 6 levels of 256 symbols is a tree like the integers'; at 15√n its τ/σ_P
 // would be 2.26, with τ_P = z_8·σ_P only 0.4σ_P below τ).
 // Candidates that no item can produce are never queried: in the alphabet domain a pad

@@ -13,10 +13,11 @@ namespace ldp {
 // Randomized response (Warner): keeps the bit w.p. e^eps/(e^eps+1).
 bool rr_encode(bool value, double epsilon, RandomSource& rng);
 
-// 1BitMean (seed 004 §2.1): x in [0, max_value];
+// 1BitMean (Ding et al. 2017, §2.1): x in [0, max_value];
 // P(1) = 1/(e^eps+1) + (x/max_value)(e^eps-1)/(e^eps+1).
 bool onebit_mean_encode(double value, double epsilon, double max_value, RandomSource& rng);
-// Output perturbation (§4): flip w.p. gamma in [0, 0.5).
+// Output perturbation (the paper's §4; docs/algorithms/means.md#output-perturbation): flip
+// w.p. gamma in [0, 0.5).
 bool output_perturb(bool bit, double gamma, RandomSource& rng);
 // The one-round privacy of 1BitMean at epsilon followed by output perturbation gamma:
 // ln(((1-2g) e^eps/(e^eps+1) + g) / ((1-2g)/(e^eps+1) + g)).
@@ -29,9 +30,10 @@ double laplace_mean_encode(double value, double epsilon, double max_value, Rando
 double piecewise_mean_encode(double value, double epsilon, double max_value, RandomSource& rng);
 
 // A device collecting a counter repeatedly with 1BitMean, alpha-point rounding
-// and permanent memoization (seed 004 §3.1), and optional output perturbation.
-// The device keeps its state (alpha and the memo) between rounds: state() and the
-// restoring constructor let it persist them.
+// and permanent memoization (Ding et al. 2017, §3.1;
+// docs/algorithms/means.md#rounding-and-memoization-on-the-device), and optional output
+// perturbation. The device keeps its state (alpha and the memo) between rounds: state() and
+// the restoring constructor let it persist them.
 class OneBitMeanClient {
  public:
   struct State {

@@ -295,8 +295,9 @@ double hoeffding_bound(int64_t n, double width, double delta) {
 
 double bit_mean_error_bound(int64_t n, double epsilon, double max_value, double gamma,
                             double delta) {
-  // Theorem 1 of seed 004: m/sqrt(2n) (e^eps+1)/(e^eps-1) sqrt(ln(2/delta)); the bit mean is
-  // scaled by 1/(1-2 gamma) when output perturbation is unbiased.
+  // Theorem 1 of Ding et al. 2017 (docs/algorithms/means.md#worst-case-error-bound):
+  // m/sqrt(2n) (e^eps+1)/(e^eps-1) sqrt(ln(2/delta)); the bit mean is scaled by 1/(1-2 gamma)
+  // when output perturbation is unbiased.
   double k = 1.0 / std::tanh(epsilon / 2.0);
   return hoeffding_bound(n, max_value * k / (1.0 - 2.0 * gamma), delta);
 }

@@ -1,6 +1,6 @@
-// Microsoft's 1BitMean (Ding, Kulkarni, Yekhanin 2017, seed 004): the mean of
-// counters in [0, m], with alpha-point rounding, permanent memoization and
-// output perturbation on the device.
+// Microsoft's 1BitMean (Ding, Kulkarni, Yekhanin 2017; docs/algorithms/means.md#1bitmean): the
+// mean of counters in [0, m], with alpha-point rounding, permanent memoization and output
+// perturbation on the device.
 #include <cmath>
 
 #include "common/error.hpp"

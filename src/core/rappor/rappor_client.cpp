@@ -1,5 +1,6 @@
-// The RAPPOR client: Bloom filter, PRR, IRR and bit order (rappor_client.hpp; ALGORITHMS.md
-// §8, google/rappor client/python/rappor.py). MD5 and HMAC-SHA256 from OpenSSL's libcrypto.
+// The RAPPOR client: Bloom filter, PRR, IRR and bit order (rappor_client.hpp;
+// docs/algorithms/rappor.md#client-bloom-filter-prr-and-irr; google/rappor
+// client/python/rappor.py). MD5 and HMAC-SHA256 from OpenSSL's libcrypto.
 #include "rappor/rappor_client.hpp"
 
 #include <openssl/evp.h>
@@ -56,7 +57,7 @@ void check_cohort(int64_t cohort) {
     throw_error(ErrorKind::InvalidParameter, "RAPPOR cohort must be in [0, 2^31 - 1], got %" PRId64, cohort);
 }
 
-// The filter as ⌈k/8⌉ bytes, most significant first (the message of §8's word rule).
+// The filter as ⌈k/8⌉ bytes, most significant first (the message of the word rule for k > 32).
 size_t filter_bytes_be(const RapporBits& v, int64_t bits, uint8_t* out) {
   const size_t nb = static_cast<size_t>((bits + 7) / 8);
   for (size_t j = 0; j < nb; ++j) {
@@ -119,7 +120,7 @@ RapporBits rappor_prr(const RapporBits& bloom, std::string_view secret, int64_t 
     hmac_sha256(secret, msg, 4, d);
   }
   for (int64_t i = 0; i < bits; ++i) {
-    if (bits > 32 && i % 32 == 0) {  // §8's word rule (ours)
+    if (bits > 32 && i % 32 == 0) {  // the word rule for k > 32 (ours)
       uint8_t msg[4 + 32];
       be32(static_cast<uint32_t>(i / 32), msg);
       const size_t nb = filter_bytes_be(bloom, bits, msg + 4);

@@ -1,4 +1,5 @@
-// The RAPPOR client (ALGORITHMS.md §8; google/rappor client/python/rappor.py): what a
+// The RAPPOR client (docs/algorithms/rappor.md#client-bloom-filter-prr-and-irr; google/rappor
+// client/python/rappor.py): what a
 // device links. Bloom filter, memoized PRR, fresh IRR, and the report's bit order.
 //
 // Bloom filter (get_bloom_bits): d = MD5(BE32(cohort) ‖ item bytes); hash i < h sets
@@ -6,7 +7,7 @@
 //
 // PRR (get_prr_masks), fixed per (secret, Bloom filter): for k <= 32 the message is
 // BE32(bloom) and bit i uses byte i of d = HMAC-SHA256(secret, message), exactly as
-// Python; for k > 32 (§8, ours) word w = ⌊i/32⌋ uses d_w = HMAC-SHA256(secret, BE32(w) ‖
+// Python; for k > 32 (ours) word w = ⌊i/32⌋ uses d_w = HMAC-SHA256(secret, BE32(w) ‖
 // the filter as ⌈k/8⌉ bytes, most significant first) and bit i byte i mod 32 of d_w.
 // Byte b gives uniform_i = b & 1 and fmask_i = (b >> 1) < 128·f (Python's real-valued
 // comparison: the PRR probability is ⌈128f⌉/128, which is ⌊128f⌋/128 when 128f is an

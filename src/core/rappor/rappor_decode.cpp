@@ -1,5 +1,5 @@
 // RAPPOR decoding (rappor_summary.hpp): google/rappor analysis/R/decode.R's Decode, made
-// deterministic (ALGORITHMS.md §8), and ComputePrivacyGuarantees.
+// deterministic (docs/algorithms/rappor.md#decoding), and ComputePrivacyGuarantees.
 //
 // 1. EstimateBloomCounts, per cohort with reports and bit b (N = N_c, C = C[c][b]):
 //      p11 = q(1 - f/2) + p·f/2, p01 = p(1 - f/2) + q·f/2, p2 = p11 - p01 = (1 - f)(q - p);
@@ -14,8 +14,8 @@
 //    pmax = min(500, ⌊0.8·rows⌋); then ConstrainedLinModel on the support: minimize
 //    ‖diag(w)(Xβ - Y)‖², β >= 0, Σβ <= 1, Xβ <= clamp(Y + 3·sd, 0.01, 1), with w = 1/sd
 //    capped at twice its median (of the finite ones) and rescaled to mean 1 (MakeLseiModel).
-// 5. Standard errors (§8 "Extension", ours): instead of Decode's sd over 5 fits of resampled
-//    Y (rnorm), the covariance of the weighted least squares on the active set A (β > 0):
+// 5. Standard errors (ours, docs/algorithms/rappor.md#standard-errors): instead of
+//    Decode's sd over 5 fits of resampled Y (rnorm), the covariance of the weighted least squares on the active set A (β > 0):
 //      Cov = B⁻¹·X_Aᵀ W² Σ W² X_A·B⁻¹,  B = X_Aᵀ W² X_A,  Σ = diag(sd²)
 //    (the sandwich: w is capped, so W² is not Σ⁻¹ everywhere; it is (X_AᵀΣ⁻¹X_A)⁻¹ where
 //    it is). A fitted column outside A gets the variance it would have if added to A:

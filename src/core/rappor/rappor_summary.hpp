@@ -1,6 +1,6 @@
-// The RAPPOR summary (ALGORITHMS.md §8; google/rappor): the `sum_bits` counts file of
-// google/rappor, N_c reports and C[c][b] reports with Bloom bit b set in cohort c,
-// integer-only, plus the parameters (k bits, h hashes, m cohorts, f, p, q) and n.
+// The RAPPOR summary (docs/algorithms/rappor.md#the-summary; google/rappor): the `sum_bits`
+// counts file of google/rappor, N_c reports and C[c][b] reports with Bloom bit b set in cohort
+// c, integer-only, plus the parameters (k bits, h hashes, m cohorts, f, p, q) and n.
 //
 // Cohorts go up to 2^31 - 1, so the summary holds only the cohorts that have reports:
 // `rows` rows sorted by cohort, each [cohort, N_c, C[c][0..k-1]] (Bloom bit b at index b,
@@ -12,7 +12,7 @@
 // Merges add counters: any order and any parallel plan give the same bits.
 //
 // Decoding (rappor_decode.cpp) is the pipeline of decode.R, with deterministic standard
-// errors (§8 "Extension"); privacy figures are ComputePrivacyGuarantees.
+// errors (docs/algorithms/rappor.md#standard-errors); privacy figures are ComputePrivacyGuarantees.
 #pragma once
 
 #include <cstddef>
@@ -115,7 +115,7 @@ struct RapporDecodeOptions {
 };
 struct RapporCandidateEstimate {
   double count;       // N·β̂, β̂ clamped to [0, 1], for every candidate: decode.R's estimate when not detected
-  double std_error;   // N·SE(β̂), deterministic (§8 "Extension")
+  double std_error;   // N·SE(β̂), deterministic (rappor.md#standard-errors)
   double proportion;  // β̂ = count / N
   double ci_lower, ci_upper;  // β̂ ∓ 1.96·SE(β̂), clamped to [0, 1]
   bool detected;      // decode.R's rule on the estimate before the clamp: N·β̂ > 1e-6 + 2·std_error

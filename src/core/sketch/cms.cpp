@@ -1,4 +1,5 @@
-// Apple's Count Mean Sketch as pure-LDP implements it (ALGORITHMS.md §4.1).
+// Apple's Count Mean Sketch as pure-LDP implements it
+// (docs/algorithms/sketches.md#count-mean-sketch-cms).
 //
 // Device: a row j uniform in [0, hashes); v = (-1, ..., -1) with v[h_j(x)] = +1;
 // every coordinate negated with probability 1/(1+e^{ε/2}). Sent as (j, width bits),
@@ -11,7 +12,7 @@
 // Variance (derived; hash collisions taken as random):
 //   (m/(m-1))²·n·(c²-1)/4 + (n - f)/(m-1), with f = f̂ clamped to [0, n].
 // Fixed hashes add a collision bias (m/(m-1))·Σ_{y≠x} f(y)·(κ_xy/k - 1/m), not in the
-// standard error (README, "Sketches").
+// standard error (docs/algorithms/sketches.md#hash-collisions).
 #include <cmath>
 
 #include "sketch/sketch_encoders.hpp"

@@ -1,4 +1,5 @@
-// Seed 003's count-sketch oracle with Hadamard compression (ALGORITHMS.md §5.1) on one
+// Bassily et al.'s count-sketch oracle with Hadamard compression
+// (docs/algorithms/sketches.md#count-sketch-with-hadamard-compression-hashtogram) on one
 // table of t rows by m columns (m a power of two): the piece the hashtogram sketch and
 // the heavy-hitters family (TreeHist's prefix and final oracles, heavy/) share.
 //

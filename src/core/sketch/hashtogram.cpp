@@ -1,6 +1,7 @@
-// Seed 003's count-sketch oracle with Hadamard compression (ALGORITHMS.md §5.1), which
-// the SQL calls hashtogram (§5.3: Hashtogram implemented as this oracle, with sign
-// hashes and the median over rows).
+// Bassily et al.'s count-sketch oracle with Hadamard compression (NeurIPS 2017, §3.1-3.2;
+// docs/algorithms/sketches.md#count-sketch-with-hadamard-compression-hashtogram), which
+// the SQL calls hashtogram (the paper's Hashtogram implemented as this oracle, with sign
+// hashes and the median over rows: docs/algorithms/sketches.md#departures-from-the-sources).
 //
 // Hashes: h_j(u) = XXH64(u, 2j) mod m and g_j(u) = 1 - 2·(XXH64(u, 2j+1) & 1),
 // independent, so that colliding items cancel on average.
@@ -10,15 +11,15 @@
 // Row estimate: f̂_j(u) = t·c(ε)·g_j(u)·T[j][h_j(u)]; the estimate is their median
 // (for even t the mean of the two middle values, as numpy.median: the lower middle
 // alone biases every estimate by about -0.08·sqrt(t·n)·c).
-// Standard error: sqrt((π/2)·n·c(ε)² − f), f = f̂ clamped to [0, n]. ALGORITHMS.md's
-// (π/2)·n·c² is the median's large-t variance; each report lands in one row only,
-// which takes f(u) off it (measured: observed/closed form 0.83-0.86 for an item held
-// by half the reports without the −f, 0.90-1.05 with it; test/unit/
-// sketch_estimator_test.cpp). Still slightly conservative for moderate t (the median
-// of t rows has variance ~1.45·n·c² at t = 16), and more so for small t (t = 2: the
-// mean of two rows, n·c²). Fixed hashes add a collision bias, not in the standard
-// error: RMS about sqrt(Σ_{y≠u} f(y)²/(m·t)) for the mean over rows; the median moves
-// less for a heavy neighbour (each shared row shifts it by at most ~0.08·c·sqrt(t·n)).
+// Standard error: sqrt((π/2)·n·c(ε)² − f), f = f̂ clamped to [0, n]. (π/2)·n·c² is the
+// median's large-t variance (docs/algorithms/sketches.md#the-median-over-rows); each
+// report lands in one row only, which takes f(u) off it (measured: observed/closed form
+// 0.83-0.86 for an item held by half the reports without the −f, 0.90-1.05 with it; test/unit/
+// sketch_estimator_test.cpp). Still slightly conservative for moderate t (the median of t rows
+// has variance ~1.45·n·c² at t = 16), and more so for small t (t = 2: the mean of two rows,
+// n·c²). Fixed hashes add a collision bias, not in the standard error: RMS about sqrt(Σ_{y≠u}
+// f(y)²/(m·t)) for the mean over rows; the median moves less for a heavy neighbour (each
+// shared row shifts it by at most ~0.08·c·sqrt(t·n)).
 #include <cmath>
 
 #include "common/select.hpp"

@@ -1,11 +1,12 @@
-// Apple's Hadamard Count Mean Sketch as pure-LDP implements it (ALGORITHMS.md §4.2).
+// Apple's Hadamard Count Mean Sketch as pure-LDP implements it
+// (docs/algorithms/sketches.md#hadamard-count-mean-sketch-hcms).
 //
 // Device: a row j uniform in [0, hashes) and a coefficient l uniform in [0, m), m =
 // width a power of two; y = b·H[l][h_j(x)], b = -1 with probability 1/(1+e^ε).
 // Counters: S[j][l] = Σ y. Prepared table: T[j] = FWHT(S[j]).
 // Estimate, c = c(ε) = (e^ε+1)/(e^ε-1):  f̂(x) = (m/(m-1))·( c·Σ_j T[j][h_j(x)] - n/m ).
 // Variance (derived): (m/(m-1))²·(n·c² - f - (n-f)/m²), f = f̂ clamped to [0, n].
-// Fixed hashes add the collision bias of cms (README, "Sketches").
+// Fixed hashes add the collision bias of cms (docs/algorithms/sketches.md#hash-collisions).
 #include <cmath>
 
 #include "sketch/hcms_oracle.hpp"

@@ -1,6 +1,7 @@
-// Apple's Hadamard Count Mean Sketch (ALGORITHMS.md §4.2) on one table of k rows by m
-// columns (m a power of two): the piece the hcms sketch and the heavy-hitters family
-// (PEM's group oracles, SFP's fragment and word oracles, heavy/) share.
+// Apple's Hadamard Count Mean Sketch
+// (docs/algorithms/sketches.md#hadamard-count-mean-sketch-hcms) on one table of k rows by m
+// columns (m a power of two): the piece the hcms sketch and the heavy-hitters family (PEM's
+// group oracles, SFP's fragment and word oracles, heavy/) share.
 //
 // Hashes: h_j(u) = XXH64(u, j) mod m. Device: x = H[l][h_j(u)] for its (j, l), sent
 // by randomized response. Server: counters S[j][l] = Σ y, prepared table T[j] =

@@ -1,4 +1,4 @@
-// Sketch frequency oracles over an open domain of strings (ALGORITHMS.md §4–§5):
+// Sketch frequency oracles over an open domain of strings (docs/algorithms/sketches.md):
 // a device hashes its item into one of `hashes` rows of `width` columns and sends
 // one noisy report; the server keeps integer counters per row and column and
 // estimates the count of any candidate string afterwards.
@@ -7,7 +7,7 @@
 //               Counters P[j][i] = reports of row j with v[i] = +1 ("counts").
 //   hcms        Apple's Hadamard Count Mean Sketch: report (j, l, y = ±1), width a
 //               power of two. Counters S[j][l] = Σ y ("sums").
-//   hashtogram  Seed 003's count sketch with Hadamard compression (§5.1): report
+//   hashtogram  Bassily et al.'s count sketch with Hadamard compression: report
 //               (j, r, y = ±1) with sign hashes g_j, the median over rows. S[j][r].
 //
 // Hashes (xxHash's XXH64 of the item's UTF-8 bytes): cms and hcms use

@@ -1,5 +1,6 @@
-// THRESH (seed 000): the device, Algorithms 2 (VOTE) and 3 (EST). See params.hpp for
-// the privacy accounting that the budgets c^V and c^E implement.
+// THRESH (Joseph et al. 2018; docs/algorithms/thresh.md#an-epoch-step-by-step): the device,
+// Algorithms 2 (VOTE) and 3 (EST). See params.hpp for the privacy accounting that the budgets
+// c^V and c^E implement.
 #include "thresh/client.hpp"
 
 #include <cinttypes>

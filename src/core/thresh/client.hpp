@@ -1,4 +1,4 @@
-// THRESH (seed 000; the family and the derivation: params.hpp): the device, with the
+// THRESH (Joseph et al. 2018; the family and the derivation: params.hpp): the device, with the
 // state it persists between epochs. Its budgets c^V and c^E stop truthful votes and
 // estimates at their caps, by the stream's cap rule (Config::cap_rule): from 0.10.0 a
 // report is truthful only if the counter after it stays within ε/3 (at most

@@ -1,6 +1,7 @@
-// HEAVYTHRESH (seed 000 §5): the reading, the derivation of the thresholds and the
-// error bound are in histogram.hpp. The votes, schedule and caps are THRESH's shared
-// steps (client.hpp); the oracle is the hashtogram sketch (sketch_summary.hpp).
+// HEAVYTHRESH (Joseph et al. 2018 §5; docs/algorithms/thresh.md#heavythresh): the reading, the
+// derivation of the thresholds and the error bound are in histogram.hpp. The votes, schedule
+// and caps are THRESH's shared steps (client.hpp); the oracle is the hashtogram sketch
+// (sketch_summary.hpp).
 #include "thresh/histogram.hpp"
 
 #include <algorithm>

@@ -1,14 +1,14 @@
-// HEAVYTHRESH (seed 000 §5; ALGORITHMS.md §9): THRESH's votes on users' hashed
-// histograms, and a frequency oracle published every epoch, re-estimated only in the
-// epochs in which enough users privately vote that their histogram moved.
+// HEAVYTHRESH (Joseph et al. 2018 §5; docs/algorithms/thresh.md#heavythresh): THRESH's votes
+// on users' hashed histograms, and a frequency oracle published every epoch, re-estimated only
+// in the epochs in which enough users privately vote that their histogram moved.
 //
-// Our reading of §9 (the seed's Supplement, with GenProj, R and the pseudocode, is
+// Our reading of the paper's §5 (its Supplement, with GenProj, R and the pseudocode, is
 // missing, and its w and τ_b are garbled):
-//  - Φ (w × d, w = t·m) is §5.1's hashes, fixed seeds: item v's column has t non-zero
+//  - Φ (w × d, w = t·m) is the count sketch's hashes, fixed seeds: item v's column has t non-zero
 //    entries, g_j(v)/√t at row j·m + h_j(v) (h_j = XXH64(v, 2j) mod m, g_j = ±1 from
 //    XXH64(v, 2j+1)). It is computed from the item's text, so the dictionary is never
 //    listed, and ⟨Φe_v, Φp⟩ = p(v) + Σ_{u≠v} p(u)·(1/t)Σ_j g_j(u)g_j(v)[h_j(u) = h_j(v)]:
-//    p(v) plus §5.1's collision term (RMS sqrt(Σ_{u≠v} p(u)²/w)). The seed's Φ is a
+//    p(v) plus the count sketch's collision term (RMS sqrt(Σ_{u≠v} p(u)²/w)). The paper's Φ is a
 //    dense Johnson–Lindenstrauss matrix; this one is the sparse (count-sketch) kind.
 //  - A user's epoch: ℓ = epoch_rounds samples (its histogram p̂, counts summing to ℓ),
 //    projected to z = Φp̂. Kept as integers: S[j·m + c] = Σ_k g_j(u_k)[h_j(u_k) = c]
@@ -20,7 +20,7 @@
 //    Hoeffding |z_c − E z_c| <= y_Φ = sqrt(2·ln(16wnT/δ)/(t·ℓ)) for all w cells, n
 //    users and T epochs at once with probability >= 1 − δ/8, and then D <= 2·y_Φ = τ_0.
 //    τ_b = 2(b+1)·y_Φ, b = −1..⌈log T⌉, THRESH's ladder on this unit. This is the
-//    seed's garbled τ_b = 2(b+1)·sqrt(2 ln(16wnT/δ)/(wℓ)) with t for w: the seed's form
+//    paper's garbled τ_b = 2(b+1)·sqrt(2 ln(16wnT/δ)/(wℓ)) with t for w: the paper's form
 //    is what the same Hoeffding bound gives for a dense Φ with entries ±1/√w.
 //    A change moving some cell of E z by more than τ_b + 2y_Φ votes at level >= b.
 //  - Votes, schedule, global-update rule, the caps (ε/3 each from 0.10.0, ε/4 for
@@ -31,17 +31,17 @@
 //    shared steps, server.hpp's global_update).
 //    a, b and the vote threshold are derived as for a Bernoulli stream of the same
 //    configuration (params.hpp); the thresholds use y_Φ (or threshold_unit).
-//  - The report R on a global update is §5.1's, on the projected histogram: the user
+//  - The report R on a global update is the count sketch's, on the projected histogram: the user
 //    draws j in [0, t) and r in [0, m) uniformly, computes the Hadamard coefficient
 //    x = (1/ℓ)·Σ_c H[r][c]·S[j·m + c] ∈ [−1, 1] of its row j and sends y = +1 with
 //    probability (1 + x·tanh(b/2))/2 (randomized response of a value in [−1, 1], b-LDP).
-//    For a one-item histogram x = g_j(v)·H[r][h_j(v)] and this is exactly §5.1's
+//    For a one-item histogram x = g_j(v)·H[r][h_j(v)] and this is exactly the
 //    hashtogram report, so the server's counters, FWHT, median over rows and closed-form
 //    standard error are the hashtogram sketch's, unchanged: the published oracle is an
 //    ldp.sketch_summary (hashtogram, epsilon = b, t, m) whose count of v estimates
 //    Σ_i ⟨Φe_v, Φp̂_i⟩ (unbiased up to the collision term), frequency = count/N. We
 //    chose this over "send one sampled item's hashtogram report": it is a function of
-//    the projection alone (as §9 has R act on Φp̂), and it has no extra sampling
+//    the projection alone (as the paper has R act on Φp̂), and it has no extra sampling
 //    variance (E[y²] = 1 either way, while the sampled item adds p(v)(1−p(v)) per user).
 //    A user whose estimate budget is spent sends the response for x = 0 (a fair coin),
 //    which adds noise but no bias to the counters; frequencies then divide by N and
@@ -57,8 +57,8 @@
 //    Not included: the collision term (keep w large enough: RMS sqrt(Σp²/w)), users'
 //    sampling error (sqrt(p(1−p)/(Nℓ))), and staleness: between a change and the update
 //    that THRESH's schedule allows, the published oracle is the last update's.
-// Departures from the seed: Φ sparse (count sketch) rather than dense JL; τ_b with t for
-// w (derived above); R = §5.1's report on the projection (the Supplement's R unknown).
+// Departures from the paper: Φ sparse (count sketch) rather than dense JL; τ_b with t for
+// w (derived above); R = the count sketch's report on the projection (the Supplement's R unknown).
 #pragma once
 
 #include <cstdint>
@@ -151,7 +151,7 @@ class HistogramClient {
   bool vote(int64_t epoch, const ItemCount* items, size_t count, RandomSource& rng);
   bool vote(int64_t epoch, Projection projection, RandomSource& rng);
   // After the server announced a global update for the epoch just voted on, once:
-  // §5.1's report (j, r, y) on the projection (x = 0 once the cap rule stops truthful
+  // The count sketch's report (j, r, y) on the projection (x = 0 once the cap rule stops truthful
   // estimates, as Client::estimate); then f(t) = t.
   SignedSketchReport report(RandomSource& rng);
   // b*: the highest b with D > τ_b; ⌈log T⌉ before the first update (z^0 "= −1").

@@ -1,6 +1,6 @@
-// THRESH (seed 000): the parameters the server derives from a stream's configuration
-// and publishes to every device. See params.hpp for the derivation and the privacy
-// accounting.
+// THRESH (Joseph et al. 2018; docs/algorithms/thresh.md): the parameters the server derives
+// from a stream's configuration and publishes to every device. See params.hpp for the
+// derivation and the privacy accounting.
 #include "thresh/params.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// THRESH (seed 000, Joseph, Roth, Ullman, Waggoner 2018; ALGORITHMS.md §3): a
+// THRESH (Joseph, Roth, Ullman, Waggoner 2018; docs/algorithms/thresh.md#thresh-parameters): a
 // population mean of evolving Bernoulli data, re-estimated with randomized response
 // only in the epochs in which enough users privately vote that their data changed.
 //
@@ -23,15 +23,16 @@
 //   τ_b = 2(b+1)·y, b = −1..⌈log T⌉       thresholds (τ_{−1} = 0)
 //   update iff (1/n)Σa_i > 1/(e^a+1) + sqrt(ln(10T/δ)/(2n))
 // Line 5 of Algorithm 1 (b) is garbled in the available text; b = 2x/(y − x) is
-// ALGORITHMS.md's reading: the randomized-response error of the global estimate,
-// about (e^b+1)/(e^b−1)·x ≈ (2/b)·x for small b, is then about y − x ≤ y, no larger
-// than one user's own sampling error. The text also hints at b = 2x/(⌈log T⌉·y − x)
-// (⌈log T⌉ times cheaper estimates, error still within Theorem 4.3's bound
-// 4(⌈log T⌉+2)·y); Config::estimate_noise lets a stream use it (or any b).
+// our reading (docs/algorithms/thresh.md#the-estimate-noise-b): the randomized-response
+// error of the global estimate, about (e^b+1)/(e^b−1)·x ≈ (2/b)·x for small b, is then
+// about y − x ≤ y, no larger than one user's own sampling error. The text also hints at
+// b = 2x/(⌈log T⌉·y − x) (⌈log T⌉ times cheaper estimates, error still within Theorem
+// 4.3's bound 4(⌈log T⌉+2)·y); Config::estimate_noise lets a stream use it (or any b).
 // y > x means ℓ < n·ln(12nT/δ)/ln(12T/δ): epochs longer than about 2n–3n rounds
 // make users' means more precise than any randomized response of the population.
 //
-// Privacy accounting (the same for HEAVYTHRESH, histogram.hpp). Fix two inputs of one
+// Privacy accounting (the same for HEAVYTHRESH, histogram.hpp;
+// docs/algorithms/thresh.md#privacy-accounting-and-cap-rules). Fix two inputs of one
 // user (two sequences of epoch data) and any transcript. Per epoch the vote is
 // Ber(e^a/(e^a+1)) when truthful and Ber(1/(e^a+1)) when not: the two inputs' vote
 // distributions differ, by a likelihood ratio of at most e^a, only in epochs in which
@@ -40,7 +41,7 @@
 // sends at most K_V truthful votes, hence at most 2·K_V such epochs. An EST is truthful
 // or not by the estimate counter alone, which counts global updates (public, the same
 // for both inputs), and a truthful one changes the likelihood by at most e^b (a
-// Bernoulli EST; §5.1's report on a projection likewise). So every transcript's
+// Bernoulli EST; the count sketch's report on a projection likewise). So every transcript's
 // privacy loss is at most
 //     worst_case_loss = 2a·K_V + b·K_E                      (Params::worst_case_loss)
 // with K_V, K_E the most truthful votes and estimates a device sends, which the cap

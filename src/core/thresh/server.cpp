@@ -1,5 +1,5 @@
-// THRESH (seed 000): the server's decisions, from the published parameters and the
-// tallies of the reports it received.
+// THRESH (Joseph et al. 2018; docs/algorithms/thresh.md#an-epoch-step-by-step): the server's
+// decisions, from the published parameters and the tallies of the reports it received.
 #include "thresh/server.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// THRESH (seed 000; the family and the derivation: params.hpp): the server's
+// THRESH (Joseph et al. 2018; the family and the derivation: params.hpp): the server's
 // decisions, from the published parameters and the tallies of the reports.
 //
 // The guarantees (Theorem 4.3) assume that every user votes in every epoch. The

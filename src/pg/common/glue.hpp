@@ -1,4 +1,5 @@
-// The thin layer between PostgreSQL's fmgr and the core (DESIGN.md, five rules).
+// The thin layer between PostgreSQL's fmgr and the core
+// (CONTRIBUTING.md#rules-for-c-inside-postgresql, five rules).
 //
 // - LDP_CORE(statements) runs core code inside try/catch; a caught exception is
 //   copied into a trivially destructible CoreError and raised with ereport only

@@ -2,7 +2,8 @@
 // heavy/heavy_protocol.hpp). Stored as its binary form (a version byte, then the
 // fields, big-endian): portable, and read without parsing text. Text I/O is the
 // protocol's text form v1:<mechanism>{...}; the builders fill every parameter not
-// given from ALGORITHMS.md §6's defaults for the expected number of users.
+// given from the defaults for the expected number of users
+// (docs/algorithms/heavy-hitters.md#protocols-and-item-domains).
 #include "common/glue.hpp"  // postgres.h first
 
 #include <string>

@@ -21,7 +21,8 @@ using ldp::SketchSummary;
 
 namespace {
 
-// Format 2 only (sketches were never stored otherwise); what the core's codec functions do for it.
+// The stored forms of formats 2 (0.6.0, still read) and 3 (written since 0.7.0); sketches were never
+// stored in format 1. What the core's codec functions (core/sketch/sketch_codec.cpp) do for them.
 using Codec = ldp_pg::CoreCodec<SketchSummary, ldp::sketch_summary_binary_parse_size, ldp::sketch_summary_from_binary,
                                 ldp::sketch_summary_binary_size, ldp::sketch_summary_to_binary,
                                 ldp::sketch_summary_parse_size, ldp::sketch_summary_from_text,
