@@ -309,3 +309,20 @@ END $update$;
 COMMENT ON TABLE @extschema@.collection_epochs IS 'One row per closed epoch of a collection that had reports: the rows counted when it was closed and its summary (of the collection''s kind). Epochs closed without reports have no row (which epochs are closed: ldp.collection_status); an installation older than 0.10.0 may keep rows with a NULL summary for such epochs.';
 COMMENT ON COLUMN @extschema@.collection_epochs.summary IS 'The epoch''s summary (cast it to its kind''s type, e.g. summary::ldp.mean_summary); NULL only in a row kept from before 0.10.0, for an epoch without reports.';
 COMMENT ON FUNCTION @extschema@.collection_estimates(text, float8) IS 'One row per closed epoch of a mean collection that has reports: epoch, its start, rows, estimate, standard error and confidence interval (epochs without reports have no rows; NULL estimates only for a row kept from before 0.10.0).';
+
+-- the stored forms' formats, the kinds' types, the protocol builders and clip's intervals, as the code has them (issue 29)
+-- extension/sql/00_types.sql
+COMMENT ON TYPE @extschema@.summary IS 'Any ldp summary (a mean, a frequency oracle, ...): the text and binary forms of its kind; cast it to its kind''s type (ldp.mean_summary, ldp.freq_summary, ldp.sketch_summary, ldp.heavy_summary, ldp.rappor_summary) for that kind''s accessors.';
+-- extension/sql/00_types.sql
+COMMENT ON FUNCTION @extschema@.summary_recv(internal) IS 'Binary input of ldp.summary: the stored form of any kind (format 2, or 3 with compact counters; its header names the kind).';
+-- extension/sql/00_types.sql
+COMMENT ON FUNCTION @extschema@.summary_send(@extschema@.summary) IS 'Binary output of ldp.summary: the stored form of its kind (format 2 for means and frequency oracles, 3 with compact counters for sketches, heavy hitters and RAPPOR).';
+-- extension/sql/60_sketch.sql
+COMMENT ON FUNCTION @extschema@.sketch_summary_recv(internal) IS 'Binary input of ldp.sketch_summary: the stored form (format 3 with compact counters, or 2 as written before 0.7.0; malformed input raises 22P03).';
+-- extension/sql/60_sketch.sql
+COMMENT ON FUNCTION @extschema@.sketch_summary_send(@extschema@.sketch_summary) IS 'Binary output of ldp.sketch_summary: the stored form (format 3, compact counters).';
+-- extension/sql/65_heavy.sql
+COMMENT ON TYPE @extschema@.heavy_protocol IS
+  'A heavy-hitters protocol: mechanism, epsilon, item domain (alphabet, bytes or int64), the tree (max_length, chars_per_level, levels) and the oracles (hashes x width), fixed before anyone reports; what devices download and what the aggregates check. Build it with ldp.treehist_protocol, ldp.bitstogram_protocol, ldp.pem_protocol or ldp.sfp_protocol (or their _int8_ forms for 64-bit integers).';
+-- extension/sql/20_freq.sql
+COMMENT ON FUNCTION @extschema@.frequencies(@extschema@.freq_summary, text) IS 'One row per item: frequency (fraction of reports), count, standard error and 95% interval. consistency: none (unbiased, default), clip (negatives to 0) or norm-sub (projection onto the probability simplex); under clip and norm-sub the intervals are clipped to [0, 1].';

@@ -64,8 +64,8 @@ COMMENT ON TYPE @extschema@.freq_summary IS
   'Decoder state of a frequency oracle over items [0, k) (grr, sue, oue, dbitflip, olh, hadamard): parameters, report count and integer counters. Text form v1:<mechanism>{...}; merge with ldp.rollup.';
 
 ------------------------------------------------------------------------------
--- ldp.summary: any summary of any kind in the stored form (format 2, whose header
--- names the kind), with casts to and from each kind's own type and the accessors
+-- ldp.summary: any summary of any kind in the stored form (format 2, or 3 with compact
+-- counters; its header names the kind), with casts to and from each kind's own type and the accessors
 -- every kind has. What a collection keeps per epoch (40_collections.sql).
 ------------------------------------------------------------------------------
 CREATE TYPE @extschema@.summary;
@@ -86,11 +86,11 @@ CREATE TYPE @extschema@.summary (
   ALIGNMENT = double,
   STORAGE = extended
 );
-COMMENT ON TYPE @extschema@.summary IS 'Any ldp summary (a mean, a frequency oracle, ...): the text and binary forms of its kind; cast it to its kind''s type (ldp.mean_summary, ldp.freq_summary) for that kind''s accessors.';
+COMMENT ON TYPE @extschema@.summary IS 'Any ldp summary (a mean, a frequency oracle, ...): the text and binary forms of its kind; cast it to its kind''s type (ldp.mean_summary, ldp.freq_summary, ldp.sketch_summary, ldp.heavy_summary, ldp.rappor_summary) for that kind''s accessors.';
 COMMENT ON FUNCTION @extschema@.summary_in(cstring) IS 'Input of ldp.summary: the text form of any summary kind (the mechanism''s name tells the kind).';
 COMMENT ON FUNCTION @extschema@.summary_out(@extschema@.summary) IS 'Output of ldp.summary: the text form of its kind.';
-COMMENT ON FUNCTION @extschema@.summary_recv(internal) IS 'Binary input of ldp.summary: the stored form (format 2, which names the kind).';
-COMMENT ON FUNCTION @extschema@.summary_send(@extschema@.summary) IS 'Binary output of ldp.summary: the stored form (format 2).';
+COMMENT ON FUNCTION @extschema@.summary_recv(internal) IS 'Binary input of ldp.summary: the stored form of any kind (format 2, or 3 with compact counters; its header names the kind).';
+COMMENT ON FUNCTION @extschema@.summary_send(@extschema@.summary) IS 'Binary output of ldp.summary: the stored form of its kind (format 2 for means and frequency oracles, 3 with compact counters for sketches, heavy hitters and RAPPOR).';
 
 CREATE FUNCTION @extschema@.summary(@extschema@.mean_summary) RETURNS @extschema@.summary
   AS 'MODULE_PATHNAME', 'ldp_summary_from_mean' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -77,7 +77,7 @@ COMMENT ON AGGREGATE @extschema@.rollup(@extschema@.freq_summary) IS 'Merges fre
 CREATE FUNCTION @extschema@.frequencies(@extschema@.freq_summary, consistency text DEFAULT 'none')
   RETURNS TABLE(item int, frequency float8, count float8, std_error float8, ci_lower float8, ci_upper float8)
   AS 'MODULE_PATHNAME', 'ldp_freq_frequencies' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1000;
-COMMENT ON FUNCTION @extschema@.frequencies(@extschema@.freq_summary, text) IS 'One row per item: frequency (fraction of reports), count, standard error and 95% interval. consistency: none (unbiased, default), clip (negatives to 0) or norm-sub (projection onto the probability simplex; intervals clipped to [0, 1]).';
+COMMENT ON FUNCTION @extschema@.frequencies(@extschema@.freq_summary, text) IS 'One row per item: frequency (fraction of reports), count, standard error and 95% interval. consistency: none (unbiased, default), clip (negatives to 0) or norm-sub (projection onto the probability simplex); under clip and norm-sub the intervals are clipped to [0, 1].';
 CREATE FUNCTION @extschema@.frequency(@extschema@.freq_summary, item int) RETURNS float8
   AS 'MODULE_PATHNAME', 'ldp_freq_frequency' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.frequency(@extschema@.freq_summary, int) IS 'The unbiased frequency estimate of one item.';

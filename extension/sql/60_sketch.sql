@@ -16,10 +16,10 @@ CREATE FUNCTION @extschema@.sketch_summary_out(@extschema@.sketch_summary) RETUR
 COMMENT ON FUNCTION @extschema@.sketch_summary_out(@extschema@.sketch_summary) IS 'Text output of ldp.sketch_summary (lossless, versioned).';
 CREATE FUNCTION @extschema@.sketch_summary_recv(internal) RETURNS @extschema@.sketch_summary
   AS 'MODULE_PATHNAME', 'ldp_sketch_summary_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.sketch_summary_recv(internal) IS 'Binary input of ldp.sketch_summary: the stored form (format 2; malformed input raises 22P03).';
+COMMENT ON FUNCTION @extschema@.sketch_summary_recv(internal) IS 'Binary input of ldp.sketch_summary: the stored form (format 3 with compact counters, or 2 as written before 0.7.0; malformed input raises 22P03).';
 CREATE FUNCTION @extschema@.sketch_summary_send(@extschema@.sketch_summary) RETURNS bytea
   AS 'MODULE_PATHNAME', 'ldp_sketch_summary_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.sketch_summary_send(@extschema@.sketch_summary) IS 'Binary output of ldp.sketch_summary: the stored form (format 2).';
+COMMENT ON FUNCTION @extschema@.sketch_summary_send(@extschema@.sketch_summary) IS 'Binary output of ldp.sketch_summary: the stored form (format 3, compact counters).';
 
 CREATE TYPE @extschema@.sketch_summary (
   INPUT = @extschema@.sketch_summary_in,

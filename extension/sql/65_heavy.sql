@@ -33,7 +33,7 @@ CREATE TYPE @extschema@.heavy_protocol (
   STORAGE = main
 );
 COMMENT ON TYPE @extschema@.heavy_protocol IS
-  'A heavy-hitters protocol: mechanism, epsilon, item domain (alphabet, bytes or int64), the tree (max_length, chars_per_level, levels) and the oracles (hashes x width), fixed before anyone reports; what devices download and what the aggregates check. Build it with ldp.treehist_protocol.';
+  'A heavy-hitters protocol: mechanism, epsilon, item domain (alphabet, bytes or int64), the tree (max_length, chars_per_level, levels) and the oracles (hashes x width), fixed before anyone reports; what devices download and what the aggregates check. Build it with ldp.treehist_protocol, ldp.bitstogram_protocol, ldp.pem_protocol or ldp.sfp_protocol (or their _int8_ forms for 64-bit integers).';
 
 CREATE FUNCTION @extschema@.treehist_protocol(epsilon float8, users bigint,
                                              alphabet text DEFAULT 'abcdefghijklmnopqrstuvwxyz',
