@@ -17,23 +17,7 @@ tests=()
 for a in "$@"; do
   if [[ $a == --isolation ]]; then isolation=1; else tests+=("$a"); fi
 done
-ldp_install_deps
-make -j "$(nproc 2>/dev/null || echo 2)" PG_CONFIG="$PG_CONFIG" >/dev/null
-export LDP_PRIVATE_CLUSTER=1
-cluster="$root/.pg/regress"
-ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true
-rm -rf "$(ldp_cluster_dir "$cluster")" "$cluster"
-# shellcheck disable=SC2317  # called by the EXIT trap
-cleanup() {
-  ldp_cluster_stop "$cluster" --force >/dev/null 2>&1 || true
-  rm -rf "$(ldp_cluster_dir "$cluster")" "$cluster"
-  ldp_scratch_cleanup
-}
-trap cleanup EXIT
-ldp_scratch_make regress
-LDP_PG_BIN="$(ldp_private_pg "$(ldp_scratch_dir regress)/prefix" "$root")"
-export LDP_PG_BIN
-ldp_cluster_start "$cluster" "log_min_messages = warning" >/dev/null
+ldp_test_cluster regress
 args=(PG_CONFIG="$LDP_PG_BIN/pg_config")
 ((${#tests[@]} == 0)) || args+=("REGRESS=${tests[*]}")
 ((isolation)) || args+=("ISOLATION=")

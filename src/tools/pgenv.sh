@@ -493,6 +493,32 @@ ldp_cluster_start() {
   _ldp_die "the cluster in $dir runs but does not accept connections on port $port"
 }
 
+# A test's own cluster: builds the extension (PGXS, $PG_CONFIG), installs it into a
+# private copy of PostgreSQL in the scratch directory NAME, starts a temporary cluster in
+# .pg/NAME from it (LDP_PG_BIN, PGHOST, PGPORT set), and removes both at the script's exit
+# (an EXIT trap). test/regress.sh and test/doctest.sh use it.
+ldp_test_cluster() {
+  local name=${1:?usage: ldp_test_cluster NAME} root
+  root=$(ldp_root)
+  ldp_install_deps || return 1
+  make -C "$root" -j "$(nproc 2>/dev/null || echo 2)" PG_CONFIG="${PG_CONFIG:?}" >/dev/null || return 1
+  export LDP_PRIVATE_CLUSTER=1
+  _LDP_TEST_CLUSTER=$root/.pg/$name
+  _ldp_test_cluster_remove
+  trap _ldp_test_cluster_remove EXIT
+  ldp_scratch_make "$name" || return 1
+  LDP_PG_BIN="$(ldp_private_pg "$(ldp_scratch_dir "$name")/prefix" "$root")" || return 1
+  export LDP_PG_BIN
+  ldp_cluster_start "$_LDP_TEST_CLUSTER" "log_min_messages = warning" >/dev/null
+}
+
+# shellcheck disable=SC2317  # also called by the EXIT trap
+_ldp_test_cluster_remove() {
+  ldp_cluster_stop "$_LDP_TEST_CLUSTER" --force >/dev/null 2>&1 || true
+  rm -rf "$(ldp_cluster_dir "$_LDP_TEST_CLUSTER")" "$_LDP_TEST_CLUSTER"
+  ldp_scratch_cleanup
+}
+
 ldp_cluster_stop() {
   local want=${1:?usage: ldp_cluster_stop DIR [--force]} force=${2:-}
   local dir d ours=0
