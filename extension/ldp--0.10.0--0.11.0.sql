@@ -326,3 +326,69 @@ COMMENT ON TYPE @extschema@.heavy_protocol IS
   'A heavy-hitters protocol: mechanism, epsilon, item domain (alphabet, bytes or int64), the tree (max_length, chars_per_level, levels) and the oracles (hashes x width), fixed before anyone reports; what devices download and what the aggregates check. Build it with ldp.treehist_protocol, ldp.bitstogram_protocol, ldp.pem_protocol or ldp.sfp_protocol (or their _int8_ forms for 64-bit integers).';
 -- extension/sql/20_freq.sql
 COMMENT ON FUNCTION @extschema@.frequencies(@extschema@.freq_summary, text) IS 'One row per item: frequency (fraction of reports), count, standard error and 95% interval. consistency: none (unbiased, default), clip (negatives to 0) or norm-sub (projection onto the probability simplex); under clip and norm-sub the intervals are clipped to [0, 1].';
+
+-- extension/sql/30_security.sql, 40_collections.sql, 41_collection_close.sql, 50_thresh.sql:
+-- the internal helpers that only the twins (as the catalog's owner) call are no longer
+-- executable by PUBLIC (issue 29: defects found by the documentation)
+REVOKE ALL ON FUNCTION @extschema@.privilege_type(text, text[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.collection_summary_call(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.collection_summary_columns(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.collection_checked_start(@extschema@.collections, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.collection_source(@extschema@.collections) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.collection_scan(@extschema@.collections, boolean, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.collection_summary_type(@extschema@.collections) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.collection_checked_end(@extschema@.collections, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.thresh_decide(@extschema@.thresh_streams, bigint, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.thresh_decode(@extschema@.thresh_streams, bigint, bigint) FROM PUBLIC;
+-- extension/sql/30_security.sql, 40_collections.sql, 50_thresh.sql, 61_thresh_oracle.sql:
+-- the helpers the readers call with the caller's rights stay executable by PUBLIC and
+-- say why in their comments (no longer 'Internal')
+COMMENT ON FUNCTION @extschema@.has_privilege(oid, oid, text) IS 'Whether a role may use a privilege (SELECT = read, UPDATE = close, INSERT = submit, OWNER) on the collection or THRESH stream backed by a view: PostgreSQL''s own answer (pg_has_role, has_table_privilege), which every role may ask. Executable by PUBLIC: ldp.has_privilege(object, privilege), which the views and row-level security policies call with the caller''s rights, calls it.';
+COMMENT ON FUNCTION @extschema@.has_privilege(oid, text) IS 'Whether the current role may use a privilege on the collection or THRESH stream backed by a view: PostgreSQL''s own answer for that role. Executable by PUBLIC: ldp.collections, ldp.thresh_streams and the row-level security policies call it with the caller''s rights.';
+COMMENT ON FUNCTION @extschema@.collection_row(text, boolean) IS 'A collection''s row as ldp.collections shows it to the calling role, or error 42704 (unknown, or not readable by that role); lock => true (FOR UPDATE) needs the catalog owner''s rights. Executable by PUBLIC: the readers (ldp.epoch_of, ldp.collection_estimates, ...) call it with the caller''s rights; it shows nothing that ldp.collections does not.';
+COMMENT ON FUNCTION @extschema@.collection_of_kind(text, text) IS 'A collection''s row as ldp.collection_row gives it, or error 42809 (naming the function that reads it) unless it keeps summaries of the given kind. Executable by PUBLIC: the readers of each kind call it with the caller''s rights; it shows nothing that ldp.collections does not.';
+COMMENT ON FUNCTION @extschema@.collection_epoch_of(@extschema@.collections, timestamptz) IS 'The epoch of a collection row that holds time t: a function of its arguments (executable by PUBLIC; ldp.epoch_of calls it).';
+COMMENT ON FUNCTION @extschema@.collection_epoch_start(@extschema@.collections, bigint) IS 'The first instant of an epoch of a collection row: a function of its arguments (executable by PUBLIC; ldp.epoch_start calls it).';
+COMMENT ON FUNCTION @extschema@.thresh_stream(text, boolean) IS 'A THRESH stream''s row as ldp.thresh_streams shows it to the calling role, or error 42704 (unknown, or not readable by that role); lock => true (FOR UPDATE) needs the catalog owner''s rights. Executable by PUBLIC: the readers (ldp.thresh_status, ldp.thresh_params, ...) call it with the caller''s rights; it shows nothing that ldp.thresh_streams does not.';
+COMMENT ON FUNCTION @extschema@.thresh_histogram_stream(text) IS 'A histogram stream''s row as ldp.thresh_stream gives it, or error 42704 (unknown or not readable) or 42809 (a Bernoulli stream). Executable by PUBLIC: ldp.thresh_summary and ldp.thresh_frequencies call it with the caller''s rights.';
+COMMENT ON FUNCTION @extschema@.thresh_published(int, bigint) IS 'Each closed epoch of a histogram stream (or the one given), the epoch of its last global update with reports and that update''s oracle, from the rows of ldp.thresh_epochs the calling role may read (row-level security: none of a stream it may not read). Executable by PUBLIC: ldp.thresh_summary and ldp.thresh_frequencies call it with the caller''s rights.';
+-- extension/sql/50_thresh.sql: a role that holds any privilege on a stream (read,
+-- submit, close) and asks for what it may not do gets 42501, as for collections; a
+-- role with none still gets 42704 (issue 29)
+CREATE OR REPLACE FUNCTION @extschema@.thresh_stream_for(caller oid, name text, privilege text, lock boolean)
+  RETURNS @extschema@.thresh_streams LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams;
+BEGIN
+  SELECT * INTO s FROM @extschema@.thresh_streams t WHERE t.name = thresh_stream_for.name;
+  -- it exists for a role that holds a privilege on it (read, submit, close) or may do
+  -- what it asks
+  IF NOT FOUND OR NOT (@extschema@.has_privilege(caller, s.backing_view, 'SELECT')
+                       OR @extschema@.has_privilege(caller, s.backing_view, 'INSERT')
+                       OR @extschema@.has_privilege(caller, s.backing_view, 'UPDATE')
+                       OR @extschema@.has_privilege(caller, s.backing_view, privilege)) THEN
+    RAISE EXCEPTION 'THRESH stream "%" does not exist', name
+      USING ERRCODE = 'undefined_object', HINT = 'Create it with ldp.thresh_create.';
+  END IF;
+  IF NOT @extschema@.has_privilege(caller, s.backing_view, privilege) THEN
+    RAISE EXCEPTION 'permission denied for THRESH stream "%"', name
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = CASE privilege WHEN 'INSERT' THEN 'Sending reports needs the submit privilege.'
+                                    WHEN 'UPDATE' THEN 'Closing needs the close privilege.'
+                                    ELSE 'Only its owner (' || s.owner::text || ') may do this.' END,
+            HINT = 'Its owner grants privileges with ldp.grant_thresh.';
+  END IF;
+  IF lock THEN
+    PERFORM FROM @extschema@.thresh_catalog t WHERE t.id = s.id FOR UPDATE;
+    SELECT * INTO s FROM @extschema@.thresh_streams t WHERE t.id = s.id;  -- as it is now
+    IF NOT FOUND THEN  -- dropped while we waited
+      RAISE EXCEPTION 'THRESH stream "%" does not exist', name USING ERRCODE = 'undefined_object';
+    END IF;
+  END IF;
+  RETURN s;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_stream_for(oid, text, text, boolean) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_stream_for(oid, text, text, boolean) IS 'Internal: a THRESH stream''s row (locked FOR UPDATE when asked) if the role may use the privilege on it; else error 42704 (no privilege on it) or 42501.';
+-- extension/sql/50_thresh.sql: 0.9.0's argument order of heavythresh_derive, deprecated
+-- in 0.10.0, is dropped (issue 29)
+DROP FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int);

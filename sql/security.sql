@@ -90,6 +90,10 @@ SELECT try_sql($$GRANT SELECT ON ldp_collections.alice_usage TO regress_ldp_mall
 SELECT try_sql($$SELECT ldp._drop_collection('regress_ldp_alice', 'alice_usage')$$);
 SELECT try_sql($$SELECT * FROM ldp._as_role('regress_ldp_alice', 'SELECT 1', NULL, NULL) AS t(x int)$$);
 SELECT try_sql($$SELECT ldp.thresh_submit('regress_ldp_alice'::regrole, 'alice_stream', 1, ARRAY[1]::bigint[], ARRAY[true], 'votes')$$);
+-- nor the helpers only the twins call (they ran for PUBLIC before 0.11.0)
+SELECT try_sql($$SELECT ldp.collection_summary_call('ldp.rr_agg(bit, 1.0)')$$);
+SELECT try_sql($$SELECT ldp.collection_source(c) FROM ldp.collections c$$);
+SELECT try_sql($$SELECT ldp.thresh_decide(s, 10, 5) FROM ldp.thresh_streams s$$);
 RESET ROLE;
 
 -- The owner grants: bob may read the collection, ingest may submit to the stream.
@@ -225,17 +229,32 @@ WHERE p.pronamespace = 'ldp'::regnamespace
                                              'acl_change', 'collection_grant', 'thresh_grant'))
   AND has_function_privilege('public', p.oid, 'EXECUTE')
 ORDER BY 1;
+-- the class: no function whose comment says it is internal (or that has no comment) is
+-- executable by PUBLIC; a helper that PUBLIC must execute (the readers call it with the
+-- caller's rights) says why in its comment instead
+SELECT p.oid::regprocedure AS public_internal_by_comment
+FROM pg_proc p
+WHERE p.pronamespace = 'ldp'::regnamespace
+  AND coalesce(obj_description(p.oid, 'pg_proc') LIKE 'Internal%', true)
+  AND has_function_privilege('public', p.oid, 'EXECUTE')
+ORDER BY 1;
+SELECT count(*) >= 50 AS internal_functions_checked
+FROM pg_proc p
+WHERE p.pronamespace = 'ldp'::regnamespace AND obj_description(p.oid, 'pg_proc') LIKE 'Internal%';
 -- no SECURITY DEFINER function at all: the privileged twins run through ldp_privileged
 SELECT count(*) AS security_definer FROM pg_proc WHERE pronamespace = 'ldp'::regnamespace AND prosecdef;
 -- every routine of the summary families (types' I/O and casts, aggregates and their
 -- transition functions, accessors, encoders, protocol builders, collection readers;
--- the heavy hitters' too) is executable by PUBLIC: nothing of them needs a grant
+-- the heavy hitters' too) is executable by PUBLIC: nothing of them needs a grant (the
+-- collections' internal helpers collection_summary_call, _columns and _type match the
+-- names but are not of a family: the check above keeps them from PUBLIC)
 SELECT p.oid::regprocedure AS family_routine_not_public
 FROM pg_proc p
 WHERE p.pronamespace = 'ldp'::regnamespace
   AND (p.oid::regprocedure::text ~ '(summary|heavy_protocol)' OR p.proname ~ '_(agg|trans|combine|encode|protocol)$'
        OR p.proname IN ('heavy_hitters', 'collection_heavy_hitters', 'collection_frequencies', 'collection_estimates')
        OR p.proname ~ 'rappor')
+  AND NOT coalesce(obj_description(p.oid, 'pg_proc') LIKE 'Internal%', false)
   AND NOT has_function_privilege('public', p.oid, 'EXECUTE')
 ORDER BY 1;
 SELECT count(*) FILTER (WHERE p.oid::regprocedure::text ~ 'heavy' OR p.proname ~ '^treehist_') >= 20 AS heavy_routines_checked,
@@ -485,6 +504,29 @@ SELECT ldp.thresh_submit_votes('alice_secret', 1, ARRAY[101, 102, 103]::bigint[]
 SELECT pg_temp.try_detail($$SELECT ldp.thresh_submit_votes('alice_secret', 1, ARRAY[104, 102, 105, 105, 103]::bigint[],
                                                           ARRAY[true, true, false, false, true])$$);
 SELECT ldp.thresh_submit_votes('alice_secret', 1, ARRAY[104, 105]::bigint[], ARRAY[true, false]);
+-- a role that holds only submit knows the stream: what it may not do answers 42501
+-- naming the privilege it lacks, as for a collection (not 42704); the readers, which
+-- run with its rights, answer 42704 without read, as a collection's do
+SELECT pg_temp.try_detail($$CALL ldp.thresh_close_votes('alice_secret')$$);
+SELECT pg_temp.try_detail($$CALL ldp.thresh_close_epoch('alice_secret')$$);
+SELECT pg_temp.try_detail($$SELECT ldp.thresh_drop('alice_secret')$$);
+SELECT pg_temp.try_detail($$SELECT ldp.grant_thresh('alice_secret', 'read', 'regress_ldp_ingest')$$);
+SELECT pg_temp.try_detail($$SELECT ldp.alter_thresh_owner('alice_secret', 'regress_ldp_ingest')$$);
+SELECT try_sql($$SELECT * FROM ldp.thresh_status('alice_secret')$$);
+RESET ROLE;
+-- a role that holds only close: submitting answers 42501 (the submit privilege); a role
+-- with none still gets 42704 everywhere (it does not learn that the stream exists)
+SET ROLE regress_ldp_alice;
+SELECT ldp.grant_thresh('alice_secret', 'close', 'regress_ldp_bob');
+RESET ROLE;
+SET ROLE regress_ldp_bob;
+SELECT pg_temp.try_detail($$SELECT ldp.thresh_submit_votes('alice_secret', 1, ARRAY[106]::bigint[], ARRAY[true])$$);
+SELECT pg_temp.try_detail($$SELECT ldp.thresh_drop('alice_secret')$$);
+RESET ROLE;
+SET ROLE regress_ldp_mallory;
+SELECT try_sql($$CALL ldp.thresh_close_votes('alice_secret')$$);
+SELECT try_sql($$SELECT ldp.thresh_drop('alice_secret')$$);
+SELECT try_sql($$SELECT ldp.thresh_submit_votes('alice_secret', 1, ARRAY[107]::bigint[], ARRAY[true])$$);
 RESET ROLE;
 SET ROLE regress_ldp_alice;
 SELECT ldp.drop_collection('alice_secret');

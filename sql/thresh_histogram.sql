@@ -15,16 +15,13 @@ SELECT round(a::numeric, 6) AS a, b, round(projection_error::numeric, 6) AS proj
        max_truthful_estimates, round(worst_case_loss::numeric, 4) AS worst_case_loss
 FROM ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, 8, 64, estimate_noise => 0.5);
 -- heavythresh_derive takes hashes and width where heavythresh_create does (issue 27.5);
--- 0.9.0's order (hashes, width last) still works in 0.10.0, deprecated, with the same
--- answer; a positional call with integer literals where both orders take integers fits
--- both and is refused (42725), never bound to the other order
-SELECT n.* IS NOT DISTINCT FROM o.* AS same
-FROM ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, 8, 64, NULL, 0.5, NULL) n,
-     ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, NULL, 0.5, NULL, 8, 64) o;
-SELECT obj_description('ldp.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int)'::regprocedure) ~ '^DEPRECATED' AS deprecated;
+-- 0.9.0's order (hashes, width last), deprecated in 0.10.0, is gone in 0.11.0: one
+-- function is left, and a call in the old order that does not fit the new one is
+-- refused (42883)
+SELECT p.oid::regprocedure AS heavythresh_derive FROM pg_proc p
+WHERE p.pronamespace = 'ldp'::regnamespace AND p.proname = 'heavythresh_derive';
+SELECT try_sql($$SELECT ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, NULL, 0.5, NULL, 8, 64)$$);
 SELECT (ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, 8, 64, 1, 1, NULL)).b;
-SELECT try_sql($$SELECT ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, 1, 1, NULL, 8, 64)$$);
-SELECT try_sql($$SELECT ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, 8, 64, 1, 1, 1)$$);
 SELECT (ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, 8, 64, 1.0, 1.0, NULL)).b;
 -- a Bernoulli stream's device columns are NULL
 SELECT ldp.thresh_create('bits', 10, 4, 100, 10, 1, 8, 0.1, 1, 1);
@@ -39,7 +36,6 @@ SELECT try_sql($$SELECT ldp.heavythresh_create('x', 4000, 16, 200000, 2000, 2, 8
 SELECT try_sql($$SELECT ldp.heavythresh_create('x', 4000, 16, 200000, 2000, 2, 8, 0.1, NULL, 64, estimate_noise => 0.5)$$);
 SELECT try_sql($$SELECT ldp.heavythresh_create('words', 4000, 16, 200000, 2000, 2, 8, 0.1, 8, 64, estimate_noise => 0.5)$$);
 SELECT try_sql($$SELECT ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, 8, NULL, estimate_noise => 0.5)$$);
-SELECT try_sql($$SELECT ldp.heavythresh_derive(4000, 16, 200000, 2000, 2, 8, 0.1, NULL, 0.5, NULL, 8, NULL)$$);
 -- a device that cannot afford one truthful vote and one truthful report is refused (a =
 -- b = 1 > eps/3), as for thresh_create (0.9.0 created it with a warning)
 SELECT try_sql($$SELECT ldp.heavythresh_create('lossy', 100, 4, 100, 100, 1, 1, 0.1, 2, 16, 1, 1)$$);

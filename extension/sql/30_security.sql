@@ -23,9 +23,14 @@
 --   collection's owner in a security-restricted operation (ldp._as_role), whoever
 --   closes it, and may not change the closing session's state (advisory locks, the
 --   random seed, prepared statements, ...); its definition is re-checked every time.
--- * Internal functions (the twins ldp._<name> and the helpers only they call) are not
---   executable by PUBLIC: each is revoked next to its definition (sql/security.sql
---   checks that none is left executable).
+-- * Internal functions (the twins ldp._<name> and the helpers only they call; their
+--   comments start with 'Internal') are not executable by PUBLIC: each is revoked next
+--   to its definition (sql/security.sql checks that no function whose comment starts
+--   with 'Internal' is executable by PUBLIC). The few helpers that the readers (which
+--   run with the caller's rights: collection_estimates, thresh_status, ...) and the
+--   views' row filters call are executable by PUBLIC; each is a function of its
+--   arguments or shows only what ldp.collections and ldp.thresh_streams show the
+--   caller, and says so in its comment (docs/security.md#helpers-every-role-may-call).
 -- * Every SQL and PL/pgSQL function pins search_path = pg_catalog, pg_temp and names
 --   the extension's objects with their schema.
 ------------------------------------------------------------------------------
@@ -59,7 +64,7 @@ CREATE FUNCTION @extschema@.has_privilege(who oid, object oid, privilege text)
   SELECT CASE WHEN privilege = 'OWNER' THEN pg_catalog.pg_has_role(who, c.relowner, 'USAGE')
               ELSE pg_catalog.has_table_privilege(who, c.oid, privilege) END
   FROM pg_catalog.pg_class c WHERE c.oid = object $$;
-COMMENT ON FUNCTION @extschema@.has_privilege(oid, oid, text) IS 'Internal: whether a role may use a privilege (SELECT = read, UPDATE = close, INSERT = submit, OWNER) on the collection or THRESH stream backed by a view (PostgreSQL''s own privileges on that view).';
+COMMENT ON FUNCTION @extschema@.has_privilege(oid, oid, text) IS 'Whether a role may use a privilege (SELECT = read, UPDATE = close, INSERT = submit, OWNER) on the collection or THRESH stream backed by a view: PostgreSQL''s own answer (pg_has_role, has_table_privilege), which every role may ask. Executable by PUBLIC: ldp.has_privilege(object, privilege), which the views and row-level security policies call with the caller''s rights, calls it.';
 
 -- The same for the current role (the views ldp.collections and ldp.thresh_streams, and
 -- row-level security policies).
@@ -68,7 +73,7 @@ CREATE FUNCTION @extschema@.has_privilege(object oid, privilege text)
   SET search_path = pg_catalog, pg_temp AS $$
   SELECT @extschema@.has_privilege((SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = current_user),
                                    object, privilege) $$;
-COMMENT ON FUNCTION @extschema@.has_privilege(oid, text) IS 'Internal: whether the current role may use a privilege on the collection or THRESH stream backed by a view (ldp.collections, ldp.thresh_streams, row-level security).';
+COMMENT ON FUNCTION @extschema@.has_privilege(oid, text) IS 'Whether the current role may use a privilege on the collection or THRESH stream backed by a view: PostgreSQL''s own answer for that role. Executable by PUBLIC: ldp.collections, ldp.thresh_streams and the row-level security policies call it with the caller''s rights.';
 
 -- privilege names of the SQL API -> privilege types
 CREATE FUNCTION @extschema@.privilege_type(privilege text, allowed text[]) RETURNS text
@@ -82,6 +87,7 @@ BEGIN
   RETURN CASE pg_catalog.lower(privilege) WHEN 'read' THEN 'SELECT' WHEN 'close' THEN 'UPDATE'
                                           WHEN 'submit' THEN 'INSERT' END;
 END $$;
+REVOKE ALL ON FUNCTION @extschema@.privilege_type(text, text[]) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.privilege_type(text, text[]) IS 'Internal: the privilege type of a privilege name (read = SELECT, close = UPDATE, submit = INSERT), or error 22023.';
 
 -- Refuses the name of a new collection or stream (`what`) unless it can name its view:

@@ -91,15 +91,17 @@ CREATE POLICY collection_epochs_readable ON @extschema@.collection_epochs FOR SE
   USING (EXISTS (SELECT 1 FROM @extschema@.collections c WHERE c.name = collection));
 
 ------------------------------------------------------------------------------
--- A collection's row, its epochs and its source (internal, but for epoch_of and
--- epoch_start)
+-- A collection's row, its epochs and its source (internal: not executable by PUBLIC,
+-- but for the row and epoch helpers that the readers call with the caller's rights)
 ------------------------------------------------------------------------------
 
 CREATE FUNCTION @extschema@.collection_summary_call(summary text) RETURNS text[]
   AS 'MODULE_PATHNAME', 'ldp_collection_summary_call' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+REVOKE ALL ON FUNCTION @extschema@.collection_summary_call(text) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.collection_summary_call(text) IS 'Internal: checks on the parse tree that a collection''s summary is one schema-qualified call with plain column and constant arguments; returns {schema, function}.';
 CREATE FUNCTION @extschema@.collection_summary_columns(summary text) RETURNS text[]
   AS 'MODULE_PATHNAME', 'ldp_collection_summary_columns' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+REVOKE ALL ON FUNCTION @extschema@.collection_summary_columns(text) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.collection_summary_columns(text) IS 'Internal: the column names among the arguments of a collection''s summary call (checked as by collection_summary_call), each once: a row whose columns are all NULL is no report (the aggregates skip it).';
 
 -- The summary call as PostgreSQL resolves it over the source, under the caller's
@@ -127,7 +129,7 @@ BEGIN
   END IF;
   RETURN c;
 END $$;
-COMMENT ON FUNCTION @extschema@.collection_row(text, boolean) IS 'Internal: a collection''s row (locked FOR UPDATE when asked), or error 42704.';
+COMMENT ON FUNCTION @extschema@.collection_row(text, boolean) IS 'A collection''s row as ldp.collections shows it to the calling role, or error 42704 (unknown, or not readable by that role); lock => true (FOR UPDATE) needs the catalog owner''s rights. Executable by PUBLIC: the readers (ldp.epoch_of, ldp.collection_estimates, ...) call it with the caller''s rights; it shows nothing that ldp.collections does not.';
 
 -- The privileged twins' view of a collection: its row, locked (one closer at a
 -- time), if `caller` may use `privilege` on it; a collection on which the caller
@@ -177,19 +179,19 @@ BEGIN
   END IF;
   RETURN c;
 END $$;
-COMMENT ON FUNCTION @extschema@.collection_of_kind(text, text) IS 'Internal: a collection''s row, or error 42809 (naming the function that reads it) unless it keeps summaries of the given kind.';
+COMMENT ON FUNCTION @extschema@.collection_of_kind(text, text) IS 'A collection''s row as ldp.collection_row gives it, or error 42809 (naming the function that reads it) unless it keeps summaries of the given kind. Executable by PUBLIC: the readers of each kind call it with the caller''s rights; it shows nothing that ldp.collections does not.';
 
 -- Epoch arithmetic in whole microseconds of UTC time.
 CREATE FUNCTION @extschema@.collection_epoch_of(c @extschema@.collections, t timestamptz) RETURNS bigint
   LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
   SELECT pg_catalog.floor((EXTRACT(epoch FROM t) - EXTRACT(epoch FROM c.starts_at))
                           / EXTRACT(epoch FROM c.epoch_length))::bigint $$;
-COMMENT ON FUNCTION @extschema@.collection_epoch_of(@extschema@.collections, timestamptz) IS 'Internal: the epoch of a collection row that holds time t.';
+COMMENT ON FUNCTION @extschema@.collection_epoch_of(@extschema@.collections, timestamptz) IS 'The epoch of a collection row that holds time t: a function of its arguments (executable by PUBLIC; ldp.epoch_of calls it).';
 CREATE FUNCTION @extschema@.collection_epoch_start(c @extschema@.collections, epoch bigint) RETURNS timestamptz
   LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
   SELECT c.starts_at + (epoch * (EXTRACT(epoch FROM c.epoch_length) * 1000000)::bigint)
                        * interval '1 microsecond' $$;
-COMMENT ON FUNCTION @extschema@.collection_epoch_start(@extschema@.collections, bigint) IS 'Internal: the first instant of an epoch of a collection row.';
+COMMENT ON FUNCTION @extschema@.collection_epoch_start(@extschema@.collections, bigint) IS 'The first instant of an epoch of a collection row: a function of its arguments (executable by PUBLIC; ldp.epoch_start calls it).';
 
 CREATE FUNCTION @extschema@.epoch_of(collection text, t timestamptz) RETURNS bigint
   LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
@@ -209,6 +211,7 @@ EXCEPTION WHEN datetime_field_overflow OR numeric_value_out_of_range THEN
   RAISE EXCEPTION 'epoch % of collection "%" is outside the range of timestamps', epoch, c.name
     USING ERRCODE = 'invalid_parameter_value';
 END $$;
+REVOKE ALL ON FUNCTION @extschema@.collection_checked_start(@extschema@.collections, bigint) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.collection_checked_start(@extschema@.collections, bigint) IS 'Internal: the first instant of an epoch of a collection row, or error 22023 when it is not a representable time.';
 
 -- The source table, schema-qualified and quoted, after checking that the
@@ -264,6 +267,7 @@ BEGIN
   END;
   RETURN qualified;
 END $$;
+REVOKE ALL ON FUNCTION @extschema@.collection_source(@extschema@.collections) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.collection_source(@extschema@.collections) IS 'Internal: the schema-qualified, quoted name of a collection''s source table, after checking the source, its timestamptz time column and the summary call again (as written and as resolved over the source).';
 
 -- A query over the source rows with time in [$1, $2), grouped by epoch start:
@@ -282,12 +286,14 @@ CREATE FUNCTION @extschema@.collection_scan(c @extschema@.collections, with_summ
                 CASE WHEN with_summary THEN pg_catalog.format(', (%s' || pg_catalog.chr(10) || ') AS s', c.summary) ELSE '' END,
                 @extschema@.collection_source(c), c.time_column, c.time_column,
                 CASE WHEN grouped THEN ' GROUP BY 1' ELSE '' END) $$;
+REVOKE ALL ON FUNCTION @extschema@.collection_scan(@extschema@.collections, boolean, boolean) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.collection_scan(@extschema@.collections, boolean, boolean) IS 'Internal: the query that counts (and summarizes) a collection''s source rows per epoch between two instants.';
 
 -- The summary type of a collection's kind (from the registry, never user data).
 CREATE FUNCTION @extschema@.collection_summary_type(c @extschema@.collections) RETURNS text
   LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
   SELECT k.summary_type::text FROM @extschema@.summary_kinds k WHERE k.kind = c.kind $$;
+REVOKE ALL ON FUNCTION @extschema@.collection_summary_type(@extschema@.collections) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.collection_summary_type(@extschema@.collections) IS 'Internal: the summary type of a collection''s kind (ldp.summary_kinds).';
 
 -- The type of the collection's summary call run as `role` on one row of its source

@@ -32,6 +32,7 @@ EXCEPTION WHEN datetime_field_overflow OR numeric_value_out_of_range THEN
   RAISE EXCEPTION 'epoch % of collection "%" is outside the range of timestamps', epoch, c.name
     USING ERRCODE = 'invalid_parameter_value';
 END $$;
+REVOKE ALL ON FUNCTION @extschema@.collection_checked_end(@extschema@.collections, bigint) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.collection_checked_end(@extschema@.collections, bigint) IS 'Internal: the instant an epoch of a collection row ends, or error 22023 naming the epoch when that is not a representable time.';
 
 -- The collection's summary call still runs on its source, as its owner, and returns

@@ -151,8 +151,8 @@ CREATE POLICY thresh_histograms_owner ON @extschema@.thresh_histograms FOR SELEC
                  WHERE s.id = stream AND @extschema@.has_privilege(s.backing_view, 'OWNER')));
 
 ------------------------------------------------------------------------------
--- The formulas (C, src/pg/thresh/thresh.cpp) and a stream's row (internal, but
--- for thresh_derive)
+-- The formulas (C, src/pg/thresh/thresh.cpp) and a stream's row (the update rule and
+-- decode are internal: the close twins call them)
 ------------------------------------------------------------------------------
 
 CREATE FUNCTION @extschema@.thresh_derive(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint,
@@ -169,15 +169,6 @@ CREATE FUNCTION @extschema@.heavythresh_derive(users bigint, epochs int, epoch_r
     OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
   AS 'MODULE_PATHNAME', 'ldp_heavythresh_derive_within_cap' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, int, int, float8, float8, float8) IS 'HEAVYTHRESH parameters (docs/algorithms/thresh.md#heavythresh), with the arguments of ldp.heavythresh_create in its order: a, b and the vote threshold as for a Bernoulli stream, the projection error y_Phi = sqrt(2 ln(16wnT/delta)/(t l)) with w = hashes * width, thresholds tau_b = 2(b+1) y_Phi (or the threshold unit), the truthful reports a device can afford and its worst-case privacy loss (<= eps, as ldp.thresh_derive; the same refusals).';
--- 0.9.0's order (hashes and width last), for one version
-CREATE FUNCTION @extschema@.heavythresh_derive(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint,
-    groups int, epsilon float8, delta float8, vote_noise float8, estimate_noise float8, threshold_unit float8,
-    hashes int, width int,
-    OUT a float8, OUT b float8, OUT vote_threshold float8, OUT projection_error float8, OUT thresholds float8[],
-    OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
-  LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
-  SELECT * FROM @extschema@.heavythresh_derive($1, $2, $3, $4, $5, $6, $7, $11, $12, $8, $9, $10) $$;
-COMMENT ON FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'DEPRECATED (0.10.0; to be dropped in the next version): 0.9.0''s argument order of ldp.heavythresh_derive, with hashes and width last; calls ldp.heavythresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta, hashes, width, vote_noise, estimate_noise, threshold_unit), the order of ldp.heavythresh_create. A positional call whose integer positions in both orders hold integer literals, such as (..., 1, 1, NULL, 8, 64), fits both and is refused as ambiguous (42725): name the arguments or write the noises as 1.0; a valid call is never bound to the other order.';
 CREATE FUNCTION @extschema@.thresh_budget(epsilon float8, vote_noise float8, estimate_noise float8, cap_rule text,
     OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
   AS 'MODULE_PATHNAME', 'ldp_thresh_budget' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -185,10 +176,12 @@ COMMENT ON FUNCTION @extschema@.thresh_budget(float8, float8, float8, text) IS '
 CREATE FUNCTION @extschema@.thresh_decide(stream @extschema@.thresh_streams, votes bigint, yes_votes bigint,
     OUT vote_threshold float8, OUT global_update boolean)
   AS 'MODULE_PATHNAME', 'ldp_thresh_decide' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+REVOKE ALL ON FUNCTION @extschema@.thresh_decide(@extschema@.thresh_streams, bigint, bigint) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.thresh_decide(@extschema@.thresh_streams, bigint, bigint) IS 'Internal: THRESH''s update rule on an epoch''s votes (the threshold uses the number of votes received).';
 CREATE FUNCTION @extschema@.thresh_decode(stream @extschema@.thresh_streams, reports bigint, ones bigint,
     OUT estimate float8, OUT std_error float8)
   AS 'MODULE_PATHNAME', 'ldp_thresh_decode' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+REVOKE ALL ON FUNCTION @extschema@.thresh_decode(@extschema@.thresh_streams, bigint, bigint) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.thresh_decode(@extschema@.thresh_streams, bigint, bigint) IS 'Internal: the global estimate and its standard error from an epoch''s estimate reports.';
 
 CREATE FUNCTION @extschema@.thresh_stream(name text, lock boolean DEFAULT false)
@@ -206,18 +199,22 @@ BEGIN
   END IF;
   RETURN s;
 END $$;
-COMMENT ON FUNCTION @extschema@.thresh_stream(text, boolean) IS 'Internal: a THRESH stream''s row (locked FOR UPDATE when asked), or error 42704.';
+COMMENT ON FUNCTION @extschema@.thresh_stream(text, boolean) IS 'A THRESH stream''s row as ldp.thresh_streams shows it to the calling role, or error 42704 (unknown, or not readable by that role); lock => true (FOR UPDATE) needs the catalog owner''s rights. Executable by PUBLIC: the readers (ldp.thresh_status, ldp.thresh_params, ...) call it with the caller''s rights; it shows nothing that ldp.thresh_streams does not.';
 
 -- The privileged twins' view of a stream (as collection_for): its row, locked when
--- asked, if the caller may use the privilege on it.
+-- asked, if the caller may use the privilege on it; a stream on which the caller
+-- holds no privilege (read, submit, close) does not exist for it.
 CREATE FUNCTION @extschema@.thresh_stream_for(caller oid, name text, privilege text, lock boolean)
   RETURNS @extschema@.thresh_streams LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   s @extschema@.thresh_streams;
 BEGIN
   SELECT * INTO s FROM @extschema@.thresh_streams t WHERE t.name = thresh_stream_for.name;
-  -- it exists for a role that may read it or may do what it asks (close, submit)
+  -- it exists for a role that holds a privilege on it (read, submit, close) or may do
+  -- what it asks
   IF NOT FOUND OR NOT (@extschema@.has_privilege(caller, s.backing_view, 'SELECT')
+                       OR @extschema@.has_privilege(caller, s.backing_view, 'INSERT')
+                       OR @extschema@.has_privilege(caller, s.backing_view, 'UPDATE')
                        OR @extschema@.has_privilege(caller, s.backing_view, privilege)) THEN
     RAISE EXCEPTION 'THRESH stream "%" does not exist', name
       USING ERRCODE = 'undefined_object', HINT = 'Create it with ldp.thresh_create.';
@@ -240,7 +237,7 @@ BEGIN
   RETURN s;
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.thresh_stream_for(oid, text, text, boolean) FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@.thresh_stream_for(oid, text, text, boolean) IS 'Internal: a THRESH stream''s row (locked FOR UPDATE when asked) if the role may use the privilege on it; else error 42704 (not readable) or 42501.';
+COMMENT ON FUNCTION @extschema@.thresh_stream_for(oid, text, text, boolean) IS 'Internal: a THRESH stream''s row (locked FOR UPDATE when asked) if the role may use the privilege on it; else error 42704 (no privilege on it) or 42501.';
 
 -- The query of a stream's view: its history.
 CREATE FUNCTION @extschema@.thresh_view_query(name text) RETURNS text

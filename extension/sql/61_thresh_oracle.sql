@@ -21,7 +21,7 @@ BEGIN
   END IF;
   RETURN s;
 END $$;
-COMMENT ON FUNCTION @extschema@.thresh_histogram_stream(text) IS 'Internal: a histogram stream''s row, or error 42704 (unknown) or 42809 (a Bernoulli stream).';
+COMMENT ON FUNCTION @extschema@.thresh_histogram_stream(text) IS 'A histogram stream''s row as ldp.thresh_stream gives it, or error 42704 (unknown or not readable) or 42809 (a Bernoulli stream). Executable by PUBLIC: ldp.thresh_summary and ldp.thresh_frequencies call it with the caller''s rights.';
 
 -- Each closed epoch of a stream with the epoch (and oracle) it publishes.
 CREATE FUNCTION @extschema@.thresh_published(stream_id int, at_epoch bigint,
@@ -34,7 +34,7 @@ CREATE FUNCTION @extschema@.thresh_published(stream_id int, at_epoch bigint,
                       ORDER BY o.epoch DESC LIMIT 1) u
   WHERE h.stream = $1 AND h.closed_at IS NOT NULL AND ($2 IS NULL OR h.epoch = $2)
   ORDER BY h.epoch $$;
-COMMENT ON FUNCTION @extschema@.thresh_published(int, bigint) IS 'Internal: each closed epoch of a histogram stream (or the one given), the epoch of its last global update with reports and that update''s oracle.';
+COMMENT ON FUNCTION @extschema@.thresh_published(int, bigint) IS 'Each closed epoch of a histogram stream (or the one given), the epoch of its last global update with reports and that update''s oracle, from the rows of ldp.thresh_epochs the calling role may read (row-level security: none of a stream it may not read). Executable by PUBLIC: ldp.thresh_summary and ldp.thresh_frequencies call it with the caller''s rights.';
 
 CREATE FUNCTION @extschema@.thresh_summary(name text, epoch bigint) RETURNS @extschema@.sketch_summary
   LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
