@@ -6,7 +6,7 @@
 
 #include "common/random.hpp"
 #include "mean/mean_encoders.hpp"
-#include "mean/mean_summary.hpp"
+#include "oracles/bit_mean.hpp"
 #include "thresh/client.hpp"
 #include "thresh/server.hpp"
 

@@ -16,7 +16,7 @@
 #include "heavy/heavy_protocol.hpp"
 #include "heavy/heavy_summary.hpp"
 #include "heavy_test_support.hpp"
-#include "sketch/count_sketch.hpp"
+#include "oracles/count_sketch.hpp"
 #include "sketch/sketch_summary.hpp"
 #include "test_support.hpp"
 

@@ -16,8 +16,8 @@
 #include "common/random.hpp"
 #include "heavy/heavy_protocol.hpp"
 #include "heavy_test_support.hpp"
-#include "sketch/count_sketch.hpp"
-#include "sketch/hcms_oracle.hpp"
+#include "oracles/count_sketch.hpp"
+#include "oracles/hcms_oracle.hpp"
 #include "sketch/sketch_summary.hpp"
 #include "test_support.hpp"
 

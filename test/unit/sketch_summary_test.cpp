@@ -12,7 +12,7 @@
 
 #include "common/random.hpp"
 #include "sketch/sketch_encoders.hpp"
-#include "sketch/sketch_hash.hpp"
+#include "oracles/sketch_hash.hpp"
 #include "sketch/sketch_internal.hpp"
 #include "sketch/sketch_summary.hpp"
 #include "sketch_test_support.hpp"

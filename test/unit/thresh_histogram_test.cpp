@@ -15,7 +15,7 @@
 
 #include "common/random.hpp"
 #include "common/stats.hpp"
-#include "sketch/count_sketch.hpp"
+#include "oracles/count_sketch.hpp"
 #include "sketch/sketch_summary.hpp"
 #include "test_support.hpp"
 #include "thresh/histogram.hpp"

@@ -12,8 +12,8 @@
 #include "heavy/heavy_internal.hpp"
 #include "heavy/heavy_summary.hpp"
 #include "common/select.hpp"
-#include "sketch/count_sketch.hpp"
-#include "sketch/hcms_oracle.hpp"
+#include "oracles/count_sketch.hpp"
+#include "oracles/hcms_oracle.hpp"
 
 namespace ldp {
 

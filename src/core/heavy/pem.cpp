@@ -29,7 +29,7 @@
 #include "common/error.hpp"
 #include "heavy/heavy_internal.hpp"
 #include "heavy/heavy_summary.hpp"
-#include "sketch/hcms_oracle.hpp"
+#include "oracles/hcms_oracle.hpp"
 
 namespace ldp {
 

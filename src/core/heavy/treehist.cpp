@@ -38,7 +38,7 @@
 #include "common/stats.hpp"
 #include "heavy/heavy_internal.hpp"
 #include "heavy/heavy_summary.hpp"
-#include "sketch/count_sketch.hpp"
+#include "oracles/count_sketch.hpp"
 
 namespace ldp {
 

@@ -2,6 +2,7 @@
 #include "common/error.hpp"
 #include "mean/mean_encoders.hpp"
 #include "mean/mean_summary.hpp"
+#include "oracles/bit_mean.hpp"
 
 namespace ldp {
 

@@ -12,8 +12,8 @@
 
 #include "common/error.hpp"
 #include "common/stats.hpp"
-#include "sketch/sketch_hash.hpp"
-#include "sketch/sketch_internal.hpp"
+#include "oracles/hadamard_response.hpp"
+#include "oracles/sketch_hash.hpp"
 #include "thresh/thresh_internal.hpp"
 
 namespace ldp::thresh {

@@ -7,7 +7,8 @@
 #include <cmath>
 
 #include "common/error.hpp"
-#include "mean/mean_summary.hpp"
+#include "common/stats.hpp"
+#include "oracles/bit_mean.hpp"
 #include "thresh/thresh_internal.hpp"
 
 namespace ldp::thresh {

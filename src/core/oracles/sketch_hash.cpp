@@ -1,4 +1,4 @@
-#include "sketch/sketch_hash.hpp"
+#include "oracles/sketch_hash.hpp"
 
 #include <cstring>
 
