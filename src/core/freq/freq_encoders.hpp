@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/random.hpp"
-#include "oracles/hadamard_response.hpp"
+#include "core/common/random.hpp"
+#include "core/oracles/hadamard_response.hpp"
 
 namespace ldp {
 

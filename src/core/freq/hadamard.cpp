@@ -19,13 +19,13 @@
 #include <cmath>
 #include <vector>
 
-#include "common/error.hpp"
-#include "common/fwht.hpp"
-#include "common/stored_form.hpp"
-#include "freq/freq_encoders.hpp"
-#include "freq/freq_internal.hpp"
-#include "freq/freq_summary.hpp"
-#include "oracles/hadamard_response.hpp"
+#include "core/common/error.hpp"
+#include "core/common/fwht.hpp"
+#include "core/common/stored_form.hpp"
+#include "core/freq/freq_encoders.hpp"
+#include "core/freq/freq_internal.hpp"
+#include "core/freq/freq_summary.hpp"
+#include "core/oracles/hadamard_response.hpp"
 
 namespace ldp {
 

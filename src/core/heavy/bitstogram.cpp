@@ -52,15 +52,15 @@
 #include <string>
 #include <vector>
 
-#include "common/decode_limits.hpp"
-#include "common/error.hpp"
-#include "common/interrupt.hpp"
-#include "common/select.hpp"
-#include "common/stats.hpp"
-#include "heavy/heavy_internal.hpp"
-#include "heavy/heavy_summary.hpp"
-#include "oracles/count_sketch.hpp"
-#include "oracles/hadamard_response.hpp"
+#include "core/common/decode_limits.hpp"
+#include "core/common/error.hpp"
+#include "core/common/interrupt.hpp"
+#include "core/common/select.hpp"
+#include "core/common/stats.hpp"
+#include "core/heavy/heavy_internal.hpp"
+#include "core/heavy/heavy_summary.hpp"
+#include "core/oracles/count_sketch.hpp"
+#include "core/oracles/hadamard_response.hpp"
 
 namespace ldp {
 

@@ -10,12 +10,12 @@
 #include <string_view>
 #include <vector>
 
-#include "common/byte_reader.hpp"
-#include "common/decode_limits.hpp"
-#include "common/interrupt.hpp"
-#include "common/text_cursor.hpp"
-#include "heavy/heavy_protocol.hpp"
-#include "heavy/heavy_summary.hpp"
+#include "core/common/byte_reader.hpp"
+#include "core/common/decode_limits.hpp"
+#include "core/common/interrupt.hpp"
+#include "core/common/text_cursor.hpp"
+#include "core/heavy/heavy_protocol.hpp"
+#include "core/heavy/heavy_summary.hpp"
 
 namespace ldp {
 

@@ -33,12 +33,12 @@
 #include <string>
 #include <vector>
 
-#include "common/error.hpp"
-#include "common/select.hpp"
-#include "common/stats.hpp"
-#include "heavy/heavy_internal.hpp"
-#include "heavy/heavy_summary.hpp"
-#include "oracles/count_sketch.hpp"
+#include "core/common/error.hpp"
+#include "core/common/select.hpp"
+#include "core/common/stats.hpp"
+#include "core/heavy/heavy_internal.hpp"
+#include "core/heavy/heavy_summary.hpp"
+#include "core/oracles/count_sketch.hpp"
 
 namespace ldp {
 

@@ -1,4 +1,4 @@
-#include "mean/mean_summary.hpp"
+#include "core/mean/mean_summary.hpp"
 
 #include <charconv>
 #include <cerrno>
@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "common/byte_reader.hpp"
-#include "common/stored_form.hpp"
-#include "common/error.hpp"
-#include "common/stats.hpp"
-#include "common/text_cursor.hpp"
+#include "core/common/byte_reader.hpp"
+#include "core/common/error.hpp"
+#include "core/common/stats.hpp"
+#include "core/common/stored_form.hpp"
+#include "core/common/text_cursor.hpp"
 
 namespace ldp {
 

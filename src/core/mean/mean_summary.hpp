@@ -14,8 +14,8 @@
 #include <cstring>
 #include <string>
 
-#include "common/exact_sum.hpp"
-#include "common/stats.hpp"
+#include "core/common/exact_sum.hpp"
+#include "core/common/stats.hpp"
 
 namespace ldp {
 

@@ -1,5 +1,5 @@
 // The 1-bit mean decoder (bit_mean.hpp).
-#include "oracles/bit_mean.hpp"
+#include "core/oracles/bit_mean.hpp"
 
 #include <cmath>
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "common/stats.hpp"
+#include "core/common/stats.hpp"
 
 namespace ldp {
 

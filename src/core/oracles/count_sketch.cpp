@@ -1,10 +1,10 @@
 // Bassily et al.'s count-sketch oracle with Hadamard compression: a device's entry and a
 // candidate's row estimates (count_sketch.hpp).
-#include "oracles/count_sketch.hpp"
+#include "core/oracles/count_sketch.hpp"
 
-#include "oracles/hadamard_response.hpp"
-#include "oracles/hash_columns.hpp"
-#include "oracles/sketch_hash.hpp"
+#include "core/oracles/hadamard_response.hpp"
+#include "core/oracles/hash_columns.hpp"
+#include "core/oracles/sketch_hash.hpp"
 
 namespace ldp {
 

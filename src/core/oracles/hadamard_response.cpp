@@ -1,10 +1,10 @@
 // Hadamard response: the order of the matrix and a device's report (hadamard_response.hpp).
-#include "oracles/hadamard_response.hpp"
+#include "core/oracles/hadamard_response.hpp"
 
 #include <cinttypes>
 #include <cmath>
 
-#include "common/error.hpp"
+#include "core/common/error.hpp"
 
 namespace ldp {
 

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "common/random.hpp"
+#include "core/common/random.hpp"
 
 namespace ldp {
 

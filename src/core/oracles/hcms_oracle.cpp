@@ -1,10 +1,10 @@
 // Apple's Hadamard Count Mean Sketch oracle: a device's entry and a candidate's row sum
 // (hcms_oracle.hpp).
-#include "oracles/hcms_oracle.hpp"
+#include "core/oracles/hcms_oracle.hpp"
 
-#include "oracles/hadamard_response.hpp"
-#include "oracles/hash_columns.hpp"
-#include "oracles/sketch_hash.hpp"
+#include "core/oracles/hadamard_response.hpp"
+#include "core/oracles/hash_columns.hpp"
+#include "core/oracles/sketch_hash.hpp"
 
 namespace ldp {
 

@@ -22,10 +22,10 @@
 // shared row shifts it by at most ~0.08·c·sqrt(t·n)).
 #include <cmath>
 
-#include "common/select.hpp"
-#include "oracles/count_sketch.hpp"
-#include "sketch/sketch_encoders.hpp"
-#include "sketch/sketch_internal.hpp"
+#include "core/common/select.hpp"
+#include "core/oracles/count_sketch.hpp"
+#include "core/sketch/sketch_encoders.hpp"
+#include "core/sketch/sketch_internal.hpp"
 
 namespace ldp {
 

@@ -9,9 +9,9 @@
 // Fixed hashes add the collision bias of cms (docs/algorithms/sketches.md#hash-collisions).
 #include <cmath>
 
-#include "oracles/hcms_oracle.hpp"
-#include "sketch/sketch_encoders.hpp"
-#include "sketch/sketch_internal.hpp"
+#include "core/oracles/hcms_oracle.hpp"
+#include "core/sketch/sketch_encoders.hpp"
+#include "core/sketch/sketch_internal.hpp"
 
 namespace ldp {
 

@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "common/error.hpp"
-#include "common/random.hpp"
-#include "oracles/hash_columns.hpp"
-#include "sketch/sketch_summary.hpp"
+#include "core/common/error.hpp"
+#include "core/common/random.hpp"
+#include "core/oracles/hash_columns.hpp"
+#include "core/sketch/sketch_summary.hpp"
 
 namespace ldp {
 

@@ -1,17 +1,17 @@
 // The sketch family's registry and what every sketch mechanism shares: parameters,
 // adding reports, merging, hashing and the prepared table.
-#include "sketch/sketch_summary.hpp"
+#include "core/sketch/sketch_summary.hpp"
 
 #include <cinttypes>
 #include <cstring>
 #include <vector>
 
-#include "common/bit_counters.hpp"
-#include "common/error.hpp"
-#include "common/fwht.hpp"
-#include "common/stats.hpp"
-#include "oracles/hcms_oracle.hpp"
-#include "sketch/sketch_internal.hpp"
+#include "core/common/bit_counters.hpp"
+#include "core/common/error.hpp"
+#include "core/common/fwht.hpp"
+#include "core/common/stats.hpp"
+#include "core/oracles/hcms_oracle.hpp"
+#include "core/sketch/sketch_internal.hpp"
 
 namespace ldp {
 
