@@ -28,8 +28,9 @@ else
 OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 endif
 
-# Eigen (Debian libeigen3-dev, headers only): the RAPPOR decoder
-PG_CPPFLAGS = -Isrc/core -Isrc/pg $(shell pkg-config --cflags eigen3) -DLDP_EXTVERSION='"$(EXTVERSION)"'
+# One include root, src/: an include names its layer ("core/common/error.hpp",
+# "pg/common/glue.hpp"). Eigen (Debian libeigen3-dev, headers only): the RAPPOR decoder
+PG_CPPFLAGS = -Isrc $(shell pkg-config --cflags eigen3) -DLDP_EXTVERSION='"$(EXTVERSION)"'
 # -ffp-contract=off: the exact sums' fast path (ExactSum::add_hot) needs each
 # floating-point operation rounded on its own.
 PG_CXXFLAGS = -std=c++17 -O2 -fno-strict-aliasing -ffp-contract=off -Wno-register -Wno-missing-field-initializers

@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "freq/freq_encoders.hpp"
-#include "freq/freq_summary.hpp"
-#include "mean/mean_encoders.hpp"
-#include "mean/mean_summary.hpp"
-#include "common/random.hpp"
+#include "core/common/random.hpp"
+#include "core/freq/freq_encoders.hpp"
+#include "core/freq/freq_summary.hpp"
+#include "core/mean/mean_encoders.hpp"
+#include "core/mean/mean_summary.hpp"
 
 namespace {
 

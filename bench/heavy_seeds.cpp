@@ -34,8 +34,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "heavy/heavy_summary.hpp"
-#include "heavy_population.hpp"
+#include "core/heavy/heavy_summary.hpp"
+#include "tools/heavy_population.hpp"
 
 using namespace ldp;
 using namespace ldp::tools;

@@ -21,10 +21,10 @@
 #include <string>
 #include <vector>
 
-#include "common/error.hpp"
-#include "freq/freq_encoders.hpp"
-#include "freq/freq_summary.hpp"
-#include "common/random.hpp"
+#include "core/common/error.hpp"
+#include "core/common/random.hpp"
+#include "core/freq/freq_encoders.hpp"
+#include "core/freq/freq_summary.hpp"
 
 namespace {
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "../test/unit/rappor_test_support.hpp"
-#include "rappor/rappor_summary.hpp"
+#include "core/rappor/rappor_summary.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 2) {

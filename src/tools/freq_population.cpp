@@ -1,4 +1,4 @@
-#include "freq_population.hpp"
+#include "tools/freq_population.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -10,9 +10,9 @@
 #include <fstream>
 #include <memory>
 
-#include "common/error.hpp"
-#include "freq/freq_encoders.hpp"
-#include "common/stats.hpp"
+#include "core/common/error.hpp"
+#include "core/common/stats.hpp"
+#include "core/freq/freq_encoders.hpp"
 
 namespace ldp::tools {
 

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "freq/freq_summary.hpp"
-#include "population.hpp"  // UsageError, ChunkSink, ProgressFn, mix_seed
-#include "common/random.hpp"
+#include "core/common/random.hpp"
+#include "core/freq/freq_summary.hpp"
+#include "tools/population.hpp"  // UsageError, ChunkSink, ProgressFn, mix_seed
 
 namespace ldp::tools {
 

@@ -1,4 +1,4 @@
-#include "heavy_population.hpp"
+#include "tools/heavy_population.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "common/error.hpp"
+#include "core/common/error.hpp"
 
 namespace ldp::tools {
 

@@ -30,10 +30,10 @@
 #include <string>
 #include <vector>
 
-#include "common/random.hpp"
-#include "freq_population.hpp"  // FreqColumn, read_word_counts
-#include "heavy/heavy_summary.hpp"
-#include "population.hpp"  // UsageError, ChunkSink, ProgressFn
+#include "core/common/random.hpp"
+#include "core/heavy/heavy_summary.hpp"
+#include "tools/freq_population.hpp"  // FreqColumn, read_word_counts
+#include "tools/population.hpp"  // UsageError, ChunkSink, ProgressFn
 
 namespace ldp::tools {
 

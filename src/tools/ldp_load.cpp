@@ -16,10 +16,10 @@
 #include <optional>
 #include <string>
 
-#include "ldp_load_freq.hpp"
-#include "pg_load.hpp"
-#include "population.hpp"
-#include "progress.hpp"
+#include "tools/ldp_load_freq.hpp"
+#include "tools/pg_load.hpp"
+#include "tools/population.hpp"
+#include "tools/progress.hpp"
 
 using namespace ldp::tools;
 

@@ -1,4 +1,4 @@
-#include "ldp_load_freq.hpp"
+#include "tools/ldp_load_freq.hpp"
 
 #include <cinttypes>
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "pg_load.hpp"
-#include "progress.hpp"
+#include "tools/pg_load.hpp"
+#include "tools/progress.hpp"
 
 namespace ldp::tools {
 

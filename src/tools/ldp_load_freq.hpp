@@ -9,10 +9,10 @@
 #include <optional>
 #include <string>
 
-#include "freq_population.hpp"
-#include "heavy_population.hpp"
-#include "rappor_population.hpp"
-#include "sketch_population.hpp"
+#include "tools/freq_population.hpp"
+#include "tools/heavy_population.hpp"
+#include "tools/rappor_population.hpp"
+#include "tools/sketch_population.hpp"
 
 namespace ldp::tools {
 

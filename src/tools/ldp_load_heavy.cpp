@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "ldp_load_freq.hpp"
-#include "pg_load.hpp"
-#include "progress.hpp"
+#include "tools/ldp_load_freq.hpp"
+#include "tools/pg_load.hpp"
+#include "tools/progress.hpp"
 
 namespace ldp::tools {
 

@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include "common/error.hpp"
-#include "ldp_load_freq.hpp"
-#include "pg_load.hpp"
-#include "progress.hpp"
+#include "core/common/error.hpp"
+#include "tools/ldp_load_freq.hpp"
+#include "tools/pg_load.hpp"
+#include "tools/progress.hpp"
 
 namespace ldp::tools {
 

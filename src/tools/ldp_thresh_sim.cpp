@@ -10,10 +10,10 @@
 #include <memory>
 #include <string>
 
-#include "progress.hpp"
-#include "thresh_hist_sim.hpp"
-#include "thresh_sim.hpp"
-#include "thresh_sim_pg.hpp"
+#include "tools/progress.hpp"
+#include "tools/thresh_hist_sim.hpp"
+#include "tools/thresh_sim.hpp"
+#include "tools/thresh_sim_pg.hpp"
 
 namespace {
 

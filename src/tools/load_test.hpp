@@ -27,7 +27,7 @@
 #include <thread>
 #include <vector>
 
-#include "progress.hpp"
+#include "tools/progress.hpp"
 
 namespace ldp_load_test {
 

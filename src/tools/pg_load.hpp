@@ -12,12 +12,12 @@
 #include <utility>
 #include <vector>
 
-#include "freq_population.hpp"
-#include "heavy_population.hpp"
-#include "rappor_population.hpp"
-#include "population.hpp"
-#include "progress.hpp"
-#include "sketch_population.hpp"
+#include "tools/freq_population.hpp"
+#include "tools/heavy_population.hpp"
+#include "tools/population.hpp"
+#include "tools/progress.hpp"
+#include "tools/rappor_population.hpp"
+#include "tools/sketch_population.hpp"
 
 namespace ldp::tools {
 

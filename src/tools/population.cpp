@@ -1,4 +1,4 @@
-#include "population.hpp"
+#include "tools/population.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -12,10 +12,10 @@
 #include <fstream>
 #include <memory>
 
-#include "common/error.hpp"
-#include "common/exact_sum.hpp"
-#include "mean/mean_encoders.hpp"
-#include "mean/mean_summary.hpp"
+#include "core/common/error.hpp"
+#include "core/common/exact_sum.hpp"
+#include "core/mean/mean_encoders.hpp"
+#include "core/mean/mean_summary.hpp"
 
 namespace ldp::tools {
 

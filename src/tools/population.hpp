@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "common/error.hpp"
-#include "common/random.hpp"
-#include "common/stats.hpp"
+#include "core/common/error.hpp"
+#include "core/common/random.hpp"
+#include "core/common/stats.hpp"
 
 namespace ldp::tools {
 

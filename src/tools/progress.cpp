@@ -1,4 +1,4 @@
-#include "progress.hpp"
+#include "tools/progress.hpp"
 
 #include <sys/ioctl.h>
 #include <unistd.h>

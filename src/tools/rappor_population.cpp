@@ -1,10 +1,10 @@
-#include "rappor_population.hpp"
+#include "tools/rappor_population.hpp"
 
 #include <cmath>
 #include <memory>
 
-#include "common/error.hpp"
-#include "rappor/rappor_client.hpp"
+#include "core/common/error.hpp"
+#include "core/rappor/rappor_client.hpp"
 
 namespace ldp::tools {
 

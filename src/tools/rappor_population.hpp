@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "freq_population.hpp"  // FreqTally, FreqColumn, read_word_counts
-#include "population.hpp"       // UsageError, ChunkSink, ProgressFn
-#include "rappor/rappor_summary.hpp"
+#include "core/rappor/rappor_summary.hpp"
+#include "tools/freq_population.hpp"  // FreqTally, FreqColumn, read_word_counts
+#include "tools/population.hpp"       // UsageError, ChunkSink, ProgressFn
 
 namespace ldp::tools {
 

@@ -1,13 +1,13 @@
-#include "sketch_population.hpp"
+#include "tools/sketch_population.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <memory>
 #include <unordered_set>
 
-#include "common/error.hpp"
-#include "common/stats.hpp"
-#include "sketch/sketch_encoders.hpp"
+#include "core/common/error.hpp"
+#include "core/common/stats.hpp"
+#include "core/sketch/sketch_encoders.hpp"
 
 namespace ldp::tools {
 

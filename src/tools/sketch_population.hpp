@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "common/random.hpp"
-#include "freq_population.hpp"  // FreqTally, ItemEstimate, FreqColumn, read_word_counts
-#include "population.hpp"       // UsageError, ChunkSink, ProgressFn
-#include "sketch/sketch_summary.hpp"
+#include "core/common/random.hpp"
+#include "core/sketch/sketch_summary.hpp"
+#include "tools/freq_population.hpp"  // FreqTally, ItemEstimate, FreqColumn, read_word_counts
+#include "tools/population.hpp"       // UsageError, ChunkSink, ProgressFn
 
 namespace ldp::tools {
 

@@ -1,6 +1,6 @@
 // A HEAVYTHRESH simulation against the core's rules, with the re-estimate-every-epoch
 // baseline (thresh_hist_sim.hpp).
-#include "thresh_hist_sim.hpp"
+#include "tools/thresh_hist_sim.hpp"
 
 #include <getopt.h>
 
@@ -11,10 +11,10 @@
 #include <memory>
 #include <stdexcept>
 
-#include "freq_population.hpp"
-#include "progress.hpp"
-#include "thresh/server.hpp"
-#include "thresh_scenario.hpp"
+#include "core/thresh/server.hpp"
+#include "tools/freq_population.hpp"
+#include "tools/progress.hpp"
+#include "tools/thresh_scenario.hpp"
 
 namespace ldp::tools {
 

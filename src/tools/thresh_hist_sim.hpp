@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "thresh/histogram.hpp"
+#include "core/thresh/histogram.hpp"
 
 namespace ldp::tools {
 

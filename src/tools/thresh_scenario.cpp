@@ -1,13 +1,13 @@
 // THRESH simulation helpers: the scenario's users and the binomial sampler (NumPy's
 // legacy algorithms).
-#include "thresh_scenario.hpp"
+#include "tools/thresh_scenario.hpp"
 
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>
 
-#include "common/error.hpp"
+#include "core/common/error.hpp"
 
 namespace ldp::thresh {
 

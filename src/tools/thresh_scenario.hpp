@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/random.hpp"
+#include "core/common/random.hpp"
 
 namespace ldp::thresh {
 

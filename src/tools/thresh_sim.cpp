@@ -1,14 +1,14 @@
-#include "thresh_sim.hpp"
+#include "tools/thresh_sim.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-#include "common/random.hpp"
-#include "mean/mean_encoders.hpp"
-#include "mean/mean_summary.hpp"
-#include "thresh/client.hpp"
-#include "thresh/server.hpp"
+#include "core/common/random.hpp"
+#include "core/mean/mean_encoders.hpp"
+#include "core/oracles/bit_mean.hpp"
+#include "core/thresh/client.hpp"
+#include "core/thresh/server.hpp"
 
 namespace ldp::tools {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "thresh/params.hpp"
-#include "thresh_scenario.hpp"
+#include "core/thresh/params.hpp"
+#include "tools/thresh_scenario.hpp"
 
 namespace ldp::tools {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "thresh_sim.hpp"
+#include "tools/thresh_sim.hpp"
 
 namespace ldp::tools {
 

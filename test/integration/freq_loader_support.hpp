@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "freq/freq_encoders.hpp"
-#include "freq_population.hpp"
+#include "core/freq/freq_encoders.hpp"
+#include "tools/freq_population.hpp"
 
 namespace ldp::tools::testing {
 

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "pg_load.hpp"
+#include "tools/pg_load.hpp"
 #include "table_db_test.hpp"
-#include "population.hpp"
+#include "tools/population.hpp"
 
 using namespace ldp::tools;
 using ldp::tools::testing::TableDbTest;

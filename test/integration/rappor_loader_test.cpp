@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "freq_loader_support.hpp"
-#include "heavy_population.hpp"  // write_truth_file
-#include "pg_load.hpp"
-#include "rappor/rappor_client.hpp"
-#include "rappor_population.hpp"
+#include "core/rappor/rappor_client.hpp"
+#include "tools/heavy_population.hpp"  // write_truth_file
+#include "tools/pg_load.hpp"
+#include "tools/rappor_population.hpp"
 #include "table_db_test.hpp"
 
 using namespace ldp::tools;

@@ -12,7 +12,7 @@
 
 #include <pqxx/pqxx>
 
-#include "pg_load.hpp"
+#include "tools/pg_load.hpp"
 
 namespace ldp::tools::testing {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "thresh_hist_sim.hpp"
+#include "tools/thresh_hist_sim.hpp"
 
 using namespace ldp::tools;
 

@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "thresh_sim.hpp"
-#include "thresh_sim_pg.hpp"
+#include "tools/thresh_sim.hpp"
+#include "tools/thresh_sim_pg.hpp"
 
 using namespace ldp::tools;
 

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "common/bit_counters.hpp"
+#include "core/common/bit_counters.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // ExactSum: exact, order-independent sums of doubles, and their text and binary forms.
-#include "common/exact_sum.hpp"
+#include "core/common/exact_sum.hpp"
 
 #include <gtest/gtest.h>
 

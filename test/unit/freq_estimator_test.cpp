@@ -25,10 +25,10 @@
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/normal.hpp>
 
-#include "freq/freq_encoders.hpp"
-#include "freq/freq_summary.hpp"
+#include "core/freq/freq_encoders.hpp"
+#include "core/freq/freq_summary.hpp"
 #include "freq_test_support.hpp"
-#include "common/random.hpp"
+#include "core/common/random.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "freq/freq_encoders.hpp"
-#include "freq/freq_summary.hpp"
+#include "core/freq/freq_encoders.hpp"
+#include "core/freq/freq_summary.hpp"
 #include "freq_test_support.hpp"
-#include "common/random.hpp"
+#include "core/common/random.hpp"
 #include "test_support.hpp"
 
 namespace {

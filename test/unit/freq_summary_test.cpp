@@ -3,7 +3,7 @@
 // reports the mechanisms cannot produce, parameters and the OLH hash. Merges and consistency:
 // freq_merge_test.cpp; codecs: freq_summary_io_test.cpp; encoders and statistics:
 // freq_estimator_test.cpp.
-#include "freq/freq_summary.hpp"
+#include "core/freq/freq_summary.hpp"
 
 #include <gtest/gtest.h>
 #include <xxhash.h>
@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "freq/freq_encoders.hpp"
+#include "core/freq/freq_encoders.hpp"
 #include "freq_test_support.hpp"
-#include "common/random.hpp"
+#include "core/common/random.hpp"
 #include "test_support.hpp"
 
 namespace {

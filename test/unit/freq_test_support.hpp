@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "freq/freq_summary.hpp"
+#include "core/freq/freq_summary.hpp"
 #include "test_support.hpp"
 
 namespace ldp_test {

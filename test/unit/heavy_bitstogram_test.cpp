@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "common/random.hpp"
-#include "heavy/heavy_protocol.hpp"
-#include "heavy/heavy_summary.hpp"
+#include "core/common/random.hpp"
+#include "core/heavy/heavy_protocol.hpp"
+#include "core/heavy/heavy_summary.hpp"
 #include "heavy_test_support.hpp"
-#include "sketch/count_sketch.hpp"
-#include "sketch/sketch_summary.hpp"
+#include "core/oracles/count_sketch.hpp"
+#include "core/sketch/sketch_summary.hpp"
 #include "test_support.hpp"
 
 namespace {

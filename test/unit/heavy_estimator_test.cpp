@@ -35,8 +35,8 @@
 #include <utility>
 #include <vector>
 
-#include "common/random.hpp"
-#include "heavy/heavy_summary.hpp"
+#include "core/common/random.hpp"
+#include "core/heavy/heavy_summary.hpp"
 #include "heavy_test_support.hpp"
 
 namespace {

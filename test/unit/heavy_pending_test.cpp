@@ -5,9 +5,9 @@
 
 #include <cstdint>
 
-#include "common/random.hpp"
-#include "heavy/heavy_protocol.hpp"
-#include "heavy/heavy_summary.hpp"
+#include "core/common/random.hpp"
+#include "core/heavy/heavy_protocol.hpp"
+#include "core/heavy/heavy_summary.hpp"
 #include "heavy_test_support.hpp"
 
 namespace {

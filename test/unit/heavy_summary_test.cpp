@@ -3,7 +3,7 @@
 // reports and estimates, merges, and the text and binary forms with every malformation the
 // readers must refuse; for TreeHist, then PEM and SFP (the last section). Statistical tests
 // are in heavy_estimator_test.cpp.
-#include "heavy/heavy_summary.hpp"
+#include "core/heavy/heavy_summary.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "common/random.hpp"
-#include "heavy/heavy_protocol.hpp"
+#include "core/common/random.hpp"
+#include "core/heavy/heavy_protocol.hpp"
 #include "heavy_test_support.hpp"
-#include "sketch/count_sketch.hpp"
-#include "sketch/hcms_oracle.hpp"
-#include "sketch/sketch_summary.hpp"
+#include "core/oracles/count_sketch.hpp"
+#include "core/oracles/hcms_oracle.hpp"
+#include "core/sketch/sketch_summary.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "common/random.hpp"
-#include "heavy/heavy_summary.hpp"
+#include "core/common/random.hpp"
+#include "core/heavy/heavy_summary.hpp"
 
 namespace ldp_test {
 

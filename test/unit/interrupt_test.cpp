@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "common/decode_limits.hpp"
-#include "common/interrupt.hpp"
-#include "freq/freq_summary.hpp"
+#include "core/common/decode_limits.hpp"
+#include "core/common/interrupt.hpp"
+#include "core/freq/freq_summary.hpp"
 #include "heavy_test_support.hpp"
-#include "rappor/rappor_client.hpp"
-#include "rappor/rappor_summary.hpp"
-#include "sketch/sketch_summary.hpp"
+#include "core/rappor/rappor_client.hpp"
+#include "core/rappor/rappor_summary.hpp"
+#include "core/sketch/sketch_summary.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "mean/mean_encoders.hpp"
-#include "mean/mean_summary.hpp"
-#include "common/random.hpp"
+#include "core/common/random.hpp"
+#include "core/mean/mean_encoders.hpp"
+#include "core/mean/mean_summary.hpp"
 #include "test_support.hpp"
 
 namespace {

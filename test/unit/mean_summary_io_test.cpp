@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "common/exact_sum.hpp"
-#include "mean/mean_summary.hpp"
+#include "core/common/exact_sum.hpp"
+#include "core/mean/mean_summary.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -1,8 +1,8 @@
 // The mean/proportion summary without the encoders: estimates computed by hand
 // from docs/algorithms/means.md, merges, parameter checks, lossless text and binary round
 // trips. Malformed text and binary input: mean_summary_io_test.cpp.
-#include "common/stored_form.hpp"
-#include "mean/mean_summary.hpp"
+#include "core/common/stored_form.hpp"
+#include "core/mean/mean_summary.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "mean/mean_encoders.hpp"
-#include "common/stats.hpp"
+#include "core/common/stats.hpp"
+#include "core/mean/mean_encoders.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -35,8 +35,8 @@
 #include <string>
 #include <vector>
 
-#include "freq/freq_encoders.hpp"
-#include "freq/freq_summary.hpp"
+#include "core/freq/freq_encoders.hpp"
+#include "core/freq/freq_summary.hpp"
 #include "freq_test_support.hpp"
 
 #ifndef LDP_TEST_DATA_DIR

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sketch/sketch_summary.hpp"
+#include "core/sketch/sketch_summary.hpp"
 #include "sketch_test_support.hpp"
 
 #ifndef LDP_TEST_DATA_DIR

@@ -3,7 +3,7 @@
 // and PRRs equal to google/rappor's Python client (values printed by its
 // client/python/rappor.py under Python 2.7: get_bloom_bits, get_prr_masks, bit_string),
 // the >32-bit word rule, the IRR's probabilities, the bit order, and the refusals.
-#include "rappor/rappor_client.hpp"
+#include "core/rappor/rappor_client.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "common/random.hpp"
+#include "core/common/random.hpp"
 #include "test_support.hpp"
 
 namespace {

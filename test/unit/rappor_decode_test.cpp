@@ -13,11 +13,11 @@
 #include <string_view>
 #include <vector>
 
-#include "common/random.hpp"
-#include "common/stats.hpp"
-#include "rappor/rappor_client.hpp"
-#include "rappor/rappor_internal.hpp"
-#include "rappor/rappor_summary.hpp"
+#include "core/common/random.hpp"
+#include "core/common/stats.hpp"
+#include "core/rappor/rappor_client.hpp"
+#include "core/rappor/rappor_internal.hpp"
+#include "core/rappor/rappor_summary.hpp"
 #include "rappor_test_support.hpp"
 #include "test_support.hpp"
 

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "rappor/rappor_summary.hpp"
+#include "core/rappor/rappor_summary.hpp"
 
 namespace {
 

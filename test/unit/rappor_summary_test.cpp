@@ -1,7 +1,7 @@
 // The RAPPOR summary (src/core/rappor/rappor_summary.*, rappor_codec.cpp): counting
 // reports in sum_bits.py's order, sparse cohort rows and their growth, merges, the size
 // bound, and the text and binary forms with the malformations the readers refuse.
-#include "rappor/rappor_summary.hpp"
+#include "core/rappor/rappor_summary.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "common/random.hpp"
-#include "heavy/heavy_summary.hpp"
+#include "core/common/random.hpp"
+#include "core/heavy/heavy_summary.hpp"
 #include "test_support.hpp"
 
 namespace {

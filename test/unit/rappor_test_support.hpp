@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "common/random.hpp"
-#include "rappor/rappor_summary.hpp"
-#include "thresh_scenario.hpp"
+#include "core/common/random.hpp"
+#include "core/rappor/rappor_summary.hpp"
+#include "tools/thresh_scenario.hpp"
 
 namespace ldp_test {
 

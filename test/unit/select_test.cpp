@@ -1,13 +1,13 @@
 // select_kth (common/select.hpp): the order statistic std::nth_element gives, on arrays
 // with and without ties, of every length a sketch's rows take in tests and beyond.
-#include "common/select.hpp"
+#include "core/common/select.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <vector>
 
-#include "common/random.hpp"
+#include "core/common/random.hpp"
 
 namespace {
 

@@ -37,8 +37,8 @@
 #include <utility>
 #include <vector>
 
-#include "common/random.hpp"
-#include "sketch/sketch_summary.hpp"
+#include "core/common/random.hpp"
+#include "core/sketch/sketch_summary.hpp"
 #include "sketch_test_support.hpp"
 
 namespace {

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "common/random.hpp"
-#include "sketch/sketch_encoders.hpp"
-#include "sketch/sketch_hash.hpp"
-#include "sketch/sketch_internal.hpp"
-#include "sketch/sketch_summary.hpp"
+#include "core/common/random.hpp"
+#include "core/oracles/sketch_hash.hpp"
+#include "core/sketch/sketch_encoders.hpp"
+#include "core/sketch/sketch_internal.hpp"
+#include "core/sketch/sketch_summary.hpp"
 #include "sketch_test_support.hpp"
 #include "test_support.hpp"
 

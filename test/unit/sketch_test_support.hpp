@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "common/random.hpp"
-#include "sketch/sketch_encoders.hpp"
-#include "sketch/sketch_summary.hpp"
+#include "core/common/random.hpp"
+#include "core/sketch/sketch_encoders.hpp"
+#include "core/sketch/sketch_summary.hpp"
 
 namespace ldp_test {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "common/stored_form.hpp"
+#include "core/common/stored_form.hpp"
 #include "freq_test_support.hpp"
 #include "test_support.hpp"
 

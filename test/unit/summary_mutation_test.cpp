@@ -14,10 +14,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "freq/freq_summary.hpp"
+#include "core/freq/freq_summary.hpp"
 #include "freq_test_support.hpp"
-#include "mean/mean_summary.hpp"
-#include "sketch/sketch_summary.hpp"
+#include "core/mean/mean_summary.hpp"
+#include "core/sketch/sketch_summary.hpp"
 #include "sketch_test_support.hpp"
 #include "test_support.hpp"
 

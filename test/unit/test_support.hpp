@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "common/error.hpp"
-#include "mean/mean_summary.hpp"
+#include "core/common/error.hpp"
+#include "core/mean/mean_summary.hpp"
 
 namespace ldp_test {
 

@@ -18,13 +18,13 @@
 #include <string>
 #include <vector>
 
-#include "common/exact_sum.hpp"
-#include "common/random.hpp"
-#include "common/stats.hpp"
+#include "core/common/exact_sum.hpp"
+#include "core/common/random.hpp"
+#include "core/common/stats.hpp"
 #include "test_support.hpp"
-#include "thresh/client.hpp"
-#include "thresh/histogram.hpp"
-#include "thresh/params.hpp"
+#include "core/thresh/client.hpp"
+#include "core/thresh/histogram.hpp"
+#include "core/thresh/params.hpp"
 
 namespace {
 

@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "common/random.hpp"
-#include "common/stats.hpp"
-#include "sketch/count_sketch.hpp"
-#include "sketch/sketch_summary.hpp"
+#include "core/common/random.hpp"
+#include "core/common/stats.hpp"
+#include "core/oracles/count_sketch.hpp"
+#include "core/sketch/sketch_summary.hpp"
 #include "test_support.hpp"
-#include "thresh/histogram.hpp"
-#include "thresh/server.hpp"
-#include "thresh_scenario.hpp"
+#include "core/thresh/histogram.hpp"
+#include "core/thresh/server.hpp"
+#include "tools/thresh_scenario.hpp"
 
 namespace {
 

@@ -17,12 +17,12 @@
 #include <string>
 #include <vector>
 
-#include "common/random.hpp"
+#include "core/common/random.hpp"
 #include "test_support.hpp"
-#include "thresh/client.hpp"
-#include "thresh/params.hpp"
-#include "thresh/server.hpp"
-#include "thresh_scenario.hpp"
+#include "core/thresh/client.hpp"
+#include "core/thresh/params.hpp"
+#include "core/thresh/server.hpp"
+#include "tools/thresh_scenario.hpp"
 #include "thresh_test_support.hpp"
 
 namespace {

@@ -1,7 +1,7 @@
 // THRESH tests' shared configuration (thresh_test.cpp, thresh_simulation_test.cpp).
 #pragma once
 
-#include "thresh/params.hpp"
+#include "core/thresh/params.hpp"
 
 namespace ldp_test {
 

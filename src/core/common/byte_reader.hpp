@@ -8,7 +8,7 @@
 #include <cstring>
 #include <vector>
 
-#include "common/error.hpp"
+#include "core/common/error.hpp"
 
 namespace ldp {
 

@@ -1,10 +1,10 @@
-#include "common/decode_limits.hpp"
+#include "core/common/decode_limits.hpp"
 
 #include <cstdarg>
 #include <cstdio>
 
-#include "common/error.hpp"
-#include "common/interrupt.hpp"
+#include "core/common/error.hpp"
+#include "core/common/interrupt.hpp"
 
 namespace ldp {
 

@@ -1,4 +1,4 @@
-#include "common/error.hpp"
+#include "core/common/error.hpp"
 
 namespace ldp {
 

@@ -1,4 +1,4 @@
-#include "common/exact_sum.hpp"
+#include "core/common/exact_sum.hpp"
 
 #include <cmath>
 #include <cctype>

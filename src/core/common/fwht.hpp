@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "common/interrupt.hpp"
+#include "core/common/interrupt.hpp"
 
 namespace ldp {
 

@@ -1,4 +1,4 @@
-#include "common/interrupt.hpp"
+#include "core/common/interrupt.hpp"
 
 namespace ldp {
 

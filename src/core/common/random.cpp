@@ -1,11 +1,11 @@
-#include "common/random.hpp"
+#include "core/common/random.hpp"
 
 #include <sys/random.h>
 
 #include <cerrno>
 #include <cmath>
 
-#include "common/error.hpp"
+#include "core/common/error.hpp"
 
 namespace ldp {
 

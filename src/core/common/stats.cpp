@@ -1,4 +1,4 @@
-#include "common/stats.hpp"
+#include "core/common/stats.hpp"
 
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <exception>
 
-#include "common/error.hpp"
+#include "core/common/error.hpp"
 
 namespace ldp {
 

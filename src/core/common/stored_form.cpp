@@ -1,8 +1,8 @@
-#include "common/stored_form.hpp"
+#include "core/common/stored_form.hpp"
 
 #include <cstring>
 
-#include "common/error.hpp"
+#include "core/common/error.hpp"
 
 namespace ldp {
 

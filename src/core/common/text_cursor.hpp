@@ -13,7 +13,7 @@
 #include <cstring>
 #include <string>
 
-#include "common/error.hpp"
+#include "core/common/error.hpp"
 
 namespace ldp {
 

@@ -16,12 +16,12 @@
 #include <string>
 #include <system_error>
 
-#include "common/byte_reader.hpp"
-#include "common/stored_form.hpp"
-#include "common/text_cursor.hpp"
-#include "common/error.hpp"
-#include "freq/freq_internal.hpp"
-#include "freq/freq_summary.hpp"
+#include "core/common/byte_reader.hpp"
+#include "core/common/error.hpp"
+#include "core/common/stored_form.hpp"
+#include "core/common/text_cursor.hpp"
+#include "core/freq/freq_internal.hpp"
+#include "core/freq/freq_summary.hpp"
 
 namespace ldp {
 

@@ -4,7 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/random.hpp"
+#include "core/common/random.hpp"
+#include "core/oracles/hadamard_response.hpp"
 
 namespace ldp {
 
@@ -48,11 +49,7 @@ int64_t olh_range(double epsilon);  // g
 
 // Hadamard response: K = smallest power of two >= k+1, row j uniform in [0, K),
 // y = H[j][value+1] = (-1)^popcount(j & (value+1)), flipped w.p. 1/(e^eps+1).
-struct HadamardReport {
-  int64_t row;
-  bool plus_one;
-};
+// (HadamardReport and hadamard_order, K: oracles/hadamard_response.hpp)
 HadamardReport hadamard_encode(int64_t value, double epsilon, int64_t k, RandomSource& rng);
-int64_t hadamard_order(int64_t k);  // K
 
 }  // namespace ldp

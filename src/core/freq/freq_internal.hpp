@@ -9,8 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "common/error.hpp"
-#include "freq/freq_summary.hpp"
+#include "core/common/error.hpp"
+#include "core/freq/freq_summary.hpp"
 
 namespace ldp {
 

@@ -1,7 +1,7 @@
 // The frequency-oracle summary: registry, parameters, merge, estimation and
 // consistency. The codecs are in freq_codec.cpp; each mechanism's encoder,
 // report adder and estimator are in mechanisms/.
-#include "freq/freq_summary.hpp"
+#include "core/freq/freq_summary.hpp"
 
 #include <algorithm>
 #include <cinttypes>
@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "common/error.hpp"
-#include "common/interrupt.hpp"
-#include "common/stats.hpp"
-#include "freq/freq_internal.hpp"
+#include "core/common/error.hpp"
+#include "core/common/interrupt.hpp"
+#include "core/common/stats.hpp"
+#include "core/freq/freq_internal.hpp"
 
 namespace ldp {
 

@@ -14,7 +14,7 @@
 #include <cstring>
 #include <string>
 
-#include "common/stats.hpp"
+#include "core/common/stats.hpp"
 
 namespace ldp {
 

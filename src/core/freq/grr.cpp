@@ -5,10 +5,10 @@
 #include <cinttypes>
 #include <cmath>
 
-#include "common/error.hpp"
-#include "freq/freq_encoders.hpp"
-#include "freq/freq_internal.hpp"
-#include "freq/freq_summary.hpp"
+#include "core/common/error.hpp"
+#include "core/freq/freq_encoders.hpp"
+#include "core/freq/freq_internal.hpp"
+#include "core/freq/freq_summary.hpp"
 
 namespace ldp {
 

@@ -1,8 +1,8 @@
-// Hadamard response (the one-row form of Apple's HCMS): K = the smallest power of
-// two >= k+1, item v uses column v+1 of the Sylvester Hadamard matrix
-// H[j][c] = (-1)^popcount(j & c) (column 0 is all ones and carries nothing). The
-// device draws a row j uniformly from [0, K) and sends (j, y), y = H[j][v+1]
-// flipped with probability 1/(e^eps+1).
+// Hadamard response (the one-row form of Apple's HCMS; K and the device's draw are the
+// shared oracle, oracles/hadamard_response.hpp): K = the smallest power of two >= k+1,
+// item v uses column v+1 of the Sylvester Hadamard matrix H[j][c] = (-1)^popcount(j & c)
+// (column 0 is all ones and carries nothing). The device draws a row j uniformly from
+// [0, K) and sends (j, y), y = H[j][v+1] flipped with probability 1/(e^eps+1).
 //
 // Counters: S[j], the sum of the +1/-1 reports of row j (K rows).
 // Estimate: f̂(v) = c · (1/n) · (H·S)[v+1], c = (e^eps+1)/(e^eps-1) = coth(eps/2),
@@ -19,14 +19,17 @@
 #include <cmath>
 #include <vector>
 
-#include "common/error.hpp"
-#include "common/fwht.hpp"
-#include "common/stored_form.hpp"
-#include "freq/freq_encoders.hpp"
-#include "freq/freq_internal.hpp"
-#include "freq/freq_summary.hpp"
+#include "core/common/error.hpp"
+#include "core/common/fwht.hpp"
+#include "core/common/stored_form.hpp"
+#include "core/freq/freq_encoders.hpp"
+#include "core/freq/freq_internal.hpp"
+#include "core/freq/freq_summary.hpp"
+#include "core/oracles/hadamard_response.hpp"
 
 namespace ldp {
+
+static_assert(kMaxDomain == kMaxHadamardOrder, "hadamard_order bounds k as every frequency mechanism");
 
 namespace {
 
@@ -58,24 +61,10 @@ void hadamard_estimate(const FreqSummary& s, double* freq, double* std_error) {
 
 }  // namespace
 
-int64_t hadamard_order(int64_t k) {
-  if (k < 2 || k >= kMaxDomain)
-    throw_error(ErrorKind::InvalidParameter,
-                "k must be in [2, %" PRId64 "] for hadamard (K, the smallest power of two >= "
-                "k+1, must be at most %" PRId64 "), got %" PRId64,
-                kMaxDomain - 1, kMaxDomain, k);
-  int64_t K = 1;
-  while (K < k + 1) K <<= 1;
-  return K;
-}
-
 HadamardReport hadamard_encode(int64_t value, double epsilon, int64_t k, RandomSource& rng) {
   validate_freq_params(FreqMechanism::Hadamard, FreqParams{epsilon, k, 0});
   check_encoder_value(value, k);
-  auto row = static_cast<int64_t>(rng.below(static_cast<uint64_t>(hadamard_order(k))));
-  bool plus = (__builtin_popcountll(static_cast<uint64_t>(row & (value + 1))) & 1) == 0;
-  bool flip = rng.bernoulli(1.0 / (1.0 + std::exp(epsilon)));
-  return {row, plus != flip};
+  return hadamard_response(value, epsilon, hadamard_order(k), rng);
 }
 
 void freq_add_hadamard(FreqSummary* s, int64_t row, bool plus_one) {

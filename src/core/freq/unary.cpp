@@ -8,12 +8,12 @@
 #include <cmath>
 #include <cstring>
 
-#include "common/bit_counters.hpp"
-#include "common/error.hpp"
-#include "freq/freq_encoders.hpp"
-#include "freq/freq_internal.hpp"
-#include "freq/freq_summary.hpp"
-#include "common/random.hpp"
+#include "core/common/bit_counters.hpp"
+#include "core/common/error.hpp"
+#include "core/common/random.hpp"
+#include "core/freq/freq_encoders.hpp"
+#include "core/freq/freq_internal.hpp"
+#include "core/freq/freq_summary.hpp"
 
 namespace ldp {
 

@@ -9,10 +9,11 @@
 //
 // Device: a coordinate ℓ uniform in [1, D], sent with the report; two reports at ε/2 each
 // (ours: the paper states neither the budget split nor these oracles):
-//   - the frequency family's Hadamard response (freq/hadamard.cpp, hadamard_encode) of
-//     the value h(v)·|Σ| + v[ℓ] over T·|Σ| values: a row in [0, K), K = the smallest
-//     power of two >= T·|Σ| + 1, and y = H[row][value + 1] by randomized response;
-//   - the count-sketch bit of v (sketch/count_sketch.hpp), TreeHist's final oracle.
+//   - the Hadamard response (oracles/hadamard_response.hpp, the frequency family's
+//     hadamard mechanism) of the value h(v)·|Σ| + v[ℓ] over T·|Σ| values: a row in
+//     [0, K), K = the smallest power of two >= T·|Σ| + 1, and y = H[row][value + 1] by
+//     randomized response;
+//   - the count-sketch bit of v (oracles/count_sketch.hpp), TreeHist's final oracle.
 // Summary: sketch ℓ - 1 holds coordinate ℓ's K Hadamard-response sums (hashes·width = K
 // cells, row-major, so cell a is HR row a), sketch D the final count sketch SF.
 // Prepared table: heavy_prepare transforms each row of width cells; `prepare` below then
@@ -51,15 +52,15 @@
 #include <string>
 #include <vector>
 
-#include "common/decode_limits.hpp"
-#include "common/error.hpp"
-#include "common/interrupt.hpp"
-#include "common/select.hpp"
-#include "freq/freq_encoders.hpp"
-#include "freq/freq_summary.hpp"
-#include "heavy/heavy_internal.hpp"
-#include "heavy/heavy_summary.hpp"
-#include "sketch/count_sketch.hpp"
+#include "core/common/decode_limits.hpp"
+#include "core/common/error.hpp"
+#include "core/common/interrupt.hpp"
+#include "core/common/select.hpp"
+#include "core/common/stats.hpp"
+#include "core/heavy/heavy_internal.hpp"
+#include "core/heavy/heavy_summary.hpp"
+#include "core/oracles/count_sketch.hpp"
+#include "core/oracles/hadamard_response.hpp"
 
 namespace ldp {
 
@@ -118,9 +119,10 @@ BitstogramReport encode(const HeavyProtocol& p, const HeavyItem& item, RandomSou
   BitstogramReport r;
   r.coordinate = 1 + static_cast<int64_t>(rng.below(static_cast<uint64_t>(p.levels)));
   const int64_t sigma = heavy_symbols(p);
+  check_epsilon(p.epsilon / 2);  // each report at ε/2, in range as a hadamard frequency oracle's
   const HadamardReport hr =
-      hadamard_encode(bucket_of(p, item.bytes) * sigma + symbol_of(p, item, r.coordinate), p.epsilon / 2,
-                      p.buckets * sigma, rng);
+      hadamard_response(bucket_of(p, item.bytes) * sigma + symbol_of(p, item, r.coordinate), p.epsilon / 2,
+                        bitstogram_hadamard_order(p), rng);
   r.hadamard_row = hr.row;
   r.symbol_report = hr.plus_one;
   r.hash_index = static_cast<int64_t>(rng.below(static_cast<uint64_t>(p.hashes)));
@@ -244,11 +246,11 @@ int64_t bitstogram_hadamard_order(const HeavyProtocol& p) { return hadamard_orde
 
 namespace {
 void check_buckets(int64_t buckets, int64_t symbols) {
-  if (buckets < 1 || buckets > (kMaxDomain - 1) / symbols)
+  if (buckets < 1 || buckets > (kMaxHadamardOrder - 1) / symbols)
     throw_error(ErrorKind::InvalidParameter,
                 "bitstogram buckets must be in [1, %" PRId64 "] (buckets * %" PRId64 " symbols below 2^22), got %"
                 PRId64,
-                (kMaxDomain - 1) / symbols, symbols, buckets);
+                (kMaxHadamardOrder - 1) / symbols, symbols, buckets);
 }
 }  // namespace
 
@@ -285,7 +287,7 @@ void bitstogram_defaults(const HeavyProtocolSpec& spec, HeavyProtocol* p) {
     p->buckets = (K - 1) / sigma;
     return;
   } else {
-    const int64_t cap = std::min(kMaxDomain, pow2_at_most(kMaxHeavyCells / (p->levels + 1)));
+    const int64_t cap = std::min(kMaxHadamardOrder, pow2_at_most(kMaxHeavyCells / (p->levels + 1)));
     const double want = 4 * std::sqrt(static_cast<double>(p->expected_users)) * static_cast<double>(sigma) + 1;
     K = std::min(cap, pow2_at_least(want));
     if (spec.width > K && spec.width <= cap && (spec.width & (spec.width - 1)) == 0) K = spec.width;

@@ -16,12 +16,12 @@
 #include <cinttypes>
 #include <string>
 
-#include "common/byte_reader.hpp"
-#include "common/error.hpp"
-#include "common/stored_form.hpp"
-#include "common/text_cursor.hpp"
-#include "heavy/heavy_internal.hpp"
-#include "heavy/heavy_summary.hpp"
+#include "core/common/byte_reader.hpp"
+#include "core/common/error.hpp"
+#include "core/common/stored_form.hpp"
+#include "core/common/text_cursor.hpp"
+#include "core/heavy/heavy_internal.hpp"
+#include "core/heavy/heavy_summary.hpp"
 
 namespace ldp {
 

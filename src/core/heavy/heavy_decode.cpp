@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "common/error.hpp"
-#include "common/stats.hpp"
-#include "heavy/heavy_internal.hpp"
-#include "heavy/heavy_summary.hpp"
-#include "common/select.hpp"
-#include "sketch/count_sketch.hpp"
-#include "sketch/hcms_oracle.hpp"
+#include "core/common/error.hpp"
+#include "core/common/select.hpp"
+#include "core/common/stats.hpp"
+#include "core/heavy/heavy_internal.hpp"
+#include "core/heavy/heavy_summary.hpp"
+#include "core/oracles/count_sketch.hpp"
+#include "core/oracles/hcms_oracle.hpp"
 
 namespace ldp {
 

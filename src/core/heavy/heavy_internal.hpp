@@ -10,12 +10,12 @@
 #include <string_view>
 #include <vector>
 
-#include "common/byte_reader.hpp"
-#include "common/decode_limits.hpp"
-#include "common/interrupt.hpp"
-#include "common/text_cursor.hpp"
-#include "heavy/heavy_protocol.hpp"
-#include "heavy/heavy_summary.hpp"
+#include "core/common/byte_reader.hpp"
+#include "core/common/decode_limits.hpp"
+#include "core/common/interrupt.hpp"
+#include "core/common/text_cursor.hpp"
+#include "core/heavy/heavy_protocol.hpp"
+#include "core/heavy/heavy_summary.hpp"
 
 namespace ldp {
 
@@ -110,7 +110,7 @@ double heavy_prune_threshold(double tau, double sigma, double noise_children, do
 // Refuses (InvalidParameter) a level that would query more than kMaxHeavyCandidates.
 void heavy_check_candidates(const HeavyProtocol& p, double queries, int64_t level, double threshold);
 
-// One HCMS oracle (sketch/hcms_oracle.hpp) of the prepared table: sketch `index`
+// One HCMS oracle (oracles/hcms_oracle.hpp) of the prepared table: sketch `index`
 // of the summary, at ε' = epsilon, over `reports` reports, its estimates × scale.
 class HeavyHcms {
  public:
@@ -124,7 +124,7 @@ class HeavyHcms {
   std::vector<uint64_t> scratch_;
 };
 
-// One count sketch (sketch/count_sketch.hpp) of the prepared table: sketch `index`
+// One count sketch (oracles/count_sketch.hpp) of the prepared table: sketch `index`
 // of the summary, its row estimates scale·g_j(u)·T[j][h_j(u)] and their median
 // (TreeHist's prefix and final oracles, Bitstogram's final oracle).
 class HeavyCountSketch {

@@ -1,6 +1,6 @@
 // The heavy-hitters protocol: defaults, validation, its text and binary fields, and how
 // an item becomes the bytes of its prefixes (heavy_protocol.hpp).
-#include "heavy/heavy_protocol.hpp"
+#include "core/heavy/heavy_protocol.hpp"
 
 #include <algorithm>
 #include <cinttypes>
@@ -8,9 +8,9 @@
 #include <cstring>
 #include <utility>
 
-#include "common/error.hpp"
-#include "common/stats.hpp"
-#include "heavy/heavy_internal.hpp"
+#include "core/common/error.hpp"
+#include "core/common/stats.hpp"
+#include "core/heavy/heavy_internal.hpp"
 
 namespace ldp {
 

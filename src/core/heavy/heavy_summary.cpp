@@ -2,14 +2,14 @@
 // size, init, adding reports, merging, the prepared table (heavy_summary.hpp). The
 // mechanisms' encoders and decoders are in their own files (treehist.cpp, pem.cpp,
 // sfp.cpp), the decoders' shared pieces in heavy_decode.cpp, the forms in heavy_codec.cpp.
-#include "heavy/heavy_summary.hpp"
+#include "core/heavy/heavy_summary.hpp"
 
 #include <cinttypes>
 #include <cstring>
 
-#include "common/error.hpp"
-#include "common/fwht.hpp"
-#include "heavy/heavy_internal.hpp"
+#include "core/common/error.hpp"
+#include "core/common/fwht.hpp"
+#include "core/heavy/heavy_internal.hpp"
 
 namespace ldp {
 

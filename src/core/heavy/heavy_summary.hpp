@@ -71,9 +71,9 @@
 #include <string_view>
 #include <vector>
 
-#include "common/decode_limits.hpp"
-#include "common/random.hpp"
-#include "heavy/heavy_protocol.hpp"
+#include "core/common/decode_limits.hpp"
+#include "core/common/random.hpp"
+#include "core/heavy/heavy_protocol.hpp"
 
 namespace ldp {
 

@@ -26,10 +26,10 @@
 #include <string>
 #include <vector>
 
-#include "common/error.hpp"
-#include "heavy/heavy_internal.hpp"
-#include "heavy/heavy_summary.hpp"
-#include "sketch/hcms_oracle.hpp"
+#include "core/common/error.hpp"
+#include "core/heavy/heavy_internal.hpp"
+#include "core/heavy/heavy_summary.hpp"
+#include "core/oracles/hcms_oracle.hpp"
 
 namespace ldp {
 

@@ -5,7 +5,7 @@
 // device's generator and sent with the report. Two count-sketch bits at ε/2 each with the same
 // (j, r): y_P on the prefix v[1:ℓ·s] (its bytes, unpadded) and y_F on the whole item v.
 // Each is x = g_j(u)·H[r][h_j(u)], kept with probability e^{ε/2}/(1+e^{ε/2}), else
-// negated (sketch/count_sketch.hpp: the hashtogram sketch's oracle and hashes).
+// negated (oracles/count_sketch.hpp: the hashtogram sketch's oracle and hashes).
 //
 // Decoder (heavy_hitters): C_1 = Σ; at levels ℓ = 1..D-1 keep the candidates with
 // f̂_ℓ(u) >= τ_P = min(τ, max(τ - 2σ_P, z_r·σ_P)), z_r = Φ⁻¹(1 - r/|Σ|) (r =
@@ -33,12 +33,12 @@
 #include <string>
 #include <vector>
 
-#include "common/error.hpp"
-#include "common/select.hpp"
-#include "common/stats.hpp"
-#include "heavy/heavy_internal.hpp"
-#include "heavy/heavy_summary.hpp"
-#include "sketch/count_sketch.hpp"
+#include "core/common/error.hpp"
+#include "core/common/select.hpp"
+#include "core/common/stats.hpp"
+#include "core/heavy/heavy_internal.hpp"
+#include "core/heavy/heavy_summary.hpp"
+#include "core/oracles/count_sketch.hpp"
 
 namespace ldp {
 

@@ -1,9 +1,9 @@
 // The Laplace mechanism: the baseline 1BitMean is compared against.
 #include <cmath>
 
-#include "common/error.hpp"
-#include "mean/mean_encoders.hpp"
-#include "mean/mean_summary.hpp"
+#include "core/common/error.hpp"
+#include "core/mean/mean_encoders.hpp"
+#include "core/mean/mean_summary.hpp"
 
 namespace ldp {
 

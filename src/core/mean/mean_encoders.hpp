@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/random.hpp"
+#include "core/common/random.hpp"
 
 namespace ldp {
 

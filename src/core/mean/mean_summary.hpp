@@ -14,8 +14,8 @@
 #include <cstring>
 #include <string>
 
-#include "common/exact_sum.hpp"
-#include "common/stats.hpp"
+#include "core/common/exact_sum.hpp"
+#include "core/common/stats.hpp"
 
 namespace ldp {
 
@@ -206,15 +206,7 @@ bool mean_summary_is_legacy(const MeanSummary& s, size_t size);
 size_t mean_summary_upgrade_legacy(const MeanSummary& s, size_t size, void* out);
 
 // ---- helpers shared by the mechanism files ----
-// The estimator of every 1-bit mechanism: P(b=1) = 1/(e^eps+1) + (x/m)(e^eps-1)/(e^eps+1),
-// each bit flipped afterwards with probability gamma.
-Estimate bit_mean_estimate(int64_t n, int64_t ones, double epsilon, double max_value, double gamma);
-// Its interval: the Clopper-Pearson interval for P(b=1), mapped through the
-// decoding (linear and increasing): coverage at least the confidence for every
-// n, and an interval of honest width for small samples and all-0 or all-1
-// reports, where estimate +- z SE would shrink to a point.
-bool bit_mean_interval(int64_t n, int64_t ones, double epsilon, double max_value, double gamma,
-                       double confidence, double* lo, double* hi);
+// (the 1-bit mechanisms' estimate and interval: oracles/bit_mean.hpp)
 double bit_mean_error_bound(int64_t n, double epsilon, double max_value, double gamma, double delta);
 // Mean of real-valued reports with the standard error from their sample variance.
 Estimate real_mean_estimate(const MeanSummary& s);

@@ -3,9 +3,10 @@
 // perturbation on the device.
 #include <cmath>
 
-#include "common/error.hpp"
-#include "mean/mean_encoders.hpp"
-#include "mean/mean_summary.hpp"
+#include "core/common/error.hpp"
+#include "core/mean/mean_encoders.hpp"
+#include "core/mean/mean_summary.hpp"
+#include "core/oracles/bit_mean.hpp"
 
 namespace ldp {
 

@@ -1,9 +1,9 @@
 // The piecewise mechanism (Wang et al., ICDE 2019) on [0, max_value].
 #include <cmath>
 
-#include "common/error.hpp"
-#include "mean/mean_encoders.hpp"
-#include "mean/mean_summary.hpp"
+#include "core/common/error.hpp"
+#include "core/mean/mean_encoders.hpp"
+#include "core/mean/mean_summary.hpp"
 
 namespace ldp {
 

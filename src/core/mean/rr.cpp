@@ -1,7 +1,8 @@
 // Randomized response (Warner 1965): the proportion of true bits.
-#include "common/error.hpp"
-#include "mean/mean_encoders.hpp"
-#include "mean/mean_summary.hpp"
+#include "core/common/error.hpp"
+#include "core/mean/mean_encoders.hpp"
+#include "core/mean/mean_summary.hpp"
+#include "core/oracles/bit_mean.hpp"
 
 namespace ldp {
 

@@ -1,7 +1,7 @@
 // The RAPPOR client: Bloom filter, PRR, IRR and bit order (rappor_client.hpp;
 // docs/algorithms/rappor.md#client-bloom-filter-prr-and-irr; google/rappor
 // client/python/rappor.py). MD5 and HMAC-SHA256 from OpenSSL's libcrypto.
-#include "rappor/rappor_client.hpp"
+#include "core/rappor/rappor_client.hpp"
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -9,7 +9,7 @@
 #include <cinttypes>
 #include <cstring>
 
-#include "common/error.hpp"
+#include "core/common/error.hpp"
 
 namespace ldp {
 

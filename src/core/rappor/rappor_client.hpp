@@ -26,7 +26,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/random.hpp"
+#include "core/common/random.hpp"
 
 namespace ldp {
 

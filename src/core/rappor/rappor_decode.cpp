@@ -46,12 +46,12 @@
 #include <unordered_set>
 #include <vector>
 
-#include "common/decode_limits.hpp"
-#include "common/error.hpp"
-#include "common/interrupt.hpp"
-#include "common/stats.hpp"
-#include "rappor/rappor_internal.hpp"
-#include "rappor/rappor_summary.hpp"
+#include "core/common/decode_limits.hpp"
+#include "core/common/error.hpp"
+#include "core/common/interrupt.hpp"
+#include "core/common/stats.hpp"
+#include "core/rappor/rappor_internal.hpp"
+#include "core/rappor/rappor_summary.hpp"
 
 namespace ldp {
 

@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/error.hpp"
-#include "common/interrupt.hpp"
-#include "rappor/rappor_internal.hpp"
+#include "core/common/error.hpp"
+#include "core/common/interrupt.hpp"
+#include "core/rappor/rappor_internal.hpp"
 
 namespace ldp {
 

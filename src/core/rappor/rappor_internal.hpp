@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/error.hpp"
-#include "rappor/rappor_summary.hpp"
+#include "core/common/error.hpp"
+#include "core/rappor/rappor_summary.hpp"
 
 namespace ldp {
 

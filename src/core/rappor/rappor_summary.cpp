@@ -1,12 +1,12 @@
 // The RAPPOR summary: parameters, size, init, adding reports, merging (rappor_summary.hpp).
 // The forms are in rappor_codec.cpp, the decoder in rappor_decode.cpp.
-#include "rappor/rappor_summary.hpp"
+#include "core/rappor/rappor_summary.hpp"
 
 #include <algorithm>
 #include <cinttypes>
 #include <cstring>
 
-#include "common/error.hpp"
+#include "core/common/error.hpp"
 
 namespace ldp {
 

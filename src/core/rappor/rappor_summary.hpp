@@ -21,8 +21,8 @@
 #include <string_view>
 #include <vector>
 
-#include "common/decode_limits.hpp"
-#include "rappor/rappor_client.hpp"
+#include "core/common/decode_limits.hpp"
+#include "core/rappor/rappor_client.hpp"
 
 namespace ldp {
 

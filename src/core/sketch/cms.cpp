@@ -15,8 +15,8 @@
 // standard error (docs/algorithms/sketches.md#hash-collisions).
 #include <cmath>
 
-#include "sketch/sketch_encoders.hpp"
-#include "sketch/sketch_internal.hpp"
+#include "core/sketch/sketch_encoders.hpp"
+#include "core/sketch/sketch_internal.hpp"
 
 namespace ldp {
 

@@ -22,11 +22,10 @@
 // shared row shifts it by at most ~0.08·c·sqrt(t·n)).
 #include <cmath>
 
-#include "common/select.hpp"
-#include "sketch/count_sketch.hpp"
-#include "sketch/sketch_encoders.hpp"
-#include "sketch/sketch_hash.hpp"
-#include "sketch/sketch_internal.hpp"
+#include "core/common/select.hpp"
+#include "core/oracles/count_sketch.hpp"
+#include "core/sketch/sketch_encoders.hpp"
+#include "core/sketch/sketch_internal.hpp"
 
 namespace ldp {
 
@@ -44,22 +43,6 @@ SketchEstimate hashtogram_estimate(const SketchSummary& s, const int64_t* table,
 }
 
 }  // namespace
-
-bool count_sketch_entry(std::string_view u, int64_t j, int64_t r, int64_t m) {
-  const auto seed = static_cast<uint64_t>(2 * j);
-  const bool g_plus = (sketch_xxh64(u, seed + 1) & 1) == 0;
-  return hadamard_plus(r, sketch_column(sketch_xxh64(u, seed), m)) == g_plus;
-}
-
-void count_sketch_rows(const int64_t* table, int64_t t, int64_t m, std::string_view u, double scale,
-                       uint64_t* hashes, double* rows) {
-  ItemHashes(u).hashes(0, 1, 2 * t, hashes);  // seeds 0, 1, ..., 2t-1
-  const uint64_t mask = static_cast<uint64_t>(m) - 1;
-  for (int64_t j = 0; j < t; ++j) {
-    const double v = scale * static_cast<double>(table[j * m + static_cast<int64_t>(hashes[2 * j] & mask)]);
-    rows[j] = (hashes[2 * j + 1] & 1) == 0 ? v : -v;
-  }
-}
 
 SignedSketchReport hashtogram_encode(std::string_view item, double epsilon, int64_t hashes,
                                      int64_t width, RandomSource& rng) {

@@ -9,9 +9,9 @@
 // Fixed hashes add the collision bias of cms (docs/algorithms/sketches.md#hash-collisions).
 #include <cmath>
 
-#include "sketch/hcms_oracle.hpp"
-#include "sketch/sketch_encoders.hpp"
-#include "sketch/sketch_internal.hpp"
+#include "core/oracles/hcms_oracle.hpp"
+#include "core/sketch/sketch_encoders.hpp"
+#include "core/sketch/sketch_internal.hpp"
 
 namespace ldp {
 
@@ -29,10 +29,6 @@ SketchEstimate hcms_estimate(const SketchSummary& s, const int64_t* table, std::
 }
 
 }  // namespace
-
-bool hcms_entry(std::string_view u, int64_t j, int64_t l, int64_t m) {
-  return hadamard_plus(l, sketch_column(sketch_xxh64(u, static_cast<uint64_t>(j)), m));
-}
 
 SignedSketchReport hcms_encode(std::string_view item, double epsilon, int64_t hashes, int64_t width,
                                RandomSource& rng) {

@@ -16,12 +16,12 @@
 #include <cinttypes>
 #include <string>
 
-#include "common/byte_reader.hpp"
-#include "common/error.hpp"
-#include "common/stored_form.hpp"
-#include "common/text_cursor.hpp"
-#include "sketch/sketch_internal.hpp"
-#include "sketch/sketch_summary.hpp"
+#include "core/common/byte_reader.hpp"
+#include "core/common/error.hpp"
+#include "core/common/stored_form.hpp"
+#include "core/common/text_cursor.hpp"
+#include "core/sketch/sketch_internal.hpp"
+#include "core/sketch/sketch_summary.hpp"
 
 namespace ldp {
 

@@ -1,18 +1,17 @@
 // The sketch family's registry and what every sketch mechanism shares: parameters,
 // adding reports, merging, hashing and the prepared table.
-#include "sketch/sketch_summary.hpp"
+#include "core/sketch/sketch_summary.hpp"
 
 #include <cinttypes>
 #include <cstring>
 #include <vector>
 
-#include "common/bit_counters.hpp"
-#include "common/error.hpp"
-#include "common/fwht.hpp"
-#include "common/stats.hpp"
-#include "sketch/hcms_oracle.hpp"
-#include "sketch/sketch_hash.hpp"
-#include "sketch/sketch_internal.hpp"
+#include "core/common/bit_counters.hpp"
+#include "core/common/error.hpp"
+#include "core/common/fwht.hpp"
+#include "core/common/stats.hpp"
+#include "core/oracles/hcms_oracle.hpp"
+#include "core/sketch/sketch_internal.hpp"
 
 namespace ldp {
 
@@ -254,16 +253,6 @@ void sketch_summary_merge(SketchSummary* into, const SketchSummary& from) {
 
 uint64_t sketch_hash(std::string_view item, uint64_t seed) {
   return sketch_xxh64(item, seed);
-}
-
-double sketch_table_row_sum(const int64_t* table, int64_t k, int64_t m, std::string_view item, uint64_t* scratch) {
-  ItemHashes(item).hashes(0, 1, k, scratch);
-  // The hashes first, then the table reads: independent loads, all in flight at once.
-  // Exact: k values each at most n in magnitude.
-  __int128 sum = 0;
-  const SketchColumns column(m);
-  for (int64_t j = 0; j < k; ++j) sum += table[j * m + column(scratch[j])];
-  return static_cast<double>(sum);
 }
 
 double sketch_row_sum(const SketchSummary& s, const int64_t* table, std::string_view item, uint64_t* scratch) {

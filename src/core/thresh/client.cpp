@@ -1,12 +1,12 @@
 // THRESH (Joseph et al. 2018; docs/algorithms/thresh.md#an-epoch-step-by-step): the device,
 // Algorithms 2 (VOTE) and 3 (EST). See params.hpp for the privacy accounting that the budgets
 // c^V and c^E implement.
-#include "thresh/client.hpp"
+#include "core/thresh/client.hpp"
 
 #include <cinttypes>
 #include <cmath>
 
-#include "common/error.hpp"
+#include "core/common/error.hpp"
 
 namespace ldp::thresh {
 

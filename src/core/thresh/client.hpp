@@ -9,8 +9,8 @@
 
 #include <cstdint>
 
-#include "common/random.hpp"
-#include "thresh/params.hpp"
+#include "core/common/random.hpp"
+#include "core/thresh/params.hpp"
 
 namespace ldp::thresh {
 

@@ -2,7 +2,7 @@
 // derivation of the thresholds and the error bound are in histogram.hpp. The votes, schedule
 // and caps are THRESH's shared steps (client.hpp); the oracle is the hashtogram sketch
 // (sketch_summary.hpp).
-#include "thresh/histogram.hpp"
+#include "core/thresh/histogram.hpp"
 
 #include <algorithm>
 #include <cinttypes>
@@ -10,11 +10,11 @@
 #include <cstdlib>
 #include <memory>
 
-#include "common/error.hpp"
-#include "common/stats.hpp"
-#include "sketch/sketch_hash.hpp"
-#include "sketch/sketch_internal.hpp"
-#include "thresh/thresh_internal.hpp"
+#include "core/common/error.hpp"
+#include "core/common/stats.hpp"
+#include "core/oracles/hadamard_response.hpp"
+#include "core/oracles/sketch_hash.hpp"
+#include "core/thresh/thresh_internal.hpp"
 
 namespace ldp::thresh {
 

@@ -66,11 +66,11 @@
 #include <utility>
 #include <vector>
 
-#include "common/random.hpp"
-#include "sketch/sketch_encoders.hpp"
-#include "sketch/sketch_summary.hpp"
-#include "thresh/client.hpp"
-#include "thresh/params.hpp"
+#include "core/common/random.hpp"
+#include "core/sketch/sketch_encoders.hpp"
+#include "core/sketch/sketch_summary.hpp"
+#include "core/thresh/client.hpp"
+#include "core/thresh/params.hpp"
 
 namespace ldp::thresh {
 

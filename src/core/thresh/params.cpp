@@ -1,7 +1,7 @@
 // THRESH (Joseph et al. 2018; docs/algorithms/thresh.md): the parameters the server derives
 // from a stream's configuration and publishes to every device. See params.hpp for the
 // derivation and the privacy accounting.
-#include "thresh/params.hpp"
+#include "core/thresh/params.hpp"
 
 #include <algorithm>
 #include <cinttypes>
@@ -10,10 +10,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "common/error.hpp"
-#include "common/stats.hpp"
-#include "thresh/server.hpp"
-#include "thresh/thresh_internal.hpp"
+#include "core/common/error.hpp"
+#include "core/common/stats.hpp"
+#include "core/thresh/server.hpp"
+#include "core/thresh/thresh_internal.hpp"
 
 namespace ldp::thresh {
 

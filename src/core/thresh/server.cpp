@@ -1,14 +1,15 @@
 // THRESH (Joseph et al. 2018; docs/algorithms/thresh.md#an-epoch-step-by-step): the server's
 // decisions, from the published parameters and the tallies of the reports it received.
-#include "thresh/server.hpp"
+#include "core/thresh/server.hpp"
 
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
 
-#include "common/error.hpp"
-#include "mean/mean_summary.hpp"
-#include "thresh/thresh_internal.hpp"
+#include "core/common/error.hpp"
+#include "core/common/stats.hpp"
+#include "core/oracles/bit_mean.hpp"
+#include "core/thresh/thresh_internal.hpp"
 
 namespace ldp::thresh {
 

@@ -10,8 +10,8 @@
 
 #include <cstdint>
 
-#include "common/stats.hpp"
-#include "thresh/params.hpp"
+#include "core/common/stats.hpp"
+#include "core/thresh/params.hpp"
 
 namespace ldp::thresh {
 

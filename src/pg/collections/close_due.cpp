@@ -15,7 +15,7 @@
 // stored summaries (memory).
 //
 // Plain C style: PostgreSQL errors longjmp through these frames.
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 extern "C" {
 #include "access/htup_details.h"

@@ -14,7 +14,7 @@
 //
 // Plain C style on purpose: the parser reports errors with ereport (longjmp),
 // so no C++ object with a destructor may live in these frames.
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 extern "C" {
 #include "access/htup_details.h"

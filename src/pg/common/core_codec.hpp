@@ -5,7 +5,7 @@
 // input, output and receive functions.
 #pragma once
 
-#include "common/summary_datum.hpp"  // postgres.h first
+#include "pg/common/summary_datum.hpp"  // postgres.h first
 
 namespace ldp_pg {
 

@@ -4,8 +4,8 @@
 // reproducible, and a NULL seed draws from the kernel's cryptographic source.
 #pragma once
 
-#include "common/glue.hpp"
-#include "common/random.hpp"
+#include "pg/common/glue.hpp"
+#include "core/common/random.hpp"
 
 namespace ldp_pg {
 

@@ -1,4 +1,4 @@
-#include "common/glue.hpp"
+#include "pg/common/glue.hpp"
 
 extern "C" {
 #include "access/htup_details.h"
@@ -9,7 +9,7 @@ extern "C" {
 
 #include <cstring>
 
-#include "common/interrupt.hpp"
+#include "core/common/interrupt.hpp"
 
 extern "C" {
 LDP_MODULE_MAGIC(LDP_EXTVERSION);

@@ -21,15 +21,15 @@ extern "C" {
 #include "miscadmin.h"
 #include "utils/builtins.h"
 
-#include "common/pg_compat.hpp"  // the differences between PostgreSQL 15, 16, 17 and 18
+#include "pg/common/pg_compat.hpp"  // the differences between PostgreSQL 15, 16, 17 and 18
 }
 
 #include <cmath>
 #include <exception>
 #include <new>
 
-#include "common/decode_limits.hpp"
-#include "common/error.hpp"
+#include "core/common/decode_limits.hpp"
+#include "core/common/error.hpp"
 
 namespace ldp_pg {
 

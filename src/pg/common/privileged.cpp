@@ -22,7 +22,7 @@
 // found it.
 //
 // Plain C style: PostgreSQL errors longjmp through these frames.
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 extern "C" {
 #include "access/htup_details.h"

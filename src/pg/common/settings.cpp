@@ -1,7 +1,7 @@
 // The module's start (_PG_init): the cancel probe the core polls, the settings that
 // bound a decode (docs/security.md#cancels-and-limits-of-a-decode) and the collections'
 // (ldp.clock_offset, collections/close_due.cpp).
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 extern "C" {
 #include "utils/guc.h"
@@ -9,7 +9,7 @@ extern "C" {
 
 #include <climits>
 
-#include "common/interrupt.hpp"
+#include "core/common/interrupt.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "common/summary_datum.hpp"
+#include "pg/common/summary_datum.hpp"
 
 namespace ldp_pg {
 

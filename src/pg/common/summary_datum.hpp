@@ -17,7 +17,7 @@
 // A family contributes one SummaryCodec (mean/mean_glue.cpp, freq/freq_glue.cpp).
 #pragma once
 
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 #include <cstring>
 

@@ -7,14 +7,14 @@
 //
 // The registry of families in the server is kCodecs: a new family adds its codec
 // here, two cast functions below, and a row of ldp.summary_kinds.
-#include "common/summary_datum.hpp"
+#include "pg/common/summary_datum.hpp"
 
-#include "common/stored_form.hpp"
-#include "freq/freq_glue.hpp"
-#include "heavy/heavy_glue.hpp"
-#include "mean/mean_glue.hpp"
-#include "rappor/rappor_glue.hpp"
-#include "sketch/sketch_glue.hpp"
+#include "core/common/stored_form.hpp"
+#include "pg/freq/freq_glue.hpp"
+#include "pg/heavy/heavy_glue.hpp"
+#include "pg/mean/mean_glue.hpp"
+#include "pg/rappor/rappor_glue.hpp"
+#include "pg/sketch/sketch_glue.hpp"
 
 namespace {
 

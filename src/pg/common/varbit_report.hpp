@@ -2,7 +2,7 @@
 // bit-string mechanisms (SUE, OUE, cms): no copy, and the next rows prefetched.
 #pragma once
 
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 #include <algorithm>
 #include <cstdint>

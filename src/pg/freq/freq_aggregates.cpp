@@ -1,6 +1,6 @@
 // Transition and combine functions of the frequency-oracle aggregates. The state
 // is a live ldp.freq_summary (common/summary_datum.hpp), updated in place.
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 extern "C" {
 #include "catalog/pg_type.h"
@@ -11,8 +11,8 @@ extern "C" {
 #include <cstddef>
 #include <cstring>
 
-#include "common/varbit_report.hpp"
-#include "freq/freq_glue.hpp"
+#include "pg/common/varbit_report.hpp"
+#include "pg/freq/freq_glue.hpp"
 
 using ldp::FreqMechanism;
 

@@ -1,6 +1,6 @@
 // SQL encoders of the frequency-oracle family, for simulation and tests (devices encode
 // with the core SDK); see common/encoders.hpp.
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 extern "C" {
 #include "access/htup_details.h"
@@ -10,9 +10,9 @@ extern "C" {
 #include "utils/varbit.h"
 }
 
-#include "common/encoders.hpp"
-#include "freq/freq_encoders.hpp"
-#include "freq/freq_summary.hpp"
+#include "core/freq/freq_encoders.hpp"
+#include "core/freq/freq_summary.hpp"
+#include "pg/common/encoders.hpp"
 
 using ldp_pg::any_null;
 using ldp_pg::with_rng;

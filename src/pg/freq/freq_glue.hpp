@@ -3,8 +3,8 @@
 // transition functions and accessors share.
 #pragma once
 
-#include "common/summary_datum.hpp"
-#include "freq/freq_summary.hpp"
+#include "pg/common/summary_datum.hpp"
+#include "core/freq/freq_summary.hpp"
 
 extern const ldp_pg::SummaryCodec kFreqCodec;
 

@@ -1,13 +1,13 @@
 // ldp.freq_summary: text and binary I/O, accessors and the frequencies() table.
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 extern "C" {
 #include "funcapi.h"
 #include "utils/tuplestore.h"
 }
 
-#include "common/stored_form.hpp"
-#include "freq/freq_glue.hpp"
+#include "core/common/stored_form.hpp"
+#include "pg/freq/freq_glue.hpp"
 
 #include <algorithm>
 

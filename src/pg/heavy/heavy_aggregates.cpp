@@ -1,8 +1,8 @@
 // Transition and combine functions of the heavy-hitters aggregates. The state is a
 // live ldp.heavy_summary (common/summary_datum.hpp), updated in place.
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
-#include "heavy/heavy_glue.hpp"
+#include "pg/heavy/heavy_glue.hpp"
 
 namespace {
 

@@ -2,12 +2,12 @@
 // with the core SDK, heavy/heavy_summary.hpp); see common/encoders.hpp.
 // <mechanism>_encode(item text | bigint, protocol, seed): one report row of the columns
 // the mechanism's aggregate reads, in its order.
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 #include <string_view>
 
-#include "common/encoders.hpp"
-#include "heavy/heavy_glue.hpp"
+#include "pg/common/encoders.hpp"
+#include "pg/heavy/heavy_glue.hpp"
 
 using ldp::HeavyMechanism;
 using ldp_pg::with_rng;

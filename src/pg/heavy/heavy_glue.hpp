@@ -3,8 +3,8 @@
 // accessors share.
 #pragma once
 
-#include "common/summary_datum.hpp"
-#include "heavy/heavy_summary.hpp"
+#include "pg/common/summary_datum.hpp"
+#include "core/heavy/heavy_summary.hpp"
 
 extern const ldp_pg::SummaryCodec kHeavyCodec;
 

@@ -4,11 +4,11 @@
 // protocol's text form v1:<mechanism>{...}; the builders fill every parameter not
 // given from the defaults for the expected number of users
 // (docs/algorithms/heavy-hitters.md#protocols-and-item-domains).
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 #include <string>
 
-#include "heavy/heavy_glue.hpp"
+#include "pg/heavy/heavy_glue.hpp"
 
 using ldp::HeavyProtocol;
 

@@ -1,6 +1,6 @@
 // ldp.heavy_summary: text and binary I/O, accessors, heavy_hitters(s, threshold),
 // frequency(s, item) and frequencies(s, items).
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 extern "C" {
 #include "catalog/pg_type.h"
@@ -16,10 +16,10 @@ extern "C" {
 #include <new>
 #include <string_view>
 
-#include "common/stats.hpp"
-#include "common/core_codec.hpp"
-#include "common/stored_form.hpp"
-#include "heavy/heavy_glue.hpp"
+#include "core/common/stats.hpp"
+#include "core/common/stored_form.hpp"
+#include "pg/common/core_codec.hpp"
+#include "pg/heavy/heavy_glue.hpp"
 
 using ldp::HeavySummary;
 

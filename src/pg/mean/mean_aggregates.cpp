@@ -1,6 +1,6 @@
 // Transition and combine functions of the mean/proportion aggregates. The state
 // is a live ldp.mean_summary (common/summary_datum.hpp), updated in place.
-#include "mean/mean_glue.hpp"
+#include "pg/mean/mean_glue.hpp"
 
 using ldp::MeanMechanism;
 

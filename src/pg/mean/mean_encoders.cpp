@@ -1,9 +1,9 @@
 // SQL encoders of the mean family, for simulation and tests (devices encode
 // with the core SDK); see common/encoders.hpp.
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
-#include "common/encoders.hpp"
-#include "mean/mean_encoders.hpp"
+#include "core/mean/mean_encoders.hpp"
+#include "pg/common/encoders.hpp"
 
 using ldp_pg::any_null;
 using ldp_pg::with_rng;

@@ -3,8 +3,8 @@
 // transition functions and accessors share.
 #pragma once
 
-#include "common/summary_datum.hpp"
-#include "mean/mean_summary.hpp"
+#include "pg/common/summary_datum.hpp"
+#include "core/mean/mean_summary.hpp"
 
 extern const ldp_pg::SummaryCodec kMeanCodec;
 

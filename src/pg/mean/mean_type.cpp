@@ -1,9 +1,9 @@
 // ldp.mean_summary: text and binary I/O, and the accessors.
 #include <cmath>
 
-#include "mean/mean_encoders.hpp"
-#include "mean/mean_glue.hpp"
-#include "common/stored_form.hpp"
+#include "core/mean/mean_encoders.hpp"
+#include "pg/mean/mean_glue.hpp"
+#include "core/common/stored_form.hpp"
 
 using ldp::MeanSummary;
 

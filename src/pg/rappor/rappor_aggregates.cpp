@@ -3,7 +3,7 @@
 // it holds rows only for the cohorts that have reports, and when a report of a new
 // cohort finds it full, the transition function returns a larger copy (the aggregate
 // frees the old state: a read-write expanded object it replaces).
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 extern "C" {
 #include "utils/varbit.h"
@@ -11,8 +11,8 @@ extern "C" {
 
 #include <algorithm>
 
-#include "common/varbit_report.hpp"
-#include "rappor/rappor_glue.hpp"
+#include "pg/common/varbit_report.hpp"
+#include "pg/rappor/rappor_glue.hpp"
 
 using ldp::RapporSummary;
 

@@ -1,7 +1,7 @@
 // SQL encoders of RAPPOR, for simulation and tests (devices encode with the core SDK,
 // rappor/rappor_client.hpp): the Bloom filter and a full report (PRR, then an IRR), as
 // varbits in the order google/rappor's clients print reports.
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 extern "C" {
 #include "utils/varbit.h"
@@ -9,8 +9,8 @@ extern "C" {
 
 #include <string_view>
 
-#include "common/encoders.hpp"
-#include "rappor/rappor_client.hpp"
+#include "core/rappor/rappor_client.hpp"
+#include "pg/common/encoders.hpp"
 
 namespace {
 

@@ -2,8 +2,8 @@
 // the transition functions and accessors share.
 #pragma once
 
-#include "common/summary_datum.hpp"
-#include "rappor/rappor_summary.hpp"
+#include "pg/common/summary_datum.hpp"
+#include "core/rappor/rappor_summary.hpp"
 
 extern const ldp_pg::SummaryCodec kRapporCodec;
 

@@ -1,6 +1,6 @@
 // ldp.rappor_summary: text and binary I/O, accessors, rappor_decode(s, candidates) and
 // rappor_privacy(hashes, f, p, q, reports, alpha).
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 extern "C" {
 #include "catalog/pg_type.h"
@@ -13,9 +13,9 @@ extern "C" {
 #include <string_view>
 #include <vector>
 
-#include "common/core_codec.hpp"
-#include "common/stored_form.hpp"
-#include "rappor/rappor_glue.hpp"
+#include "core/common/stored_form.hpp"
+#include "pg/common/core_codec.hpp"
+#include "pg/rappor/rappor_glue.hpp"
 
 using ldp::RapporSummary;
 

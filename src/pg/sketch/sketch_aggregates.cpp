@@ -1,13 +1,13 @@
 // Transition and combine functions of the sketch aggregates. The state is a live
 // ldp.sketch_summary (common/summary_datum.hpp), updated in place.
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 extern "C" {
 #include "utils/varbit.h"
 }
 
-#include "common/varbit_report.hpp"
-#include "sketch/sketch_glue.hpp"
+#include "pg/common/varbit_report.hpp"
+#include "pg/sketch/sketch_glue.hpp"
 
 using ldp::SketchMechanism;
 

@@ -1,6 +1,6 @@
 // SQL encoders of the sketch family, for simulation and tests (devices encode with
 // the core SDK); see common/encoders.hpp. item text, epsilon, hashes, width, seed.
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 extern "C" {
 #include "utils/varbit.h"
@@ -8,9 +8,9 @@ extern "C" {
 
 #include <string_view>
 
-#include "common/encoders.hpp"
-#include "sketch/sketch_encoders.hpp"
-#include "sketch/sketch_summary.hpp"
+#include "core/sketch/sketch_encoders.hpp"
+#include "core/sketch/sketch_summary.hpp"
+#include "pg/common/encoders.hpp"
 
 using ldp_pg::any_null;
 using ldp_pg::with_rng;

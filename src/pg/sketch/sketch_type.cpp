@@ -1,6 +1,6 @@
 // ldp.sketch_summary: text and binary I/O, accessors, frequency(s, item) and
 // frequencies(s, items).
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 extern "C" {
 #include "catalog/pg_type.h"
@@ -12,10 +12,10 @@ extern "C" {
 
 #include <string_view>
 
-#include "common/stats.hpp"
-#include "common/core_codec.hpp"
-#include "common/stored_form.hpp"
-#include "sketch/sketch_glue.hpp"
+#include "core/common/stats.hpp"
+#include "core/common/stored_form.hpp"
+#include "pg/common/core_codec.hpp"
+#include "pg/sketch/sketch_glue.hpp"
 
 using ldp::SketchSummary;
 

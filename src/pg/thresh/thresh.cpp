@@ -2,7 +2,7 @@
 // machine and the tallies; these functions hand the numbers to the core
 // (src/core/thresh/params.hpp and server.hpp), which alone knows the formulas, so the
 // server and every device derive the same parameters.
-#include "common/glue.hpp"  // postgres.h first
+#include "pg/common/glue.hpp"  // postgres.h first
 
 extern "C" {
 #include "access/htup_details.h"
@@ -16,9 +16,9 @@ extern "C" {
 #include <cstring>
 #include <optional>
 
-#include "thresh/histogram.hpp"
-#include "thresh/params.hpp"
-#include "thresh/server.hpp"
+#include "core/thresh/histogram.hpp"
+#include "core/thresh/params.hpp"
+#include "core/thresh/server.hpp"
 
 namespace {
 

@@ -1,11 +1,11 @@
 // Writes forms_legacy.txt: a real-valued summary (given as its text form) in the
 // memory layout of the 0.1.0 library (ExactSum without its hot sums), as the
 // unit test LegacyLayout builds it. Built against the core of 0.4.0 (commit 6392ac3):
-//   g++ -std=c++17 -Isrc/core make_legacy_fixture.cpp build/cmake/libldp_core.a -lxxhash
+//   g++ -std=c++17 -Isrc make_legacy_fixture.cpp build/cmake/libldp_core.a -lxxhash
 #include <cstdio>
 #include <cstring>
 #include <vector>
-#include "mean/mean_summary.hpp"
+#include "core/mean/mean_summary.hpp"
 using namespace ldp;
 int main(int argc, char** argv) {
   alignas(8) unsigned char buf[kMaxMeanSummarySize];

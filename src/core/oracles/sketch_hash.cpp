@@ -1,4 +1,4 @@
-#include "sketch/sketch_hash.hpp"
+#include "core/oracles/sketch_hash.hpp"
 
 #include <cstring>
 
