@@ -99,7 +99,12 @@ step_table() {  # wall and CPU of each step, m:ss
 }
 
 step "build: core, unit tests, tools (CMake)"
-cmake -S . -B build/cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# The test builds keep line tables only (-g1: file and line in backtraces and sanitizer
+# reports, no local variables): a quarter less compile time than -g (457 s of CPU against
+# 340 s for the CMake build's targets). For a debugger, reconfigure with
+# -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O2 -g -DNDEBUG'.
+test_flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
+cmake -S . -B build/cmake "${test_flags[@]}" >/dev/null
 cmake --build build/cmake -j "$jobs"
 
 step "unit and statistical tests of the core (CTest)"
@@ -109,7 +114,7 @@ count_ctest build/unit.log
 step "the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer: build (build/asan)"
 # (LDP_SKIP_SANITIZE=1 skips this step for a quicker local run; CI runs it)
 if [ "${LDP_SKIP_SANITIZE:-0}" != 1 ]; then
-  cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLDP_SANITIZE=ON \
+  cmake -S . -B build/asan "${test_flags[@]}" -DLDP_SANITIZE=ON \
     -DLDP_BUILD_TOOLS=OFF >/dev/null
   cmake --build build/asan -j "$jobs" --target ldp_unit_tests
   step "the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer: run ($jobs shards)"
