@@ -163,129 +163,6 @@ BEGIN
   END IF;
 END $$;
 
--- extension/sql/50_thresh.sql: a comment in the body cites docs/security.md (issue 29)
-CREATE OR REPLACE FUNCTION @extschema@.thresh_submit(caller oid, name text, epoch bigint, user_ids bigint[], bits boolean[], kind text,
-    hash_indexes int[] DEFAULT NULL, coefficients int[] DEFAULT NULL)
-  RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'INSERT', false);
-  want text := CASE kind WHEN 'votes' THEN 'voting' ELSE 'estimating' END;
-  what text := CASE kind WHEN 'votes' THEN 'votes' WHEN 'estimates' THEN 'reports'
-                         ELSE 'hash_indexes, coefficients, reports' END;
-  histograms boolean := kind = 'histograms';
-  n bigint;
-  ones bigint;
-  dups bigint[];
-BEGIN
-  IF epoch IS NULL OR user_ids IS NULL OR bits IS NULL OR (histograms AND (hash_indexes IS NULL OR coefficients IS NULL)) THEN
-    RAISE EXCEPTION 'epoch, user_ids and % must not be NULL', what
-      USING ERRCODE = 'null_value_not_allowed';
-  END IF;
-  IF coalesce(pg_catalog.array_ndims(user_ids), 1) <> 1 OR coalesce(pg_catalog.array_ndims(bits), 1) <> 1
-     OR coalesce(pg_catalog.array_ndims(hash_indexes), 1) <> 1 OR coalesce(pg_catalog.array_ndims(coefficients), 1) <> 1 THEN
-    RAISE EXCEPTION 'user_ids and % must be one-dimensional arrays', what
-      USING ERRCODE = 'array_subscript_error';
-  END IF;
-  IF pg_catalog.cardinality(user_ids) <> pg_catalog.cardinality(bits)
-     OR (histograms AND (pg_catalog.cardinality(hash_indexes) <> pg_catalog.cardinality(bits)
-                         OR pg_catalog.cardinality(coefficients) <> pg_catalog.cardinality(bits))) THEN
-    RAISE EXCEPTION 'user_ids and % must be arrays of the same length (got %)', what,
-      CASE WHEN histograms THEN pg_catalog.format('%s, %s, %s and %s', pg_catalog.cardinality(user_ids),
-                                                  pg_catalog.cardinality(hash_indexes), pg_catalog.cardinality(coefficients),
-                                                  pg_catalog.cardinality(bits))
-           ELSE pg_catalog.format('%s and %s', pg_catalog.cardinality(user_ids), pg_catalog.cardinality(bits)) END
-      USING ERRCODE = 'array_subscript_error';
-  END IF;
-  IF pg_catalog.array_position(user_ids, NULL) IS NOT NULL OR pg_catalog.array_position(bits, NULL) IS NOT NULL
-     OR pg_catalog.array_position(hash_indexes, NULL) IS NOT NULL OR pg_catalog.array_position(coefficients, NULL) IS NOT NULL THEN
-    RAISE EXCEPTION 'the batch holds a NULL user id or report' USING ERRCODE = 'null_value_not_allowed';
-  END IF;
-  IF kind <> 'votes' AND histograms <> (s.kind = 'histogram') THEN
-    RAISE EXCEPTION 'THRESH stream "%" is a % stream: it takes no %', name, s.kind, kind
-      USING ERRCODE = 'wrong_object_type',
-            HINT = CASE WHEN histograms THEN 'Send its estimates with ldp.thresh_submit_estimates.'
-                        ELSE 'Send its reports with ldp.thresh_submit_histograms.' END;
-  END IF;
-  IF histograms AND EXISTS (SELECT 1 FROM unnest(hash_indexes, coefficients) AS x(j, r)
-                            WHERE x.j < 0 OR x.j >= s.hashes OR x.r < 0 OR x.r >= s.width) THEN
-    RAISE EXCEPTION 'THRESH stream "%" takes hash indexes in [0, %) and coefficients in [0, %)', name, s.hashes, s.width
-      USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
-  END IF;
-  IF s.epoch <> epoch OR s.phase <> want THEN
-    RAISE EXCEPTION 'THRESH stream "%" takes no % for epoch %: it is in epoch %, phase %', name, kind, epoch, s.epoch, s.phase
-      USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'The whole batch was refused.';
-  END IF;
-  n := pg_catalog.cardinality(user_ids);
-  IF n = 0 THEN
-    RETURN 0;
-  END IF;
-  IF n > s.users THEN
-    RAISE EXCEPTION 'THRESH stream "%" would get more % in epoch % than its % users', name, kind, epoch, s.users
-      USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
-  END IF;
-  SELECT pg_catalog.count(*) FILTER (WHERE b) INTO ones FROM pg_catalog.unnest(bits) AS b;
-  -- Rows go in in user order (unnest(a, b) cannot be schema-qualified): two batches
-  -- that share users then wait on the same user first, and the later one is refused
-  -- with 23505 instead of the two deadlocking (40P01) in opposite orders.
-  BEGIN
-    IF kind = 'votes' THEN
-      INSERT INTO @extschema@.thresh_votes (stream, epoch, user_id, vote)
-      SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b) ORDER BY u;
-    ELSIF histograms THEN
-      INSERT INTO @extschema@.thresh_histograms (stream, epoch, user_id, hash_index, coefficient, report)
-      SELECT s.id, epoch, u, j, r, b FROM unnest(user_ids, hash_indexes, coefficients, bits) AS x(u, j, r, b) ORDER BY u;
-    ELSE
-      INSERT INTO @extschema@.thresh_estimates (stream, epoch, user_id, report)
-      SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b) ORDER BY u;
-    END IF;
-  EXCEPTION WHEN unique_violation THEN
-    -- What a submitter learns (docs/security.md#what-a-submitter-or-a-closer-learns): which of the user ids
-    -- it sent already have a report of this kind for this epoch (the positions in its
-    -- batch, so that it can send the rest again), never anything of the reports or of
-    -- other users. Repeats within the batch count from their second occurrence.
-    SELECT pg_catalog.array_agg(u.o ORDER BY u.o) INTO dups
-    FROM (SELECT x.id, x.o, pg_catalog.row_number() OVER (PARTITION BY x.id ORDER BY x.o) AS k
-          FROM pg_catalog.unnest(user_ids) WITH ORDINALITY AS x(id, o)) u
-    WHERE u.k > 1
-       OR (kind = 'votes' AND EXISTS (SELECT 1 FROM @extschema@.thresh_votes v
-                                      WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id))
-       OR (kind = 'estimates' AND EXISTS (SELECT 1 FROM @extschema@.thresh_estimates v
-                                          WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id))
-       OR (histograms AND EXISTS (SELECT 1 FROM @extschema@.thresh_histograms v
-                                  WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id));
-    RAISE EXCEPTION '% of the batch''s % user ids already sent % for epoch % of THRESH stream "%", or appear in it twice',
-      coalesce(pg_catalog.cardinality(dups), 0), n, CASE kind WHEN 'votes' THEN 'a vote' WHEN 'estimates' THEN 'an estimate'
-                                                              ELSE 'a histogram report' END, epoch, name
-      USING ERRCODE = 'unique_violation',
-            DETAIL = pg_catalog.format('Their positions in the batch (from 1; a user id twice in the batch from its second time): %s.',
-                                       pg_catalog.array_to_string(dups[1:100], ', ')
-                                       || CASE WHEN pg_catalog.cardinality(dups) > 100 THEN ', ...' ELSE '' END),
-            HINT = 'The whole batch was refused; send it again without them.';
-  END;
-  -- The tallies, re-checking the phase under the row lock: a close that got there
-  -- first has moved the phase on and the batch is refused; a close that comes
-  -- later waits for this transaction and counts it. Histogram reports count as
-  -- estimate reports (estimate_ones: those of +1).
-  IF kind = 'votes' THEN
-    UPDATE @extschema@.thresh_catalog t SET votes = t.votes + n, yes_votes = t.yes_votes + ones
-    WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = want AND t.votes + n <= t.users;
-  ELSE
-    UPDATE @extschema@.thresh_catalog t SET estimate_reports = t.estimate_reports + n,
-                                           estimate_ones = t.estimate_ones + ones
-    WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = want AND t.estimate_reports + n <= t.users;
-  END IF;
-  IF NOT FOUND THEN
-    s := @extschema@.thresh_stream(name);
-    IF s.epoch <> epoch OR s.phase <> want THEN
-      RAISE EXCEPTION 'THRESH stream "%" takes no % for epoch %: it is in epoch %, phase %', name, kind, epoch, s.epoch, s.phase
-        USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'The whole batch was refused.';
-    END IF;
-    RAISE EXCEPTION 'THRESH stream "%" would get more % in epoch % than its % users', name, kind, epoch, s.users
-      USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
-  END IF;
-  RETURN n;
-END $$;
-
 -- extension/sql/30_security.sql: the views that back existing collections and streams get
 -- the comment backing_create now writes (docs/security.md in place of the old README's
 -- section); a comment their owners changed is left alone
@@ -392,3 +269,330 @@ COMMENT ON FUNCTION @extschema@.thresh_stream_for(oid, text, text, boolean) IS '
 -- extension/sql/50_thresh.sql: 0.9.0's argument order of heavythresh_derive, deprecated
 -- in 0.10.0, is dropped (issue 29)
 DROP FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int);
+
+-- extension/sql/50_thresh.sql: the kinds of THRESH stream and report are a registry
+-- (issue 30); the stream's kind is a row of it, not a CHECK
+CREATE TABLE @extschema@.thresh_report_kinds (
+  kind text PRIMARY KEY,
+  phase text NOT NULL CHECK (phase IN ('voting', 'estimating')),
+  report_table text NOT NULL,
+  bit_column text NOT NULL,
+  int_columns text[] NOT NULL DEFAULT '{}' CHECK (pg_catalog.cardinality(int_columns) <= 2),
+  what text NOT NULL,
+  one text NOT NULL,
+  send_hint text,
+  check_batch text
+);
+COMMENT ON TABLE @extschema@.thresh_report_kinds IS 'Internal: the kinds of report a THRESH stream takes, as ldp.thresh_submit reads them: the phase that takes them, the table that keeps them (stream, epoch, user_id, int_columns (given as the batch''s first and second integer arrays), bit_column), how errors name the arrays (what) and one report (one), the hint for a stream of another kind (send_hint) and the function that checks a batch''s integer columns against the stream (check_batch(stream, int[], int[]), NULL for none).';
+REVOKE ALL ON @extschema@.thresh_report_kinds FROM PUBLIC;
+CREATE TABLE @extschema@.thresh_kinds (
+  kind text PRIMARY KEY,
+  derive text NOT NULL,
+  publish text NOT NULL,
+  reports text NOT NULL REFERENCES @extschema@.thresh_report_kinds (kind)
+);
+COMMENT ON TABLE @extschema@.thresh_kinds IS 'Internal: the kinds of THRESH stream: the function that derives a new stream''s parameters (derive: the arguments of ldp.thresh_create_stream after kind, giving a, b, vote_threshold, thresholds, projection_error), the one that publishes an epoch closed after a global update (publish(stream): estimate, std_error, last_update_epoch) and the kind of report it takes after a global update (reports).';
+REVOKE ALL ON @extschema@.thresh_kinds FROM PUBLIC;
+
+-- extension/sql/50_thresh.sql: the Bernoulli kind's functions and rows
+CREATE FUNCTION @extschema@.thresh_derive_bernoulli(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint,
+    groups int, epsilon float8, delta float8, vote_noise float8, estimate_noise float8, threshold_unit float8,
+    hashes int, width int, OUT a float8, OUT b float8, OUT vote_threshold float8, OUT thresholds float8[],
+    OUT projection_error float8)
+  LANGUAGE sql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT d.a, d.b, d.vote_threshold, d.thresholds, NULL::float8
+  FROM @extschema@.thresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
+                                 vote_noise, estimate_noise, threshold_unit) d $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_derive_bernoulli(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_derive_bernoulli(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'Internal: a new Bernoulli stream''s parameters (ldp.thresh_derive; hashes and width unused, no projection error), the derive function of ldp.thresh_kinds.';
+CREATE FUNCTION @extschema@.thresh_publish_bernoulli(stream @extschema@.thresh_streams,
+    OUT estimate float8, OUT std_error float8, OUT last_update_epoch int)
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  e record;
+BEGIN
+  estimate := stream.estimate;
+  std_error := stream.std_error;
+  last_update_epoch := stream.epoch;
+  IF stream.estimate_reports > 0 THEN
+    e := @extschema@.thresh_decode(stream, stream.estimate_reports, stream.estimate_ones);
+    estimate := e.estimate;
+    std_error := e.std_error;
+  ELSE
+    RAISE WARNING 'epoch % of THRESH stream "%" updated but received no estimates: the previous estimate stays published',
+      stream.epoch, stream.name;
+  END IF;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_publish_bernoulli(@extschema@.thresh_streams) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_publish_bernoulli(@extschema@.thresh_streams) IS 'Internal: what a Bernoulli stream publishes when an epoch of a global update closes: the estimate of its reports (ldp.thresh_decode), or with none the previous one, with a warning; the publish function of ldp.thresh_kinds.';
+INSERT INTO @extschema@.thresh_report_kinds (kind, phase, report_table, bit_column, int_columns, what, one, send_hint, check_batch)
+VALUES ('votes', 'voting', 'thresh_votes', 'vote', '{}', 'votes', 'a vote', NULL, NULL),
+       ('estimates', 'estimating', 'thresh_estimates', 'report', '{}', 'reports', 'an estimate',
+        'Send its estimates with ldp.thresh_submit_estimates.', NULL);
+INSERT INTO @extschema@.thresh_kinds (kind, derive, publish, reports)
+VALUES ('bernoulli', 'thresh_derive_bernoulli', 'thresh_publish_bernoulli', 'estimates');
+
+-- extension/sql/61_heavythresh.sql: the histogram kind's functions and rows
+CREATE FUNCTION @extschema@.thresh_derive_histogram(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint,
+    groups int, epsilon float8, delta float8, vote_noise float8, estimate_noise float8, threshold_unit float8,
+    hashes int, width int, OUT a float8, OUT b float8, OUT vote_threshold float8, OUT thresholds float8[],
+    OUT projection_error float8)
+  LANGUAGE sql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT d.a, d.b, d.vote_threshold, d.thresholds, d.projection_error
+  FROM @extschema@.heavythresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
+                                      hashes, width, vote_noise, estimate_noise, threshold_unit) d $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_derive_histogram(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_derive_histogram(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'Internal: a new histogram stream''s parameters (ldp.heavythresh_derive), the derive function of ldp.thresh_kinds.';
+
+-- A batch's hash indexes and coefficients against the stream's sketch.
+CREATE FUNCTION @extschema@.thresh_check_histograms(stream @extschema@.thresh_streams, hash_indexes int[], coefficients int[])
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM unnest(hash_indexes, coefficients) AS x(j, r)
+             WHERE x.j < 0 OR x.j >= stream.hashes OR x.r < 0 OR x.r >= stream.width) THEN
+    RAISE EXCEPTION 'THRESH stream "%" takes hash indexes in [0, %) and coefficients in [0, %)', stream.name,
+      stream.hashes, stream.width
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
+  END IF;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_check_histograms(@extschema@.thresh_streams, int[], int[]) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_check_histograms(@extschema@.thresh_streams, int[], int[]) IS 'Internal: refuses (22023) a batch of histogram reports with a hash index outside [0, hashes) or a coefficient outside [0, width) of the stream; the check_batch function of ldp.thresh_report_kinds.';
+
+-- What a histogram stream publishes when an epoch of a global update closes: the
+-- hashtogram of its reports goes into the epoch's history row.
+CREATE FUNCTION @extschema@.thresh_publish_histogram(stream @extschema@.thresh_streams,
+    OUT estimate float8, OUT std_error float8, OUT last_update_epoch int)
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  estimate := stream.estimate;
+  std_error := stream.std_error;
+  last_update_epoch := stream.last_update_epoch;
+  IF stream.estimate_reports > 0 THEN
+    last_update_epoch := stream.epoch;
+    UPDATE @extschema@.thresh_epochs h
+    SET oracle = (SELECT @extschema@.hashtogram_agg(r.hash_index, r.coefficient, r.report, stream.estimate_noise,
+                                                     stream.hashes, stream.width)
+                  FROM @extschema@.thresh_histograms r WHERE r.stream = stream.id AND r.epoch = stream.epoch)
+    WHERE h.stream = stream.id AND h.epoch = stream.epoch;
+  ELSE
+    RAISE WARNING 'epoch % of THRESH stream "%" updated but received no reports: the previous oracle stays published',
+      stream.epoch, stream.name;
+  END IF;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_publish_histogram(@extschema@.thresh_streams) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_publish_histogram(@extschema@.thresh_streams) IS 'Internal: what a histogram stream publishes when an epoch of a global update closes: the hashtogram summary of its reports in the epoch''s history row (ldp.thresh_epochs.oracle), or with none the previous oracle, with a warning; the publish function of ldp.thresh_kinds.';
+
+INSERT INTO @extschema@.thresh_report_kinds (kind, phase, report_table, bit_column, int_columns, what, one, send_hint, check_batch)
+VALUES ('histograms', 'estimating', 'thresh_histograms', 'report', '{hash_index,coefficient}',
+        'hash_indexes, coefficients, reports', 'a histogram report',
+        'Send its reports with ldp.thresh_submit_histograms.', 'thresh_check_histograms');
+INSERT INTO @extschema@.thresh_kinds (kind, derive, publish, reports)
+VALUES ('histogram', 'thresh_derive_histogram', 'thresh_publish_histogram', 'histograms');
+
+-- extension/sql/50_thresh.sql
+ALTER TABLE @extschema@.thresh_catalog DROP CONSTRAINT thresh_catalog_kind_check,
+  ADD CONSTRAINT thresh_catalog_kind_fkey FOREIGN KEY (kind) REFERENCES @extschema@.thresh_kinds (kind);
+
+-- extension/sql/50_thresh.sql: creating, dropping, submitting and closing read the registry
+CREATE OR REPLACE FUNCTION @extschema@.thresh_create_stream(caller regrole, name text, kind text, users bigint, epochs int,
+    epoch_rounds bigint, min_group_size bigint, groups int, epsilon float8, delta float8,
+    vote_noise float8, estimate_noise float8, threshold_unit float8, hashes int, width int)
+  RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  p record;
+  fn text;
+BEGIN
+  PERFORM @extschema@.backing_name_free('ldp_thresh_streams', name, 'THRESH stream',
+    EXISTS (SELECT 1 FROM @extschema@.thresh_catalog t WHERE t.name = thresh_create_stream.name));
+  SELECT k.derive INTO fn FROM @extschema@.thresh_kinds k WHERE k.kind = thresh_create_stream.kind;
+  EXECUTE pg_catalog.format('SELECT * FROM @extschema@.%I($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)', fn) INTO p
+    USING users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta, vote_noise, estimate_noise,
+          threshold_unit, hashes, width;
+  INSERT INTO @extschema@.thresh_catalog (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon,
+      delta, vote_noise, estimate_noise, threshold_unit, vote_threshold, thresholds, kind, hashes, width, projection_error,
+      cap_rule)
+  VALUES (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta, p.a, p.b,
+          threshold_unit, p.vote_threshold, p.thresholds, kind, hashes, width, p.projection_error, 'next_within_cap');
+  PERFORM @extschema@.backing_create('ldp_thresh_streams', name, caller, @extschema@.thresh_view_query(name), 'THRESH stream');
+END $$;
+
+CREATE OR REPLACE FUNCTION @extschema@._thresh_drop(caller regrole, name text) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'OWNER', true);
+  t text;
+BEGIN
+  FOR t IN SELECT DISTINCT r.report_table FROM @extschema@.thresh_report_kinds r ORDER BY 1 LOOP
+    EXECUTE pg_catalog.format('DELETE FROM @extschema@.%I WHERE stream = $1', t) USING s.id;
+  END LOOP;
+  DELETE FROM @extschema@.thresh_catalog WHERE id = s.id;
+  PERFORM @extschema@.backing_drop(s.backing_view);
+END $$;
+
+CREATE OR REPLACE FUNCTION @extschema@._thresh_close_epoch(caller regrole, name text, epoch int) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'UPDATE', true);
+  fn text;
+  p record;
+  est float8;
+  se float8;
+  last_update int;
+BEGIN
+  IF epoch IS NOT NULL AND (epoch < s.epoch OR s.phase = 'finished') THEN
+    RAISE NOTICE 'epoch % of THRESH stream "%" is already closed', epoch, name;
+    RETURN;
+  END IF;
+  IF s.phase = 'finished' THEN
+    RAISE EXCEPTION 'THRESH stream "%" has run all its % epochs', name, s.epochs
+      USING ERRCODE = 'object_not_in_prerequisite_state';
+  END IF;
+  IF s.phase = 'voting' OR (epoch IS NOT NULL AND epoch <> s.epoch) THEN
+    RAISE EXCEPTION 'THRESH stream "%" is in epoch %, phase %: close its votes first', name, s.epoch, s.phase
+      USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'CALL ldp.thresh_close_votes(name).';
+  END IF;
+  est := s.estimate;
+  se := s.std_error;
+  last_update := s.last_update_epoch;
+  IF s.phase = 'estimating' THEN
+    -- a global update: the stream kind's publish function (it warns when the epoch got
+    -- no reports and keeps what was published)
+    SELECT k.publish INTO fn FROM @extschema@.thresh_kinds k WHERE k.kind = s.kind;
+    EXECUTE pg_catalog.format('SELECT * FROM @extschema@.%I($1)', fn) INTO p USING s;
+    est := p.estimate;
+    se := p.std_error;
+    last_update := p.last_update_epoch;
+  END IF;
+  UPDATE @extschema@.thresh_catalog t
+  SET epoch = CASE WHEN s.epoch < s.epochs THEN s.epoch + 1 ELSE s.epoch END,
+      phase = CASE WHEN s.epoch < s.epochs THEN 'voting' ELSE 'finished' END,
+      votes = 0, yes_votes = 0, estimate_reports = 0, estimate_ones = 0,
+      last_update_epoch = last_update, estimate = est, std_error = se
+  WHERE t.id = s.id;
+  UPDATE @extschema@.thresh_epochs h
+  SET estimate_reports = s.estimate_reports, estimate_ones = s.estimate_ones, estimate = est, std_error = se,
+      last_update_epoch = last_update, closed_at = pg_catalog.now()
+  WHERE h.stream = s.id AND h.epoch = s.epoch;
+END $$;
+
+-- its arguments ints1, ints2 were hash_indexes, coefficients (CREATE OR REPLACE cannot rename them)
+DROP FUNCTION @extschema@.thresh_submit(oid, text, bigint, bigint[], boolean[], text, int[], int[]);
+CREATE FUNCTION @extschema@.thresh_submit(caller oid, name text, epoch bigint, user_ids bigint[], bits boolean[], kind text,
+    ints1 int[] DEFAULT NULL, ints2 int[] DEFAULT NULL)
+  RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'INSERT', false);
+  r @extschema@.thresh_report_kinds;
+  takes text;
+  ints int := 0;
+  lens bigint[];
+  cols text := '';
+  vals text := '';
+  n bigint;
+  ones bigint;
+  dups bigint[];
+BEGIN
+  SELECT * INTO STRICT r FROM @extschema@.thresh_report_kinds k WHERE k.kind = thresh_submit.kind;
+  ints := pg_catalog.cardinality(r.int_columns);
+  IF epoch IS NULL OR user_ids IS NULL OR bits IS NULL OR (ints >= 1 AND ints1 IS NULL) OR (ints >= 2 AND ints2 IS NULL) THEN
+    RAISE EXCEPTION 'epoch, user_ids and % must not be NULL', r.what
+      USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF coalesce(pg_catalog.array_ndims(user_ids), 1) <> 1 OR coalesce(pg_catalog.array_ndims(bits), 1) <> 1
+     OR coalesce(pg_catalog.array_ndims(ints1), 1) <> 1 OR coalesce(pg_catalog.array_ndims(ints2), 1) <> 1 THEN
+    RAISE EXCEPTION 'user_ids and % must be one-dimensional arrays', r.what
+      USING ERRCODE = 'array_subscript_error';
+  END IF;
+  lens := ARRAY[pg_catalog.cardinality(user_ids), pg_catalog.cardinality(ints1), pg_catalog.cardinality(ints2)];
+  lens := lens[1:ints + 1] || pg_catalog.cardinality(bits)::bigint;
+  IF EXISTS (SELECT 1 FROM pg_catalog.unnest(lens) AS l WHERE l <> pg_catalog.cardinality(bits)) THEN
+    RAISE EXCEPTION 'user_ids and % must be arrays of the same length (got % and %)', r.what,
+      pg_catalog.array_to_string(lens[1:ints + 1], ', '), lens[ints + 2]
+      USING ERRCODE = 'array_subscript_error';
+  END IF;
+  IF pg_catalog.array_position(user_ids, NULL) IS NOT NULL OR pg_catalog.array_position(bits, NULL) IS NOT NULL
+     OR pg_catalog.array_position(ints1, NULL) IS NOT NULL OR pg_catalog.array_position(ints2, NULL) IS NOT NULL THEN
+    RAISE EXCEPTION 'the batch holds a NULL user id or report' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF r.phase = 'estimating' THEN
+    SELECT k.reports INTO takes FROM @extschema@.thresh_kinds k WHERE k.kind = s.kind;
+    IF takes <> r.kind THEN
+      RAISE EXCEPTION 'THRESH stream "%" is a % stream: it takes no %', name, s.kind, kind
+        USING ERRCODE = 'wrong_object_type',
+              HINT = (SELECT k.send_hint FROM @extschema@.thresh_report_kinds k WHERE k.kind = takes);
+    END IF;
+  END IF;
+  IF r.check_batch IS NOT NULL THEN
+    EXECUTE pg_catalog.format('SELECT @extschema@.%I($1, $2, $3)', r.check_batch) USING s, ints1, ints2;
+  END IF;
+  IF s.epoch <> epoch OR s.phase <> r.phase THEN
+    RAISE EXCEPTION 'THRESH stream "%" takes no % for epoch %: it is in epoch %, phase %', name, kind, epoch, s.epoch, s.phase
+      USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'The whole batch was refused.';
+  END IF;
+  n := pg_catalog.cardinality(user_ids);
+  IF n = 0 THEN
+    RETURN 0;
+  END IF;
+  IF n > s.users THEN
+    RAISE EXCEPTION 'THRESH stream "%" would get more % in epoch % than its % users', name, kind, epoch, s.users
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
+  END IF;
+  SELECT pg_catalog.count(*) FILTER (WHERE b) INTO ones FROM pg_catalog.unnest(bits) AS b;
+  FOR i IN 1 .. ints LOOP
+    cols := cols || ', ' || pg_catalog.quote_ident(r.int_columns[i]);
+    vals := vals || pg_catalog.format(', $%s', i + 4);
+  END LOOP;
+  -- Rows go in in user order: two batches that share users then wait on the same
+  -- user first, and the later one is refused with 23505 instead of the two
+  -- deadlocking (40P01) in opposite orders.
+  BEGIN
+    EXECUTE pg_catalog.format('INSERT INTO @extschema@.%I (stream, epoch, user_id%s, %I)'
+                              ' SELECT $1, $2, x.* FROM unnest($3%s, $4) AS x ORDER BY 3',
+                              r.report_table, cols, r.bit_column, vals)
+      USING s.id, epoch, user_ids, bits, ints1, ints2;
+  EXCEPTION WHEN unique_violation THEN
+    -- What a submitter learns (docs/security.md#what-a-submitter-or-a-closer-learns): which of the user ids
+    -- it sent already have a report of this kind for this epoch (the positions in its
+    -- batch, so that it can send the rest again), never anything of the reports or of
+    -- other users. Repeats within the batch count from their second occurrence.
+    EXECUTE pg_catalog.format('SELECT pg_catalog.array_agg(u.o ORDER BY u.o)'
+                              ' FROM (SELECT x.id, x.o, pg_catalog.row_number() OVER (PARTITION BY x.id ORDER BY x.o) AS k'
+                              '       FROM pg_catalog.unnest($1) WITH ORDINALITY AS x(id, o)) u'
+                              ' WHERE u.k > 1 OR EXISTS (SELECT 1 FROM @extschema@.%I v'
+                              '                          WHERE v.stream = $2 AND v.epoch = $3 AND v.user_id = u.id)',
+                              r.report_table)
+      INTO dups USING user_ids, s.id, epoch;
+    RAISE EXCEPTION '% of the batch''s % user ids already sent % for epoch % of THRESH stream "%", or appear in it twice',
+      coalesce(pg_catalog.cardinality(dups), 0), n, r.one, epoch, name
+      USING ERRCODE = 'unique_violation',
+            DETAIL = pg_catalog.format('Their positions in the batch (from 1; a user id twice in the batch from its second time): %s.',
+                                       pg_catalog.array_to_string(dups[1:100], ', ')
+                                       || CASE WHEN pg_catalog.cardinality(dups) > 100 THEN ', ...' ELSE '' END),
+            HINT = 'The whole batch was refused; send it again without them.';
+  END;
+  -- The tallies, re-checking the phase under the row lock: a close that got there
+  -- first has moved the phase on and the batch is refused; a close that comes
+  -- later waits for this transaction and counts it. Reports after a global update
+  -- count as estimate reports (estimate_ones: those with bit 1).
+  IF r.phase = 'voting' THEN
+    UPDATE @extschema@.thresh_catalog t SET votes = t.votes + n, yes_votes = t.yes_votes + ones
+    WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = r.phase AND t.votes + n <= t.users;
+  ELSE
+    UPDATE @extschema@.thresh_catalog t SET estimate_reports = t.estimate_reports + n,
+                                           estimate_ones = t.estimate_ones + ones
+    WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = r.phase AND t.estimate_reports + n <= t.users;
+  END IF;
+  IF NOT FOUND THEN
+    s := @extschema@.thresh_stream(name);
+    IF s.epoch <> epoch OR s.phase <> r.phase THEN
+      RAISE EXCEPTION 'THRESH stream "%" takes no % for epoch %: it is in epoch %, phase %', name, kind, epoch, s.epoch, s.phase
+        USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'The whole batch was refused.';
+    END IF;
+    RAISE EXCEPTION 'THRESH stream "%" would get more % in epoch % than its % users', name, kind, epoch, s.users
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
+  END IF;
+  RETURN n;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_submit(oid, text, bigint, bigint[], boolean[], text, int[], int[]) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_submit(oid, text, bigint, bigint[], boolean[], text, int[], int[]) IS 'Internal: stores a batch of THRESH reports of a kind of ldp.thresh_report_kinds (votes, estimates, histograms) whole for a role with the submit privilege, or refuses it whole.';
+

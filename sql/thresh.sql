@@ -160,3 +160,12 @@ SELECT ldp.thresh_drop('small');
 SELECT ldp.thresh_drop('tiny');
 SELECT (SELECT count(*) FROM ldp.thresh_votes) AS votes, (SELECT count(*) FROM ldp.thresh_estimates) AS estimates,
        (SELECT count(*) FROM ldp.thresh_epochs) AS epochs, (SELECT string_agg(name, ',') FROM ldp.thresh_streams) AS streams;
+
+-- The kinds of stream and report are registry rows (50_thresh.sql, 61_heavythresh.sql):
+-- the functions that create, submit, close and drop name no kind.
+SELECT k.kind, k.derive, k.publish, k.reports, r.phase, r.report_table, r.int_columns, r.check_batch
+FROM ldp.thresh_kinds k JOIN ldp.thresh_report_kinds r ON r.kind = k.reports ORDER BY 1;
+SELECT p.proname FROM pg_proc p
+WHERE p.pronamespace = 'ldp'::regnamespace
+  AND p.proname IN ('thresh_create_stream', 'thresh_submit', '_thresh_close_votes', '_thresh_close_epoch', '_thresh_drop')
+  AND p.prosrc ~ '''(bernoulli|histograms?|votes|estimates)''';

@@ -14,6 +14,31 @@
 -- (30_security.sql): read, submit, close.
 ------------------------------------------------------------------------------
 
+-- The kinds of stream and of report, a registry: a kind adds its rows beside its
+-- functions (Bernoulli streams here; histogram streams, HEAVYTHRESH, in
+-- 61_heavythresh.sql). The functions of this file read the rows and name no kind.
+CREATE TABLE @extschema@.thresh_report_kinds (
+  kind text PRIMARY KEY,
+  phase text NOT NULL CHECK (phase IN ('voting', 'estimating')),
+  report_table text NOT NULL,
+  bit_column text NOT NULL,
+  int_columns text[] NOT NULL DEFAULT '{}' CHECK (pg_catalog.cardinality(int_columns) <= 2),
+  what text NOT NULL,
+  one text NOT NULL,
+  send_hint text,
+  check_batch text
+);
+COMMENT ON TABLE @extschema@.thresh_report_kinds IS 'Internal: the kinds of report a THRESH stream takes, as ldp.thresh_submit reads them: the phase that takes them, the table that keeps them (stream, epoch, user_id, int_columns (given as the batch''s first and second integer arrays), bit_column), how errors name the arrays (what) and one report (one), the hint for a stream of another kind (send_hint) and the function that checks a batch''s integer columns against the stream (check_batch(stream, int[], int[]), NULL for none).';
+REVOKE ALL ON @extschema@.thresh_report_kinds FROM PUBLIC;
+CREATE TABLE @extschema@.thresh_kinds (
+  kind text PRIMARY KEY,
+  derive text NOT NULL,
+  publish text NOT NULL,
+  reports text NOT NULL REFERENCES @extschema@.thresh_report_kinds (kind)
+);
+COMMENT ON TABLE @extschema@.thresh_kinds IS 'Internal: the kinds of THRESH stream: the function that derives a new stream''s parameters (derive: the arguments of ldp.thresh_create_stream after kind, giving a, b, vote_threshold, thresholds, projection_error), the one that publishes an epoch closed after a global update (publish(stream): estimate, std_error, last_update_epoch) and the kind of report it takes after a global update (reports).';
+REVOKE ALL ON @extschema@.thresh_kinds FROM PUBLIC;
+
 -- The streams (read by the extension's functions only: ldp.thresh_streams is what
 -- users query).
 CREATE TABLE @extschema@.thresh_catalog (
@@ -41,7 +66,7 @@ CREATE TABLE @extschema@.thresh_catalog (
   estimate float8,
   std_error float8,
   created_at timestamptz NOT NULL DEFAULT now(),
-  kind text NOT NULL DEFAULT 'bernoulli' CHECK (kind IN ('bernoulli', 'histogram')),
+  kind text NOT NULL DEFAULT 'bernoulli' REFERENCES @extschema@.thresh_kinds (kind),
   hashes int,
   width int,
   projection_error float8,
@@ -89,16 +114,6 @@ CREATE TABLE @extschema@.thresh_estimates (
   PRIMARY KEY (stream, epoch, user_id)
 );
 COMMENT ON TABLE @extschema@.thresh_estimates IS 'Every accepted THRESH estimate report (at most one per user per epoch).';
-CREATE TABLE @extschema@.thresh_histograms (
-  stream int NOT NULL,
-  epoch int NOT NULL,
-  user_id bigint NOT NULL,
-  hash_index int NOT NULL,
-  coefficient int NOT NULL,
-  report boolean NOT NULL,
-  PRIMARY KEY (stream, epoch, user_id)
-);
-COMMENT ON TABLE @extschema@.thresh_histograms IS 'Every accepted report of a histogram (HEAVYTHRESH) stream after a global update: the count sketch''s (hash_index, coefficient, +1/-1) on the user''s projected histogram (at most one per user per epoch).';
 CREATE TABLE @extschema@.thresh_epochs (
   stream int NOT NULL CONSTRAINT thresh_epochs_stream_fkey REFERENCES @extschema@.thresh_catalog (id) ON DELETE CASCADE,
   epoch int NOT NULL,
@@ -123,20 +138,16 @@ SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_votes', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_estimates', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_epochs', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_catalog_id_seq', '');
-SELECT pg_catalog.pg_extension_config_dump('@extschema@.thresh_histograms', '');
 
 -- Readable through row-level security (a role sees the streams it may read and
 -- their history; the individual reports only for the stream's owner); written
 -- only by the extension's functions (as the tables' owner, which row-level
 -- security does not restrict).
-REVOKE ALL ON @extschema@.thresh_epochs, @extschema@.thresh_votes,
-              @extschema@.thresh_estimates, @extschema@.thresh_histograms FROM PUBLIC;
-GRANT SELECT ON @extschema@.thresh_epochs, @extschema@.thresh_votes,
-                @extschema@.thresh_estimates, @extschema@.thresh_histograms TO PUBLIC;
+REVOKE ALL ON @extschema@.thresh_epochs, @extschema@.thresh_votes, @extschema@.thresh_estimates FROM PUBLIC;
+GRANT SELECT ON @extschema@.thresh_epochs, @extschema@.thresh_votes, @extschema@.thresh_estimates TO PUBLIC;
 ALTER TABLE @extschema@.thresh_epochs ENABLE ROW LEVEL SECURITY;
 ALTER TABLE @extschema@.thresh_votes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE @extschema@.thresh_estimates ENABLE ROW LEVEL SECURITY;
-ALTER TABLE @extschema@.thresh_histograms ENABLE ROW LEVEL SECURITY;
 CREATE POLICY thresh_epochs_readable ON @extschema@.thresh_epochs FOR SELECT
   USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s WHERE s.id = stream));
 -- individual reports: the stream's owner only
@@ -144,9 +155,6 @@ CREATE POLICY thresh_votes_owner ON @extschema@.thresh_votes FOR SELECT
   USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s
                  WHERE s.id = stream AND @extschema@.has_privilege(s.backing_view, 'OWNER')));
 CREATE POLICY thresh_estimates_owner ON @extschema@.thresh_estimates FOR SELECT
-  USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s
-                 WHERE s.id = stream AND @extschema@.has_privilege(s.backing_view, 'OWNER')));
-CREATE POLICY thresh_histograms_owner ON @extschema@.thresh_histograms FOR SELECT
   USING (EXISTS (SELECT 1 FROM @extschema@.thresh_streams s
                  WHERE s.id = stream AND @extschema@.has_privilege(s.backing_view, 'OWNER')));
 
@@ -162,13 +170,6 @@ CREATE FUNCTION @extschema@.thresh_derive(users bigint, epochs int, epoch_rounds
     OUT accuracy_bound float8)
   AS 'MODULE_PATHNAME', 'ldp_thresh_derive_within_cap' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.thresh_derive(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8) IS 'THRESH parameters from a configuration (NULL noises and threshold unit are derived): vote noise a, estimate noise b, vote threshold, per-user sampling error y, thresholds tau_-1..tau_ceil(log2 T), the truthful reports a device of a new stream can afford (floor(eps/(3a)) votes, floor(eps/(3b)) estimates, one estimate fewer where the loss would round above eps), its worst-case privacy loss 2a*floor(eps/(3a)) + b*floor(eps/(3b)) <= eps and the Theorem 4.3 accuracy bound. Refuses (22023) a configuration in which a device cannot afford one truthful vote and one truthful estimate (a or b above eps/3), saying what to change.';
-CREATE FUNCTION @extschema@.heavythresh_derive(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint,
-    groups int, epsilon float8, delta float8, hashes int, width int,
-    vote_noise float8 DEFAULT NULL, estimate_noise float8 DEFAULT NULL, threshold_unit float8 DEFAULT NULL,
-    OUT a float8, OUT b float8, OUT vote_threshold float8, OUT projection_error float8, OUT thresholds float8[],
-    OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
-  AS 'MODULE_PATHNAME', 'ldp_heavythresh_derive_within_cap' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.heavythresh_derive(bigint, int, bigint, bigint, int, float8, float8, int, int, float8, float8, float8) IS 'HEAVYTHRESH parameters (docs/algorithms/thresh.md#heavythresh), with the arguments of ldp.heavythresh_create in its order: a, b and the vote threshold as for a Bernoulli stream, the projection error y_Phi = sqrt(2 ln(16wnT/delta)/(t l)) with w = hashes * width, thresholds tau_b = 2(b+1) y_Phi (or the threshold unit), the truthful reports a device can afford and its worst-case privacy loss (<= eps, as ldp.thresh_derive; the same refusals).';
 CREATE FUNCTION @extschema@.thresh_budget(epsilon float8, vote_noise float8, estimate_noise float8, cap_rule text,
     OUT max_truthful_votes bigint, OUT max_truthful_estimates bigint, OUT worst_case_loss float8)
   AS 'MODULE_PATHNAME', 'ldp_thresh_budget' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -183,6 +184,44 @@ CREATE FUNCTION @extschema@.thresh_decode(stream @extschema@.thresh_streams, rep
   AS 'MODULE_PATHNAME', 'ldp_thresh_decode' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 REVOKE ALL ON FUNCTION @extschema@.thresh_decode(@extschema@.thresh_streams, bigint, bigint) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.thresh_decode(@extschema@.thresh_streams, bigint, bigint) IS 'Internal: the global estimate and its standard error from an epoch''s estimate reports.';
+
+-- The Bernoulli kind (ldp.thresh_create): its parameters, what it publishes, its rows.
+CREATE FUNCTION @extschema@.thresh_derive_bernoulli(users bigint, epochs int, epoch_rounds bigint, min_group_size bigint,
+    groups int, epsilon float8, delta float8, vote_noise float8, estimate_noise float8, threshold_unit float8,
+    hashes int, width int, OUT a float8, OUT b float8, OUT vote_threshold float8, OUT thresholds float8[],
+    OUT projection_error float8)
+  LANGUAGE sql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT d.a, d.b, d.vote_threshold, d.thresholds, NULL::float8
+  FROM @extschema@.thresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
+                                 vote_noise, estimate_noise, threshold_unit) d $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_derive_bernoulli(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_derive_bernoulli(bigint, int, bigint, bigint, int, float8, float8, float8, float8, float8, int, int) IS 'Internal: a new Bernoulli stream''s parameters (ldp.thresh_derive; hashes and width unused, no projection error), the derive function of ldp.thresh_kinds.';
+CREATE FUNCTION @extschema@.thresh_publish_bernoulli(stream @extschema@.thresh_streams,
+    OUT estimate float8, OUT std_error float8, OUT last_update_epoch int)
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  e record;
+BEGIN
+  estimate := stream.estimate;
+  std_error := stream.std_error;
+  last_update_epoch := stream.epoch;
+  IF stream.estimate_reports > 0 THEN
+    e := @extschema@.thresh_decode(stream, stream.estimate_reports, stream.estimate_ones);
+    estimate := e.estimate;
+    std_error := e.std_error;
+  ELSE
+    RAISE WARNING 'epoch % of THRESH stream "%" updated but received no estimates: the previous estimate stays published',
+      stream.epoch, stream.name;
+  END IF;
+END $$;
+REVOKE ALL ON FUNCTION @extschema@.thresh_publish_bernoulli(@extschema@.thresh_streams) FROM PUBLIC;
+COMMENT ON FUNCTION @extschema@.thresh_publish_bernoulli(@extschema@.thresh_streams) IS 'Internal: what a Bernoulli stream publishes when an epoch of a global update closes: the estimate of its reports (ldp.thresh_decode), or with none the previous one, with a warning; the publish function of ldp.thresh_kinds.';
+INSERT INTO @extschema@.thresh_report_kinds (kind, phase, report_table, bit_column, int_columns, what, one, send_hint, check_batch)
+VALUES ('votes', 'voting', 'thresh_votes', 'vote', '{}', 'votes', 'a vote', NULL, NULL),
+       ('estimates', 'estimating', 'thresh_estimates', 'report', '{}', 'reports', 'an estimate',
+        'Send its estimates with ldp.thresh_submit_estimates.', NULL);
+INSERT INTO @extschema@.thresh_kinds (kind, derive, publish, reports)
+VALUES ('bernoulli', 'thresh_derive_bernoulli', 'thresh_publish_bernoulli', 'estimates');
 
 CREATE FUNCTION @extschema@.thresh_stream(name text, lock boolean DEFAULT false)
   RETURNS @extschema@.thresh_streams LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
@@ -255,8 +294,8 @@ COMMENT ON FUNCTION @extschema@.thresh_view_query(text) IS 'Internal: the query 
 -- owner with the calling role (30_security.sql).
 ------------------------------------------------------------------------------
 
--- Shared by both create twins: checks the name, derives the parameters (the core,
--- by kind; a configuration whose devices could not afford one truthful vote and one
+-- Shared by the create twins: checks the name, derives the parameters (the kind's
+-- derive function: the core; a configuration whose devices could not afford one truthful vote and one
 -- truthful estimate is refused there), stores the row with the cap rule its devices
 -- run and creates the view.
 CREATE FUNCTION @extschema@.thresh_create_stream(caller regrole, name text, kind text, users bigint, epochs int,
@@ -265,17 +304,14 @@ CREATE FUNCTION @extschema@.thresh_create_stream(caller regrole, name text, kind
   RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   p record;
+  fn text;
 BEGIN
   PERFORM @extschema@.backing_name_free('ldp_thresh_streams', name, 'THRESH stream',
     EXISTS (SELECT 1 FROM @extschema@.thresh_catalog t WHERE t.name = thresh_create_stream.name));
-  IF kind = 'histogram' THEN
-    p := @extschema@.heavythresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
-                                        hashes, width, vote_noise, estimate_noise, threshold_unit);
-  ELSE
-    SELECT d.a, d.b, d.vote_threshold, d.thresholds, NULL::float8 AS projection_error INTO p
-    FROM @extschema@.thresh_derive(users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta,
-                                   vote_noise, estimate_noise, threshold_unit) d;
-  END IF;
+  SELECT k.derive INTO fn FROM @extschema@.thresh_kinds k WHERE k.kind = thresh_create_stream.kind;
+  EXECUTE pg_catalog.format('SELECT * FROM @extschema@.%I($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)', fn) INTO p
+    USING users, epochs, epoch_rounds, min_group_size, groups, epsilon, delta, vote_noise, estimate_noise,
+          threshold_unit, hashes, width;
   INSERT INTO @extschema@.thresh_catalog (name, users, epochs, epoch_rounds, min_group_size, groups, epsilon,
       delta, vote_noise, estimate_noise, threshold_unit, vote_threshold, thresholds, kind, hashes, width, projection_error,
       cap_rule)
@@ -301,29 +337,15 @@ CREATE FUNCTION @extschema@.thresh_create(name text, users bigint, epochs int, e
 REVOKE ALL ON FUNCTION @extschema@.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) FROM PUBLIC;
 COMMENT ON FUNCTION @extschema@.thresh_create(text, bigint, int, int, bigint, int, float8, float8, float8, float8, float8) IS 'Creates a THRESH stream owned by the calling role for n users, T epochs of epoch_rounds rounds, groups subgroups of at least min_group_size users, privacy epsilon and failure probability delta; derives the vote noise a, estimate noise b and thresholds (or takes the given ones) and refuses configurations that break Assumption 4.2, leave b undefined or leave a device unable to afford one truthful vote and one truthful estimate (a or b above epsilon/3), saying what to change. Its devices run cap rule next_within_cap: a device loses at most 2a*floor(eps/(3a)) + b*floor(eps/(3b)) <= eps. Not executable by PUBLIC: GRANT EXECUTE to the roles that may create streams.';
 
-CREATE FUNCTION @extschema@._heavythresh_create(caller regrole, name text, users bigint, epochs int, epoch_rounds int,
-    min_group_size bigint, groups int, epsilon float8, delta float8, hashes int, width int,
-    vote_noise float8, estimate_noise float8, threshold_unit float8)
-  RETURNS void LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
-  SELECT @extschema@.thresh_create_stream(caller, name, 'histogram', users, epochs, epoch_rounds, min_group_size, groups,
-                                          epsilon, delta, vote_noise, estimate_noise, threshold_unit, hashes, width) $$;
-REVOKE ALL ON FUNCTION @extschema@._heavythresh_create(regrole, text, bigint, int, int, bigint, int, float8, float8, int, int, float8, float8, float8) FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@._heavythresh_create(regrole, text, bigint, int, int, bigint, int, float8, float8, int, int, float8, float8, float8) IS 'Internal: ldp.heavythresh_create run as the catalog''s owner for the calling role.';
-CREATE FUNCTION @extschema@.heavythresh_create(name text, users bigint, epochs int, epoch_rounds int,
-    min_group_size bigint, groups int, epsilon float8, delta float8, hashes int, width int,
-    vote_noise float8 DEFAULT NULL, estimate_noise float8 DEFAULT NULL, threshold_unit float8 DEFAULT NULL)
-  RETURNS void AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
-REVOKE ALL ON FUNCTION @extschema@.heavythresh_create(text, bigint, int, int, bigint, int, float8, float8, int, int, float8, float8, float8) FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@.heavythresh_create(text, bigint, int, int, bigint, int, float8, float8, int, int, float8, float8, float8) IS 'Creates a histogram (HEAVYTHRESH) stream owned by the calling role: THRESH''s votes on users'' projected histograms of epoch_rounds samples (Phi = the hashtogram''s hashes, hashes * width <= 2^22, width a power of two) and a hashtogram frequency oracle published every epoch, re-estimated on global updates (docs/algorithms/thresh.md#heavythresh). The other arguments as for ldp.thresh_create. Not executable by PUBLIC: GRANT EXECUTE to the roles that may create streams.';
-
 CREATE FUNCTION @extschema@._thresh_drop(caller regrole, name text) RETURNS void
   LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'OWNER', true);
+  t text;
 BEGIN
-  DELETE FROM @extschema@.thresh_votes WHERE stream = s.id;
-  DELETE FROM @extschema@.thresh_estimates WHERE stream = s.id;
-  DELETE FROM @extschema@.thresh_histograms WHERE stream = s.id;
+  FOR t IN SELECT DISTINCT r.report_table FROM @extschema@.thresh_report_kinds r ORDER BY 1 LOOP
+    EXECUTE pg_catalog.format('DELETE FROM @extschema@.%I WHERE stream = $1', t) USING s.id;
+  END LOOP;
   DELETE FROM @extschema@.thresh_catalog WHERE id = s.id;
   PERFORM @extschema@.backing_drop(s.backing_view);
 END $$;
@@ -360,57 +382,59 @@ CREATE FUNCTION @extschema@.thresh_params(name text)
 COMMENT ON FUNCTION @extschema@.thresh_params(text) IS 'What every device of a THRESH stream needs: its configuration, a, b, the vote threshold (for n votes) and thresholds[1] = tau_-1 .. thresholds[ceil(log2 T)+2] = tau_ceil(log2 T); its kind (bernoulli or histogram) and, for a histogram stream, the hashes and width of Phi and the projection error y_Phi of its thresholds (NULL for a Bernoulli stream); the cap rule its devices run (next_within_cap, or spent_below_cap for a stream made by 0.9.0 or before) and the worst-case privacy loss of a device under it (<= epsilon for next_within_cap).';
 
 -- Shared by the submit twins: checks the batch, stores one row per user and adds
--- the batch to the stream's tallies, or refuses the whole batch. kind: votes (any
--- stream), estimates (Bernoulli streams) or histograms (histogram streams, with
--- hash_indexes and coefficients).
+-- the batch to the stream's tallies, or refuses the whole batch. kind: a row of
+-- ldp.thresh_report_kinds (votes, any stream; a stream kind's reports after a global
+-- update), which says what the batch holds: the bits, and the integer columns in
+-- ints1 and ints2 (a histogram stream's hash indexes and coefficients).
 CREATE FUNCTION @extschema@.thresh_submit(caller oid, name text, epoch bigint, user_ids bigint[], bits boolean[], kind text,
-    hash_indexes int[] DEFAULT NULL, coefficients int[] DEFAULT NULL)
+    ints1 int[] DEFAULT NULL, ints2 int[] DEFAULT NULL)
   RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'INSERT', false);
-  want text := CASE kind WHEN 'votes' THEN 'voting' ELSE 'estimating' END;
-  what text := CASE kind WHEN 'votes' THEN 'votes' WHEN 'estimates' THEN 'reports'
-                         ELSE 'hash_indexes, coefficients, reports' END;
-  histograms boolean := kind = 'histograms';
+  r @extschema@.thresh_report_kinds;
+  takes text;
+  ints int := 0;
+  lens bigint[];
+  cols text := '';
+  vals text := '';
   n bigint;
   ones bigint;
   dups bigint[];
 BEGIN
-  IF epoch IS NULL OR user_ids IS NULL OR bits IS NULL OR (histograms AND (hash_indexes IS NULL OR coefficients IS NULL)) THEN
-    RAISE EXCEPTION 'epoch, user_ids and % must not be NULL', what
+  SELECT * INTO STRICT r FROM @extschema@.thresh_report_kinds k WHERE k.kind = thresh_submit.kind;
+  ints := pg_catalog.cardinality(r.int_columns);
+  IF epoch IS NULL OR user_ids IS NULL OR bits IS NULL OR (ints >= 1 AND ints1 IS NULL) OR (ints >= 2 AND ints2 IS NULL) THEN
+    RAISE EXCEPTION 'epoch, user_ids and % must not be NULL', r.what
       USING ERRCODE = 'null_value_not_allowed';
   END IF;
   IF coalesce(pg_catalog.array_ndims(user_ids), 1) <> 1 OR coalesce(pg_catalog.array_ndims(bits), 1) <> 1
-     OR coalesce(pg_catalog.array_ndims(hash_indexes), 1) <> 1 OR coalesce(pg_catalog.array_ndims(coefficients), 1) <> 1 THEN
-    RAISE EXCEPTION 'user_ids and % must be one-dimensional arrays', what
+     OR coalesce(pg_catalog.array_ndims(ints1), 1) <> 1 OR coalesce(pg_catalog.array_ndims(ints2), 1) <> 1 THEN
+    RAISE EXCEPTION 'user_ids and % must be one-dimensional arrays', r.what
       USING ERRCODE = 'array_subscript_error';
   END IF;
-  IF pg_catalog.cardinality(user_ids) <> pg_catalog.cardinality(bits)
-     OR (histograms AND (pg_catalog.cardinality(hash_indexes) <> pg_catalog.cardinality(bits)
-                         OR pg_catalog.cardinality(coefficients) <> pg_catalog.cardinality(bits))) THEN
-    RAISE EXCEPTION 'user_ids and % must be arrays of the same length (got %)', what,
-      CASE WHEN histograms THEN pg_catalog.format('%s, %s, %s and %s', pg_catalog.cardinality(user_ids),
-                                                  pg_catalog.cardinality(hash_indexes), pg_catalog.cardinality(coefficients),
-                                                  pg_catalog.cardinality(bits))
-           ELSE pg_catalog.format('%s and %s', pg_catalog.cardinality(user_ids), pg_catalog.cardinality(bits)) END
+  lens := ARRAY[pg_catalog.cardinality(user_ids), pg_catalog.cardinality(ints1), pg_catalog.cardinality(ints2)];
+  lens := lens[1:ints + 1] || pg_catalog.cardinality(bits)::bigint;
+  IF EXISTS (SELECT 1 FROM pg_catalog.unnest(lens) AS l WHERE l <> pg_catalog.cardinality(bits)) THEN
+    RAISE EXCEPTION 'user_ids and % must be arrays of the same length (got % and %)', r.what,
+      pg_catalog.array_to_string(lens[1:ints + 1], ', '), lens[ints + 2]
       USING ERRCODE = 'array_subscript_error';
   END IF;
   IF pg_catalog.array_position(user_ids, NULL) IS NOT NULL OR pg_catalog.array_position(bits, NULL) IS NOT NULL
-     OR pg_catalog.array_position(hash_indexes, NULL) IS NOT NULL OR pg_catalog.array_position(coefficients, NULL) IS NOT NULL THEN
+     OR pg_catalog.array_position(ints1, NULL) IS NOT NULL OR pg_catalog.array_position(ints2, NULL) IS NOT NULL THEN
     RAISE EXCEPTION 'the batch holds a NULL user id or report' USING ERRCODE = 'null_value_not_allowed';
   END IF;
-  IF kind <> 'votes' AND histograms <> (s.kind = 'histogram') THEN
-    RAISE EXCEPTION 'THRESH stream "%" is a % stream: it takes no %', name, s.kind, kind
-      USING ERRCODE = 'wrong_object_type',
-            HINT = CASE WHEN histograms THEN 'Send its estimates with ldp.thresh_submit_estimates.'
-                        ELSE 'Send its reports with ldp.thresh_submit_histograms.' END;
+  IF r.phase = 'estimating' THEN
+    SELECT k.reports INTO takes FROM @extschema@.thresh_kinds k WHERE k.kind = s.kind;
+    IF takes <> r.kind THEN
+      RAISE EXCEPTION 'THRESH stream "%" is a % stream: it takes no %', name, s.kind, kind
+        USING ERRCODE = 'wrong_object_type',
+              HINT = (SELECT k.send_hint FROM @extschema@.thresh_report_kinds k WHERE k.kind = takes);
+    END IF;
   END IF;
-  IF histograms AND EXISTS (SELECT 1 FROM unnest(hash_indexes, coefficients) AS x(j, r)
-                            WHERE x.j < 0 OR x.j >= s.hashes OR x.r < 0 OR x.r >= s.width) THEN
-    RAISE EXCEPTION 'THRESH stream "%" takes hash indexes in [0, %) and coefficients in [0, %)', name, s.hashes, s.width
-      USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
+  IF r.check_batch IS NOT NULL THEN
+    EXECUTE pg_catalog.format('SELECT @extschema@.%I($1, $2, $3)', r.check_batch) USING s, ints1, ints2;
   END IF;
-  IF s.epoch <> epoch OR s.phase <> want THEN
+  IF s.epoch <> epoch OR s.phase <> r.phase THEN
     RAISE EXCEPTION 'THRESH stream "%" takes no % for epoch %: it is in epoch %, phase %', name, kind, epoch, s.epoch, s.phase
       USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'The whole batch was refused.';
   END IF;
@@ -423,38 +447,32 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value', HINT = 'The whole batch was refused.';
   END IF;
   SELECT pg_catalog.count(*) FILTER (WHERE b) INTO ones FROM pg_catalog.unnest(bits) AS b;
-  -- Rows go in in user order (unnest(a, b) cannot be schema-qualified): two batches
-  -- that share users then wait on the same user first, and the later one is refused
-  -- with 23505 instead of the two deadlocking (40P01) in opposite orders.
+  FOR i IN 1 .. ints LOOP
+    cols := cols || ', ' || pg_catalog.quote_ident(r.int_columns[i]);
+    vals := vals || pg_catalog.format(', $%s', i + 4);
+  END LOOP;
+  -- Rows go in in user order: two batches that share users then wait on the same
+  -- user first, and the later one is refused with 23505 instead of the two
+  -- deadlocking (40P01) in opposite orders.
   BEGIN
-    IF kind = 'votes' THEN
-      INSERT INTO @extschema@.thresh_votes (stream, epoch, user_id, vote)
-      SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b) ORDER BY u;
-    ELSIF histograms THEN
-      INSERT INTO @extschema@.thresh_histograms (stream, epoch, user_id, hash_index, coefficient, report)
-      SELECT s.id, epoch, u, j, r, b FROM unnest(user_ids, hash_indexes, coefficients, bits) AS x(u, j, r, b) ORDER BY u;
-    ELSE
-      INSERT INTO @extschema@.thresh_estimates (stream, epoch, user_id, report)
-      SELECT s.id, epoch, u, b FROM unnest(user_ids, bits) AS x(u, b) ORDER BY u;
-    END IF;
+    EXECUTE pg_catalog.format('INSERT INTO @extschema@.%I (stream, epoch, user_id%s, %I)'
+                              ' SELECT $1, $2, x.* FROM unnest($3%s, $4) AS x ORDER BY 3',
+                              r.report_table, cols, r.bit_column, vals)
+      USING s.id, epoch, user_ids, bits, ints1, ints2;
   EXCEPTION WHEN unique_violation THEN
     -- What a submitter learns (docs/security.md#what-a-submitter-or-a-closer-learns): which of the user ids
     -- it sent already have a report of this kind for this epoch (the positions in its
     -- batch, so that it can send the rest again), never anything of the reports or of
     -- other users. Repeats within the batch count from their second occurrence.
-    SELECT pg_catalog.array_agg(u.o ORDER BY u.o) INTO dups
-    FROM (SELECT x.id, x.o, pg_catalog.row_number() OVER (PARTITION BY x.id ORDER BY x.o) AS k
-          FROM pg_catalog.unnest(user_ids) WITH ORDINALITY AS x(id, o)) u
-    WHERE u.k > 1
-       OR (kind = 'votes' AND EXISTS (SELECT 1 FROM @extschema@.thresh_votes v
-                                      WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id))
-       OR (kind = 'estimates' AND EXISTS (SELECT 1 FROM @extschema@.thresh_estimates v
-                                          WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id))
-       OR (histograms AND EXISTS (SELECT 1 FROM @extschema@.thresh_histograms v
-                                  WHERE v.stream = s.id AND v.epoch = thresh_submit.epoch AND v.user_id = u.id));
+    EXECUTE pg_catalog.format('SELECT pg_catalog.array_agg(u.o ORDER BY u.o)'
+                              ' FROM (SELECT x.id, x.o, pg_catalog.row_number() OVER (PARTITION BY x.id ORDER BY x.o) AS k'
+                              '       FROM pg_catalog.unnest($1) WITH ORDINALITY AS x(id, o)) u'
+                              ' WHERE u.k > 1 OR EXISTS (SELECT 1 FROM @extschema@.%I v'
+                              '                          WHERE v.stream = $2 AND v.epoch = $3 AND v.user_id = u.id)',
+                              r.report_table)
+      INTO dups USING user_ids, s.id, epoch;
     RAISE EXCEPTION '% of the batch''s % user ids already sent % for epoch % of THRESH stream "%", or appear in it twice',
-      coalesce(pg_catalog.cardinality(dups), 0), n, CASE kind WHEN 'votes' THEN 'a vote' WHEN 'estimates' THEN 'an estimate'
-                                                              ELSE 'a histogram report' END, epoch, name
+      coalesce(pg_catalog.cardinality(dups), 0), n, r.one, epoch, name
       USING ERRCODE = 'unique_violation',
             DETAIL = pg_catalog.format('Their positions in the batch (from 1; a user id twice in the batch from its second time): %s.',
                                        pg_catalog.array_to_string(dups[1:100], ', ')
@@ -463,19 +481,19 @@ BEGIN
   END;
   -- The tallies, re-checking the phase under the row lock: a close that got there
   -- first has moved the phase on and the batch is refused; a close that comes
-  -- later waits for this transaction and counts it. Histogram reports count as
-  -- estimate reports (estimate_ones: those of +1).
-  IF kind = 'votes' THEN
+  -- later waits for this transaction and counts it. Reports after a global update
+  -- count as estimate reports (estimate_ones: those with bit 1).
+  IF r.phase = 'voting' THEN
     UPDATE @extschema@.thresh_catalog t SET votes = t.votes + n, yes_votes = t.yes_votes + ones
-    WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = want AND t.votes + n <= t.users;
+    WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = r.phase AND t.votes + n <= t.users;
   ELSE
     UPDATE @extschema@.thresh_catalog t SET estimate_reports = t.estimate_reports + n,
                                            estimate_ones = t.estimate_ones + ones
-    WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = want AND t.estimate_reports + n <= t.users;
+    WHERE t.id = s.id AND t.epoch = thresh_submit.epoch AND t.phase = r.phase AND t.estimate_reports + n <= t.users;
   END IF;
   IF NOT FOUND THEN
     s := @extschema@.thresh_stream(name);
-    IF s.epoch <> epoch OR s.phase <> want THEN
+    IF s.epoch <> epoch OR s.phase <> r.phase THEN
       RAISE EXCEPTION 'THRESH stream "%" takes no % for epoch %: it is in epoch %, phase %', name, kind, epoch, s.epoch, s.phase
         USING ERRCODE = 'object_not_in_prerequisite_state', HINT = 'The whole batch was refused.';
     END IF;
@@ -485,7 +503,7 @@ BEGIN
   RETURN n;
 END $$;
 REVOKE ALL ON FUNCTION @extschema@.thresh_submit(oid, text, bigint, bigint[], boolean[], text, int[], int[]) FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@.thresh_submit(oid, text, bigint, bigint[], boolean[], text, int[], int[]) IS 'Internal: stores a batch of THRESH votes, estimates or histogram reports whole for a role with the submit privilege, or refuses it whole.';
+COMMENT ON FUNCTION @extschema@.thresh_submit(oid, text, bigint, bigint[], boolean[], text, int[], int[]) IS 'Internal: stores a batch of THRESH reports of a kind of ldp.thresh_report_kinds (votes, estimates, histograms) whole for a role with the submit privilege, or refuses it whole.';
 
 CREATE FUNCTION @extschema@._thresh_submit_votes(caller regrole, name text, epoch int, user_ids bigint[], votes boolean[])
   RETURNS bigint LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
@@ -503,17 +521,6 @@ COMMENT ON FUNCTION @extschema@.thresh_submit_votes(text, int, bigint[], boolean
 CREATE FUNCTION @extschema@.thresh_submit_estimates(name text, epoch int, user_ids bigint[], reports boolean[])
   RETURNS bigint AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION @extschema@.thresh_submit_estimates(text, int, bigint[], boolean[]) IS 'Stores a batch of EST reports for the current epoch of a THRESH stream whose votes decided a global update; returns how many. At most one per user per epoch; a bad batch is refused whole. Needs the submit privilege.';
-CREATE FUNCTION @extschema@._thresh_submit_histograms(caller regrole, name text, epoch bigint, user_ids bigint[],
-    hash_indexes int[], coefficients int[], reports boolean[])
-  RETURNS bigint LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
-  SELECT @extschema@.thresh_submit(caller, name, epoch, user_ids, reports, 'histograms', hash_indexes, coefficients) $$;
-REVOKE ALL ON FUNCTION @extschema@._thresh_submit_histograms(regrole, text, bigint, bigint[], int[], int[], boolean[]) FROM PUBLIC;
-COMMENT ON FUNCTION @extschema@._thresh_submit_histograms(regrole, text, bigint, bigint[], int[], int[], boolean[]) IS 'Internal: ldp.thresh_submit_histograms run as the catalog''s owner for the calling role.';
-CREATE FUNCTION @extschema@.thresh_submit_histograms(name text, epoch bigint, user_ids bigint[], hash_indexes int[],
-    coefficients int[], reports boolean[])
-  RETURNS bigint AS 'MODULE_PATHNAME', 'ldp_privileged' LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION @extschema@.thresh_submit_histograms(text, bigint, bigint[], int[], int[], boolean[]) IS 'Stores a batch of reports for the current epoch of a histogram (HEAVYTHRESH) stream whose votes decided a global update: per user, the count sketch''s (hash_index, coefficient, report = +1) on its projected histogram; returns how many. At most one per user per epoch; a batch with a duplicate (23505), for another epoch or phase (55000), or out of range is refused whole. Needs the submit privilege.';
-
 CREATE FUNCTION @extschema@._thresh_close_votes(caller regrole, name text, epoch int) RETURNS void
   LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -545,7 +552,8 @@ CREATE FUNCTION @extschema@._thresh_close_epoch(caller regrole, name text, epoch
   LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   s @extschema@.thresh_streams := @extschema@.thresh_stream_for(caller, name, 'UPDATE', true);
-  e record;
+  fn text;
+  p record;
   est float8;
   se float8;
   last_update int;
@@ -565,22 +573,14 @@ BEGIN
   est := s.estimate;
   se := s.std_error;
   last_update := s.last_update_epoch;
-  IF s.phase = 'estimating' AND s.kind = 'histogram' THEN
-    -- the oracle (the epoch's reports' hashtogram) goes into the history below
-    IF s.estimate_reports > 0 THEN
-      last_update := s.epoch;
-    ELSE
-      RAISE WARNING 'epoch % of THRESH stream "%" updated but received no reports: the previous oracle stays published', s.epoch, name;
-    END IF;
-  ELSIF s.phase = 'estimating' THEN
-    last_update := s.epoch;
-    IF s.estimate_reports > 0 THEN
-      e := @extschema@.thresh_decode(s, s.estimate_reports, s.estimate_ones);
-      est := e.estimate;
-      se := e.std_error;
-    ELSE
-      RAISE WARNING 'epoch % of THRESH stream "%" updated but received no estimates: the previous estimate stays published', s.epoch, name;
-    END IF;
+  IF s.phase = 'estimating' THEN
+    -- a global update: the stream kind's publish function (it warns when the epoch got
+    -- no reports and keeps what was published)
+    SELECT k.publish INTO fn FROM @extschema@.thresh_kinds k WHERE k.kind = s.kind;
+    EXECUTE pg_catalog.format('SELECT * FROM @extschema@.%I($1)', fn) INTO p USING s;
+    est := p.estimate;
+    se := p.std_error;
+    last_update := p.last_update_epoch;
   END IF;
   UPDATE @extschema@.thresh_catalog t
   SET epoch = CASE WHEN s.epoch < s.epochs THEN s.epoch + 1 ELSE s.epoch END,
@@ -590,10 +590,7 @@ BEGIN
   WHERE t.id = s.id;
   UPDATE @extschema@.thresh_epochs h
   SET estimate_reports = s.estimate_reports, estimate_ones = s.estimate_ones, estimate = est, std_error = se,
-      last_update_epoch = last_update, closed_at = pg_catalog.now(),
-      oracle = CASE WHEN s.kind = 'histogram' AND last_update = s.epoch THEN
-                 (SELECT @extschema@.hashtogram_agg(r.hash_index, r.coefficient, r.report, s.estimate_noise, s.hashes, s.width)
-                  FROM @extschema@.thresh_histograms r WHERE r.stream = s.id AND r.epoch = s.epoch) END
+      last_update_epoch = last_update, closed_at = pg_catalog.now()
   WHERE h.stream = s.id AND h.epoch = s.epoch;
 END $$;
 REVOKE ALL ON FUNCTION @extschema@._thresh_close_epoch(regrole, text, int) FROM PUBLIC;
