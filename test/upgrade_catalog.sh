@@ -93,6 +93,30 @@ PY
   fi
 done
 
+# the concern files in the order they are joined: each names only ldp objects that it or
+# an earlier file creates (a PL/pgSQL body binds late and would not say so itself)
+order=$(python3 - extension/sql/*.sql <<'PY'
+import re, sys, os
+files = sorted(sys.argv[1:])
+made = re.compile(r'CREATE\s+(?:OR\s+REPLACE\s+)?(?:FUNCTION|PROCEDURE|TABLE|VIEW|TYPE|AGGREGATE|DOMAIN)\s+@extschema@\.(\w+)', re.I)
+first = {}
+for i, f in enumerate(files):
+    for m in made.finditer(open(f).read()):
+        first.setdefault(m.group(1), i)
+for i, f in enumerate(files):
+    text = open(f).read()
+    for m in re.finditer(r'@extschema@\.(\w+)', text):
+        if first.get(m.group(1), i) > i:
+            print('%s:%d uses %s of %s' % (os.path.basename(f), text.count('\n', 0, m.start()) + 1, m.group(1),
+                                          os.path.basename(files[first[m.group(1)]])))
+PY
+)
+if [[ -z $order ]]; then
+  check "each file of extension/sql uses only the objects of itself and earlier files" ok
+else
+  check "each file of extension/sql uses only the objects of itself and earlier files" FAILED "$(head -3 <<<"$order")"
+fi
+
 # META.json (PGXN) describes this version: the distribution's and the extension's
 meta_versions=$(python3 -c 'import json, sys; m = json.load(open("META.json")); print(m["version"], m["provides"]["ldp"]["version"])' 2>&1 || true)
 if [[ $meta_versions == "$version $version" ]]; then
