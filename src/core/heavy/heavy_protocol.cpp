@@ -452,12 +452,9 @@ std::string heavy_protocol_to_text(const HeavyProtocol& p) {
     heavy_render_fields(p, o);
     o.put("}");
   };
-  TextOut count(nullptr, 0, "heavy_protocol");
-  render(count);
-  std::string out(count.len() + 1, '\0');
-  TextOut o(out.data(), out.size(), "heavy_protocol");
-  render(o);
-  out.resize(o.len());
+  std::string out(rendered_size("heavy_protocol", render), '\0');
+  render_into(out.data(), out.size(), "heavy_protocol", render);
+  out.pop_back();  // the NUL
   return out;
 }
 
