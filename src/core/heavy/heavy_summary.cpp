@@ -47,6 +47,8 @@ const HeavyMechanismImpl* heavy_impl_from_byte(uint8_t id) {
   return nullptr;
 }
 
+HeavyImpls heavy_impls() { return {kMechanisms, sizeof kMechanisms / sizeof kMechanisms[0]}; }
+
 const HeavyMechanismImpl& heavy_impl(HeavyMechanism id) {
   const HeavyMechanismImpl* m = heavy_impl_from_byte(static_cast<uint8_t>(id));
   if (m == nullptr) throw_error(ErrorKind::Internal, "unknown heavy-hitters mechanism %d", static_cast<int>(id));
