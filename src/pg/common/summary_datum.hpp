@@ -35,7 +35,7 @@ struct SummaryCodec {
   const char* kind;  // its row in ldp.summary_kinds: "mean", "frequency"
   // True when `name` (a text form's "v1:<name>{") is one of the family's mechanisms.
   bool (*names_mechanism)(const char* name, size_t len);
-  // The family type's own SQL functions, which ldp.summary (common/summary_type.cpp)
+  // The family type's own SQL functions, which ldp.summary (summary/summary_type.cpp)
   // calls for a value of this family: input, output and the shared accessors.
   PGFunction in, out, report_count, epsilon, mechanism;
   // A readable core summary from a detoasted flat datum's content (after its
