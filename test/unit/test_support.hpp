@@ -113,14 +113,15 @@ class Summary {
   ldp::Estimate estimate() const { return ldp::mean_estimate(*get()); }
 
   std::string text() const {
-    char out[ldp::kMaxMeanSummaryText];
-    size_t len = ldp::mean_summary_to_text(*get(), out, sizeof out);
-    return std::string(out, len);
+    std::string out(ldp::mean_summary_text_size(*get()), '\0');
+    ldp::mean_summary_to_text(*get(), out.data(), out.size());
+    out.pop_back();  // the NUL
+    return out;
   }
   std::vector<uint8_t> binary() const {
-    uint8_t out[ldp::kMaxMeanSummaryBinary];
-    size_t len = ldp::mean_summary_to_binary(*get(), out, sizeof out);
-    return std::vector<uint8_t>(out, out + len);
+    std::vector<uint8_t> out(ldp::mean_summary_binary_size(*get()));
+    ldp::mean_summary_to_binary(*get(), out.data(), out.size());
+    return out;
   }
 
  private:

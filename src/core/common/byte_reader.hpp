@@ -40,6 +40,16 @@ struct ByteReader {
     --left;
     return *p++;
   }
+  // The counter width of a format-3 body (1, 2, 4 or 8: compact_counter_bytes), the
+  // byte `offset` bytes ahead, read without being consumed: so that the body's length
+  // can be checked before anything is allocated.
+  int counter_width_at(size_t offset) const {
+    if (left <= offset) fail("truncated");
+    const int bytes = p[offset];
+    if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)
+      throw_error(ErrorKind::InvalidBinary, "invalid binary %s: %d bytes per counter, not 1, 2, 4 or 8", type, bytes);
+    return bytes;
+  }
   // n counters stored at `bytes` bytes each (1, 2, 4 or 8: compact_counter_bytes; 8
   // for the i64 counters of format 1 and 2), big-endian two's complement,
   // sign-extended into out: one bounds check, then a loop of byte swaps.

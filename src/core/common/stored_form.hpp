@@ -26,6 +26,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/common/error.hpp"
+
 namespace ldp {
 
 enum class Family : uint8_t { Mean = 1, Frequency = 2, Sketch = 3, Heavy = 4, Rappor = 5 };
@@ -66,6 +68,20 @@ inline int64_t signed_counters_misfit(const int64_t* c, int64_t cells, int64_t n
     *total += a;
   }
   return (n - *total) % 2 != 0 ? cells : -1;
+}
+
+// into += from for two summaries of the same parameters whose counters no report moves
+// by more than 1 (sketches, heavy hitters): the report counts (OutOfRange, "merged <what>
+// would count more than 2^63 reports", before anything changes), then the cells. Every
+// counter is bounded by its summary's n in magnitude, so no counter overflows when the
+// report counts do not.
+inline void merge_counters(int64_t* n, int64_t* c, int64_t from_n, const int64_t* from_c, int64_t cells,
+                           const char* what) {
+  int64_t sum = 0;
+  if (__builtin_add_overflow(*n, from_n, &sum))
+    throw_error(ErrorKind::OutOfRange, "merged %s would count more than 2^63 reports", what);
+  for (int64_t i = 0; i < cells; ++i) c[i] += from_c[i];
+  *n = sum;
 }
 
 }  // namespace ldp

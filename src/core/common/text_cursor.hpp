@@ -157,4 +157,19 @@ class TextOut {
   size_t len_ = 0;
 };
 
+// The two steps of a text form that render(TextOut&) writes, from the same code: its
+// size with the NUL, then the NUL-terminated text in the caller's cap bytes.
+template <class Render>
+size_t rendered_size(const char* type, Render&& render) {
+  TextOut o(nullptr, 0, type);
+  render(o);
+  return o.len() + 1;
+}
+template <class Render>
+void render_into(char* out, size_t cap, const char* type, Render&& render) {
+  TextOut o(out, cap, type);
+  render(o);
+  out[o.len()] = '\0';
+}
+
 }  // namespace ldp

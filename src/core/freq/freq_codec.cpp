@@ -122,15 +122,11 @@ Header parse_text_header(TextCursor& c) {
 }  // namespace
 
 size_t freq_summary_text_size(const FreqSummary& s) {
-  TextOut o(nullptr, 0, "freq_summary");
-  render(s, o);
-  return o.len() + 1;
+  return rendered_size("freq_summary", [&](TextOut& o) { render(s, o); });
 }
 
 void freq_summary_to_text(const FreqSummary& s, char* out, size_t cap) {
-  TextOut o(out, cap, "freq_summary");
-  render(s, o);
-  out[o.len()] = '\0';
+  render_into(out, cap, "freq_summary", [&](TextOut& o) { render(s, o); });
 }
 
 size_t freq_summary_parse_size(const char* text) {

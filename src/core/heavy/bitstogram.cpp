@@ -252,9 +252,21 @@ void check_buckets(int64_t buckets, int64_t symbols) {
                 PRId64,
                 (kMaxHadamardOrder - 1) / symbols, symbols, buckets);
 }
-}  // namespace
 
-void bitstogram_validate(const HeavyProtocol& p, int64_t symbols) {
+// ---- its protocol: buckets, T (heavy_internal.hpp: HeavyProtocolField) ----
+
+int64_t get_buckets(const HeavyProtocol& p) { return p.buckets; }
+bool set_buckets(HeavyProtocol* p, int64_t v) {
+  p->buckets = v;  // any value: the validation checks it
+  return true;
+}
+int64_t given_buckets(const HeavyProtocolSpec& spec) { return spec.buckets; }
+const HeavyProtocolField kBuckets = {
+    "buckets", "width", get_buckets, set_buckets, given_buckets, "buckets", "buckets out of range", "bitstogram",
+};
+
+// The checks of its buckets and Hadamard-response size (validate_heavy_protocol).
+void validate(const HeavyProtocol& p, int64_t symbols) {
   check_buckets(p.buckets, symbols);
   const int64_t k = std::max<int64_t>(2, p.buckets * symbols);
   const int64_t K = hadamard_order(k);
@@ -267,7 +279,8 @@ void bitstogram_validate(const HeavyProtocol& p, int64_t symbols) {
                 K, p.buckets, symbols, p.hashes, p.width);
 }
 
-void bitstogram_defaults(const HeavyProtocolSpec& spec, HeavyProtocol* p) {
+// The defaults of buckets, hashes and width (heavy_protocol_build; p's other fields are set).
+void defaults(const HeavyProtocolSpec& spec, HeavyProtocol* p) {
   p->buckets = spec.buckets;
   p->hashes = spec.hashes;
   p->width = spec.width;
@@ -299,6 +312,8 @@ void bitstogram_defaults(const HeavyProtocolSpec& spec, HeavyProtocol* p) {
   if (p->hashes == 0) p->hashes = std::max<int64_t>(1, K / p->width);
 }
 
+}  // namespace
+
 BitstogramReport bitstogram_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng) {
   return heavy_encode_item(p, HeavyMechanism::Bitstogram, item, rng, encode);
 }
@@ -312,7 +327,7 @@ extern const HeavyMechanismImpl kBitstogramImpl = {
     /*extra_sketches=*/1,
     {"coordinates", "final"},
     /*default_chars_per_level=*/1,  // D = 6 coordinates of one character, |Σ| = 27
-    /*default_hashes=*/0,           // bitstogram_defaults
+    /*default_hashes=*/0,           // its own defaults (below)
     /*default_width=*/0,
     {15, 30},
     sigma_symbol,
@@ -321,6 +336,9 @@ extern const HeavyMechanismImpl kBitstogramImpl = {
     level_frequency,
     decode,
     prepare,
+    {&kBuckets, nullptr},
+    defaults,
+    validate,
 };
 
 }  // namespace ldp

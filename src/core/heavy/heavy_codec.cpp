@@ -110,11 +110,7 @@ HeavyProtocol parse_text_header(TextCursor& c) {
 // and the counter width make: refused before anything is allocated.
 HeavyProtocol read_binary_header(ByteReader& r, int* counter_bytes) {
   HeavyProtocol p = heavy_read_fields(r);
-  if (r.left < 9) r.fail("truncated");
-  *counter_bytes = r.p[8];  // after n
-  if (*counter_bytes != 1 && *counter_bytes != 2 && *counter_bytes != 4 && *counter_bytes != 8)
-    throw_error(ErrorKind::InvalidBinary, "invalid binary %s: %d bytes per counter, not 1, 2, 4 or 8", kType,
-                *counter_bytes);
+  *counter_bytes = r.counter_width_at(8);  // after n
   const size_t want = 9 + static_cast<size_t>(*counter_bytes) * static_cast<size_t>(p.cells());
   if (r.left != want)
     throw_error(ErrorKind::InvalidBinary,
@@ -135,15 +131,11 @@ ByteReader body_reader(const uint8_t* p, size_t len) {
 }  // namespace
 
 size_t heavy_summary_text_size(const HeavySummary& s) {
-  TextOut o(nullptr, 0, kType);
-  render(s, o);
-  return o.len() + 1;
+  return rendered_size(kType, [&](TextOut& o) { render(s, o); });
 }
 
 void heavy_summary_to_text(const HeavySummary& s, char* out, size_t cap) {
-  TextOut o(out, cap, kType);
-  render(s, o);
-  out[o.len()] = '\0';
+  render_into(out, cap, kType, [&](TextOut& o) { render(s, o); });
 }
 
 size_t heavy_summary_parse_size(const char* text) {

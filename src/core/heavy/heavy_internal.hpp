@@ -35,11 +35,37 @@ HeavyProtocol heavy_parse_fields(TextCursor& c, HeavyMechanism m);
 const HeavyMechanism* heavy_mechanism_by_name(const char* name, size_t len);
 std::string heavy_mechanism_names();
 // Binary: u8 mechanism, u8 domain, f64 epsilon, i64 max_length, chars_per_level,
-// levels, hashes, width, expected_users, (PEM only: i64 start_length), u16 alphabet
-// bytes and the alphabet. TreeHist's form is the one the first release wrote.
+// levels, hashes, width, expected_users, then an i64 for each of the mechanism's own
+// fields (its registry row's `fields`: PEM's start_length, Bitstogram's buckets), u16
+// alphabet bytes and the alphabet. TreeHist's form is the one the first release wrote.
 size_t heavy_fields_binary_size(const HeavyProtocol& p);
 void heavy_put_fields(uint8_t*& o, const HeavyProtocol& p);
 HeavyProtocol heavy_read_fields(ByteReader& r);  // validated: InvalidBinary
+
+// A protocol field that only one mechanism has (PEM's start_length in pem.cpp,
+// Bitstogram's buckets in bitstogram.cpp), declared in that mechanism's file and listed
+// in its registry row; every other mechanism's protocol holds 0 there, and
+// validate_heavy_protocol refuses anything else (`misplaced`). The text form writes it
+// right after the shared field `after`; the binary form after the shared integers, in the
+// row's order. heavy_protocol.cpp reads and writes the fields through these entries only.
+struct HeavyProtocolField {
+  const char* key;    // its name in the text form: "start_length"
+  const char* after;  // the shared field it follows in the text form: "max_length"
+  int64_t (*get)(const HeavyProtocol& p);
+  // Stores a value a text or binary form holds: false when the protocol cannot hold it
+  // (refused before the protocol is validated: text_expected, binary_refused).
+  bool (*set)(HeavyProtocol* p, int64_t value);
+  // What a builder's spec gives, refused (`misplaced`) by heavy_protocol_build when
+  // another mechanism's spec gives it; nullptr: the builder takes it for every mechanism
+  // and the validation refuses it (start_length: every protocol counts its levels after s0).
+  int64_t (*given)(const HeavyProtocolSpec& spec);
+  const char* text_expected;   // TextCursor::fail's "expected ..." when set refuses
+  const char* binary_refused;  // ByteReader::fail's message when set refuses
+  // The mechanism named when another's protocol holds it ("start_length is PEM's, not
+  // sfp's": InvalidParameter).
+  const char* owner;
+};
+constexpr int kMaxHeavyOwnFields = 2;
 
 // ---- the registry (heavy_summary.cpp) ----
 // One entry per mechanism, in its own file (treehist.cpp, pem.cpp, sfp.cpp). The
@@ -73,15 +99,30 @@ struct HeavyMechanismImpl {
   // Bitstogram: the transforms across rows that make each coordinate's sketch one
   // Hadamard transform of its K cells).
   void (*prepare)(const HeavySummary& s, int64_t* table);
+  // ---- its protocol (heavy_protocol.cpp reads these, and branches on no mechanism) ----
+  // Its own fields (HeavyProtocolField), in the binary form's order; nullptr after them.
+  const HeavyProtocolField* fields[kMaxHeavyOwnFields];
+  // hashes, width and its own fields from a builder's spec, p's shared fields set
+  // (heavy_protocol_build; nullptr: the shared rule, width and hashes from the defaults
+  // above). Refuses nothing the validation refuses later.
+  void (*defaults)(const HeavyProtocolSpec& spec, HeavyProtocol* p);
+  // Its own checks, after the shared ones (validate_heavy_protocol; nullptr: none);
+  // symbols = heavy_symbols(p).
+  void (*validate)(const HeavyProtocol& p, int64_t symbols);
 };
 const HeavyMechanismImpl* heavy_impl_from_byte(uint8_t id);  // nullptr: unknown (or reserved)
 const HeavyMechanismImpl& heavy_impl(HeavyMechanism id);     // Internal when unknown
-
-// ---- Bitstogram's protocol (bitstogram.cpp) ----
-// The checks of its buckets and Hadamard-response size (validate_heavy_protocol), and the
-// defaults of buckets, hashes and width (heavy_protocol_build; p's other fields are set).
-void bitstogram_validate(const HeavyProtocol& p, int64_t symbols);
-void bitstogram_defaults(const HeavyProtocolSpec& spec, HeavyProtocol* p);
+// The registry's rows, in the order of their ids.
+struct HeavyImpls {
+  const HeavyMechanismImpl* const* first;
+  size_t count;
+  const HeavyMechanismImpl* const* begin() const { return first; }
+  const HeavyMechanismImpl* const* end() const { return first + count; }
+};
+HeavyImpls heavy_impls();
+// The symbols of one character (or byte) of a level: the alphabet's characters + 1 (the
+// pad), or 256 (bytes, int64); heavy_symbols is this to the power chars_per_level.
+int64_t heavy_symbol_base(const HeavyProtocol& p);
 
 // ---- encoders ----
 // The item a device encoder of mechanism m reports: the protocol validated and of m

@@ -146,9 +146,13 @@ std::string heavy_mechanism_names() {
 
 // ---- validation and defaults ----
 
+int64_t heavy_symbol_base(const HeavyProtocol& p) {
+  return p.dom() == HeavyDomain::Alphabet ? alphabet_chars(p.alphabet_view()) + 1 : 256;
+}
+
 int64_t heavy_symbols(const HeavyProtocol& p) {
   if (p.dom() != HeavyDomain::Alphabet) return 256;
-  const int64_t base = alphabet_chars(p.alphabet_view()) + 1;
+  const int64_t base = heavy_symbol_base(p);
   int64_t sigma = 1;
   for (int64_t i = 0; i < p.chars_per_level; ++i) {
     if (sigma > kMaxHeavySymbols / base) return kMaxHeavySymbols + 1;  // refused by validate
@@ -156,6 +160,26 @@ int64_t heavy_symbols(const HeavyProtocol& p) {
   }
   return sigma;
 }
+
+namespace {
+bool has_field(const HeavyMechanismImpl& impl, const HeavyProtocolField* f) {
+  for (const HeavyProtocolField* own : impl.fields)
+    if (own == f) return true;
+  return false;
+}
+
+// Calls visit(field) for each field of another mechanism than impl's.
+template <class Visit>
+void for_foreign_fields(const HeavyMechanismImpl& impl, Visit visit) {
+  for (const HeavyMechanismImpl* other : heavy_impls())
+    for (const HeavyProtocolField* f : other->fields)
+      if (f != nullptr && !has_field(impl, f)) visit(*f);
+}
+
+[[noreturn]] void misplaced(const HeavyProtocolField& f, const HeavyMechanismImpl& impl) {
+  throw_error(ErrorKind::InvalidParameter, "%s is %s's, not %s's", f.key, f.owner, impl.name);
+}
+}  // namespace
 
 int64_t HeavyProtocol::sketches() const {
   const HeavyMechanismImpl* impl = heavy_impl_from_byte(mechanism);
@@ -198,8 +222,9 @@ void validate_heavy_protocol(const HeavyProtocol& p) {
   const int64_t s0 = p.start_length;
   if (p.max_length < 1 || p.max_length > s0 + kMaxHeavyLevels * p.chars_per_level)
     bad("max_length must be in [1, %" PRId64 "], got %" PRId64, s0 + kMaxHeavyLevels * p.chars_per_level, p.max_length);
-  if (p.mech() != HeavyMechanism::PEM && s0 != 0)
-    throw_error(ErrorKind::InvalidParameter, "start_length is PEM's, not %s's", impl->name);
+  for_foreign_fields(*impl, [&](const HeavyProtocolField& f) {
+    if (f.get(p) != 0) misplaced(f, *impl);
+  });
   if (s0 >= p.max_length) bad("start_length must be in [0, max_length = %" PRId64 "), got %" PRId64, p.max_length, s0);
   const int64_t want_levels = (p.max_length - s0 + p.chars_per_level - 1) / p.chars_per_level;
   if (p.levels != want_levels)
@@ -215,24 +240,7 @@ void validate_heavy_protocol(const HeavyProtocol& p) {
                 " * %" PRId64 " * %" PRId64 " (%s: %s)",
                 kMaxHeavyCells, p.sketches(), p.hashes, p.width, impl->name,
                 impl->extra_sketches != 0 ? "levels + 1 sketches" : "levels sketches");
-  // PEM queries every string of s0 + s symbols in group 0.
-  if (p.mech() == HeavyMechanism::PEM) {
-    const double base =
-        p.dom() == HeavyDomain::Alphabet ? static_cast<double>(alphabet_chars(p.alphabet_view()) + 1) : 256;
-    if (std::pow(base, static_cast<double>(s0 + p.chars_per_level)) > static_cast<double>(kMaxHeavyCandidates))
-      bad("pem queries every string of start_length + chars_per_level symbols in its first group, at most %" PRId64
-          ": got start_length + chars_per_level = %" PRId64,
-          kMaxHeavyCandidates, s0 + p.chars_per_level);
-  }
-  if (p.mech() == HeavyMechanism::Bitstogram)
-    bitstogram_validate(p, sigma);
-  else if (p.buckets != 0)
-    throw_error(ErrorKind::InvalidParameter, "buckets is bitstogram's, not %s's", impl->name);
-  // SFP queries 256·|Σ| fragments at each position (|Σ| < 2^16 here: no overflow).
-  if (p.mech() == HeavyMechanism::SFP && 256 * sigma > kMaxHeavyCandidates)
-    bad("sfp queries 256 * (symbols per fragment) fragments at each position, at most %" PRId64 ": got 256 * %" PRId64
-        " (fewer chars_per_level)",
-        kMaxHeavyCandidates, sigma);
+  if (impl->validate != nullptr) impl->validate(p, sigma);
 }
 
 HeavyProtocol heavy_protocol_build(const HeavyProtocolSpec& spec) {
@@ -276,20 +284,20 @@ HeavyProtocol heavy_protocol_build(const HeavyProtocolSpec& spec) {
   if (p.levels == 0 && p.chars_per_level >= 1 && p.max_length > s0 &&
       p.max_length <= kMaxHeavyLevels * kMaxHeavyCharsPerLevel)
     p.levels = (p.max_length - s0 + p.chars_per_level - 1) / p.chars_per_level;
-  if (spec.mechanism == HeavyMechanism::Bitstogram) {
-    bitstogram_defaults(spec, &p);  // buckets, hashes, width
-    validate_heavy_protocol(p);
-    return p;
-  }
-  if (spec.buckets != 0)
-    throw_error(ErrorKind::InvalidParameter, "buckets is bitstogram's, not %s's", impl->name);
-  p.width = spec.width != 0 ? spec.width : impl->default_width;
-  p.hashes = spec.hashes != 0 ? spec.hashes : impl->default_hashes;
-  if (p.hashes == 0 && p.levels >= 1) {
-    const double want = static_cast<double>(p.expected_users) / (kUsersPerCell * static_cast<double>(p.levels));
-    const double e = std::round(std::log2(std::max(want, 1.0)));
-    p.hashes = std::max<int64_t>(kDefaultMinHashes,
-                                 std::min<int64_t>(kDefaultMaxHashes, int64_t{1} << static_cast<int>(std::min(e, 8.0))));
+  for_foreign_fields(*impl, [&](const HeavyProtocolField& f) {
+    if (f.given != nullptr && f.given(spec) != 0) misplaced(f, *impl);
+  });
+  if (impl->defaults != nullptr) {
+    impl->defaults(spec, &p);  // Bitstogram: buckets, hashes, width
+  } else {
+    p.width = spec.width != 0 ? spec.width : impl->default_width;
+    p.hashes = spec.hashes != 0 ? spec.hashes : impl->default_hashes;
+    if (p.hashes == 0 && p.levels >= 1) {
+      const double want = static_cast<double>(p.expected_users) / (kUsersPerCell * static_cast<double>(p.levels));
+      const double e = std::round(std::log2(std::max(want, 1.0)));
+      p.hashes = std::max<int64_t>(
+          kDefaultMinHashes, std::min<int64_t>(kDefaultMaxHashes, int64_t{1} << static_cast<int>(std::min(e, 8.0))));
+    }
   }
   validate_heavy_protocol(p);
   return p;
@@ -366,6 +374,24 @@ void heavy_item_from_int(const HeavyProtocol& p, int64_t value, HeavyItem* out) 
 
 // ---- text and binary fields ----
 
+namespace {
+// The integers every protocol has, in the order of both forms (a mechanism's own fields
+// go between them in the text form, after them in the binary form).
+constexpr int kSharedIntegers = 6;
+constexpr const char* kSharedKeys[kSharedIntegers] = {"max_length", "chars_per_level", "levels",
+                                                      "hashes",     "width",           "expected_users"};
+int64_t* shared_integers(HeavyProtocol& p, int i) {
+  int64_t* fields[kSharedIntegers] = {&p.max_length, &p.chars_per_level, &p.levels,
+                                      &p.hashes,     &p.width,           &p.expected_users};
+  return fields[i];
+}
+int own_fields(const HeavyMechanismImpl& impl) {
+  int n = 0;
+  while (n < kMaxHeavyOwnFields && impl.fields[n] != nullptr) ++n;
+  return n;
+}
+}  // namespace
+
 void heavy_render_fields(const HeavyProtocol& p, TextOut& o) {
   o.put("epsilon=");
   o.number(p.epsilon);
@@ -379,15 +405,18 @@ void heavy_render_fields(const HeavyProtocol& p, TextOut& o) {
     }
     o.put("\"");
   }
-  const bool pem = p.mech() == HeavyMechanism::PEM, bits = p.mech() == HeavyMechanism::Bitstogram;
-  const char* keys[] = {",max_length=", ",start_length=", ",chars_per_level=", ",levels=",
-                        ",hashes=",     ",width=",        ",buckets=",         ",expected_users="};
-  const int64_t values[] = {p.max_length, p.start_length, p.chars_per_level, p.levels,
-                            p.hashes,     p.width,        p.buckets,         p.expected_users};
-  for (int i = 0; i < 8; ++i) {
-    if ((i == 1 && !pem) || (i == 6 && !bits)) continue;
-    o.put(keys[i]);
-    o.number(values[i]);
+  const HeavyMechanismImpl& impl = heavy_impl(p.mech());
+  const int64_t values[] = {p.max_length, p.chars_per_level, p.levels, p.hashes, p.width, p.expected_users};
+  const auto put = [&](const char* key, int64_t value) {
+    o.put(",");
+    o.put(key);
+    o.put("=");
+    o.number(value);
+  };
+  for (int i = 0; i < kSharedIntegers; ++i) {
+    put(kSharedKeys[i], values[i]);
+    for (const HeavyProtocolField* f : impl.fields)
+      if (f != nullptr && std::strcmp(f->after, kSharedKeys[i]) == 0) put(f->key, f->get(p));
   }
 }
 
@@ -424,18 +453,19 @@ HeavyProtocol heavy_parse_fields(TextCursor& c, HeavyMechanism m) {
     std::memcpy(p.alphabet, a.data(), a.size());
     p.alphabet_bytes = static_cast<uint32_t>(a.size());
   }
-  const char* keys[] = {"max_length", "start_length", "chars_per_level", "levels",
-                        "hashes",     "width",        "buckets",         "expected_users"};
-  int64_t start_length = 0;
-  int64_t* fields[] = {&p.max_length, &start_length, &p.chars_per_level, &p.levels,
-                       &p.hashes,     &p.width,      &p.buckets,         &p.expected_users};
-  for (int i = 0; i < 8; ++i) {
-    if ((i == 1 && m != HeavyMechanism::PEM) || (i == 6 && m != HeavyMechanism::Bitstogram)) continue;
+  const HeavyMechanismImpl& impl = heavy_impl(m);
+  int64_t own[kMaxHeavyOwnFields] = {};
+  for (int i = 0; i < kSharedIntegers; ++i) {
     c.expect(",");
-    *fields[i] = c.field(keys[i]);
+    *shared_integers(p, i) = c.field(kSharedKeys[i]);
+    for (int k = 0; k < own_fields(impl); ++k)
+      if (std::strcmp(impl.fields[k]->after, kSharedKeys[i]) == 0) {
+        c.expect(",");
+        own[k] = c.field(impl.fields[k]->key);
+      }
   }
-  if (start_length < 0 || start_length > UINT16_MAX) c.fail("start_length in [0, max_length)");
-  p.start_length = static_cast<uint16_t>(start_length);
+  for (int k = 0; k < own_fields(impl); ++k)
+    if (!impl.fields[k]->set(&p, own[k])) c.fail(impl.fields[k]->text_expected);
   try {
     validate_heavy_protocol(p);
   } catch (const Error& e) {
@@ -452,12 +482,9 @@ std::string heavy_protocol_to_text(const HeavyProtocol& p) {
     heavy_render_fields(p, o);
     o.put("}");
   };
-  TextOut count(nullptr, 0, "heavy_protocol");
-  render(count);
-  std::string out(count.len() + 1, '\0');
-  TextOut o(out.data(), out.size(), "heavy_protocol");
-  render(o);
-  out.resize(o.len());
+  std::string out(rendered_size("heavy_protocol", render), '\0');
+  render_into(out.data(), out.size(), "heavy_protocol", render);
+  out.pop_back();  // the NUL
   return out;
 }
 
@@ -470,8 +497,8 @@ HeavyProtocol heavy_protocol_from_text(const char* text) {
 }
 
 size_t heavy_fields_binary_size(const HeavyProtocol& p) {
-  const bool extra = p.mech() == HeavyMechanism::PEM || p.mech() == HeavyMechanism::Bitstogram;
-  return 2 + 8 * (extra ? 8 : 7) + 2 + p.alphabet_bytes;
+  const auto integers = static_cast<size_t>(kSharedIntegers + own_fields(heavy_impl(p.mech())));
+  return 2 + 8 + 8 * integers + 2 + p.alphabet_bytes;
 }
 
 void heavy_put_fields(uint8_t*& o, const HeavyProtocol& p) {
@@ -480,8 +507,8 @@ void heavy_put_fields(uint8_t*& o, const HeavyProtocol& p) {
   put_be64(o, double_bits(p.epsilon));
   for (int64_t v : {p.max_length, p.chars_per_level, p.levels, p.hashes, p.width, p.expected_users})
     put_be64(o, static_cast<uint64_t>(v));
-  if (p.mech() == HeavyMechanism::PEM) put_be64(o, p.start_length);
-  if (p.mech() == HeavyMechanism::Bitstogram) put_be64(o, static_cast<uint64_t>(p.buckets));
+  const HeavyMechanismImpl& impl = heavy_impl(p.mech());
+  for (int k = 0; k < own_fields(impl); ++k) put_be64(o, static_cast<uint64_t>(impl.fields[k]->get(p)));
   *o++ = static_cast<uint8_t>(p.alphabet_bytes >> 8);
   *o++ = static_cast<uint8_t>(p.alphabet_bytes);
   std::memcpy(o, p.alphabet, p.alphabet_bytes);
@@ -492,17 +519,13 @@ HeavyProtocol heavy_read_fields(ByteReader& r) {
   HeavyProtocol p;
   std::memset(&p, 0, sizeof p);
   p.mechanism = r.u8();
-  if (heavy_impl_from_byte(p.mechanism) == nullptr) r.fail("unknown mechanism");
+  const HeavyMechanismImpl* impl = heavy_impl_from_byte(p.mechanism);
+  if (impl == nullptr) r.fail("unknown mechanism");
   p.domain = r.u8();
   p.epsilon = r.f64();
-  int64_t* fields[] = {&p.max_length, &p.chars_per_level, &p.levels, &p.hashes, &p.width, &p.expected_users};
-  for (int64_t* f : fields) *f = r.i64();
-  if (p.mech() == HeavyMechanism::PEM) {
-    const int64_t s0 = r.i64();
-    if (s0 < 0 || s0 > UINT16_MAX) r.fail("start_length out of range");
-    p.start_length = static_cast<uint16_t>(s0);
-  }
-  if (p.mech() == HeavyMechanism::Bitstogram) p.buckets = r.i64();
+  for (int i = 0; i < kSharedIntegers; ++i) *shared_integers(p, i) = r.i64();
+  for (int k = 0; k < own_fields(*impl); ++k)
+    if (!impl->fields[k]->set(&p, r.i64())) r.fail(impl->fields[k]->binary_refused);
   const size_t a = static_cast<size_t>(r.u8()) << 8 | r.u8();
   if (a > static_cast<size_t>(kMaxHeavyAlphabetBytes)) r.fail("an alphabet of more than 256 bytes");
   if (a > r.left) r.fail("truncated");

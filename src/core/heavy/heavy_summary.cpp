@@ -9,6 +9,7 @@
 
 #include "core/common/error.hpp"
 #include "core/common/fwht.hpp"
+#include "core/common/stored_form.hpp"
 #include "core/heavy/heavy_internal.hpp"
 
 namespace ldp {
@@ -46,6 +47,8 @@ const HeavyMechanismImpl* heavy_impl_from_byte(uint8_t id) {
     if (static_cast<uint8_t>(m->id) == id) return m;
   return nullptr;
 }
+
+HeavyImpls heavy_impls() { return {kMechanisms, sizeof kMechanisms / sizeof kMechanisms[0]}; }
 
 const HeavyMechanismImpl& heavy_impl(HeavyMechanism id) {
   const HeavyMechanismImpl* m = heavy_impl_from_byte(static_cast<uint8_t>(id));
@@ -180,15 +183,7 @@ void heavy_summary_merge(HeavySummary* into, const HeavySummary& from) {
   if (!same_heavy_protocol(into->protocol, from.protocol))
     throw_error(ErrorKind::InvalidParameter, "cannot merge heavy-hitters summaries of different protocols: %s and %s",
                 heavy_protocol_to_text(into->protocol).c_str(), heavy_protocol_to_text(from.protocol).c_str());
-  int64_t n = 0;
-  if (__builtin_add_overflow(into->n, from.n, &n))
-    throw_error(ErrorKind::OutOfRange, "merged heavy-hitters summary would count more than 2^63 reports");
-  // Every counter is bounded by its summary's n in magnitude: no counter overflows
-  // when the report counts do not.
-  int64_t* a = into->counters();
-  const int64_t* b = from.counters();
-  for (int64_t i = 0, cells = into->cells(); i < cells; ++i) a[i] += b[i];
-  into->n = n;
+  merge_counters(&into->n, into->counters(), from.n, from.counters(), into->cells(), "heavy-hitters summary");
 }
 
 void heavy_prepare(const HeavySummary& s, int64_t* table) {

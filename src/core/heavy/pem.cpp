@@ -116,18 +116,38 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
   }
 }
 
+// ---- its protocol: start_length, s0 (heavy_internal.hpp: HeavyProtocolField) ----
+
+int64_t get_start_length(const HeavyProtocol& p) { return p.start_length; }
+bool set_start_length(HeavyProtocol* p, int64_t v) {
+  if (v < 0 || v > UINT16_MAX) return false;
+  p->start_length = static_cast<uint16_t>(v);
+  return true;
+}
+const HeavyProtocolField kStartLength = {
+    "start_length", "max_length", get_start_length, set_start_length,
+    /*given=*/nullptr,  // s0: every protocol's levels count from it; the validation refuses it elsewhere
+    "start_length in [0, max_length)", "start_length out of range", "PEM",
+};
+
+// Group 0 queries every string of s0 + s symbols.
+void validate(const HeavyProtocol& p, int64_t) {
+  const double base = static_cast<double>(heavy_symbol_base(p));
+  const int64_t first = p.start_length + p.chars_per_level;
+  if (std::pow(base, static_cast<double>(first)) > static_cast<double>(kMaxHeavyCandidates))
+    throw_error(ErrorKind::InvalidParameter,
+                "pem queries every string of start_length + chars_per_level symbols in its first group, at most "
+                "%" PRId64 ": got start_length + chars_per_level = %" PRId64,
+                kMaxHeavyCandidates, first);
+}
+
 }  // namespace
 
 PemReport pem_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng) {
-  HeavyItem it;
-  heavy_encoder_item(p, HeavyMechanism::PEM, item, &it);
-  return encode(p, it, rng);
+  return heavy_encode_item(p, HeavyMechanism::PEM, item, rng, encode);
 }
-
 PemReport pem_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng) {
-  HeavyItem it;
-  heavy_encoder_item(p, HeavyMechanism::PEM, item, &it);
-  return encode(p, it, rng);
+  return heavy_encode_item(p, HeavyMechanism::PEM, item, rng, encode);
 }
 
 extern const HeavyMechanismImpl kPemImpl = {
@@ -145,6 +165,9 @@ extern const HeavyMechanismImpl kPemImpl = {
     level_frequency,
     decode,
     /*prepare=*/nullptr,
+    {&kStartLength, nullptr},
+    /*defaults=*/nullptr,
+    validate,
 };
 
 }  // namespace ldp

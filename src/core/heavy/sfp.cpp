@@ -205,18 +205,23 @@ void decode(const HeavySummary& s, const int64_t* table, const HeavyHittersQuery
   out->survivors.push_back(static_cast<int64_t>(out->items.size()));
 }
 
+// Its own check (validate_heavy_protocol): 256·|Σ| fragments queried at each position
+// (|Σ| < 2^16 here: no overflow).
+void validate(const HeavyProtocol&, int64_t symbols) {
+  if (256 * symbols > kMaxHeavyCandidates)
+    throw_error(ErrorKind::InvalidParameter,
+                "sfp queries 256 * (symbols per fragment) fragments at each position, at most %" PRId64
+                ": got 256 * %" PRId64 " (fewer chars_per_level)",
+                kMaxHeavyCandidates, symbols);
+}
+
 }  // namespace
 
 SfpReport sfp_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng) {
-  HeavyItem it;
-  heavy_encoder_item(p, HeavyMechanism::SFP, item, &it);
-  return encode(p, it, rng);
+  return heavy_encode_item(p, HeavyMechanism::SFP, item, rng, encode);
 }
-
 SfpReport sfp_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng) {
-  HeavyItem it;
-  heavy_encoder_item(p, HeavyMechanism::SFP, item, &it);
-  return encode(p, it, rng);
+  return heavy_encode_item(p, HeavyMechanism::SFP, item, rng, encode);
 }
 
 extern const HeavyMechanismImpl kSfpImpl = {
@@ -234,6 +239,9 @@ extern const HeavyMechanismImpl kSfpImpl = {
     level_frequency,
     decode,
     /*prepare=*/nullptr,
+    {nullptr, nullptr},
+    /*defaults=*/nullptr,
+    validate,
 };
 
 }  // namespace ldp

@@ -156,15 +156,10 @@ bool can_end(const HeavyProtocol& p, std::string_view prefix) {
 }  // namespace
 
 HeavyReport treehist_encode(const HeavyProtocol& p, std::string_view item, RandomSource& rng) {
-  HeavyItem it;
-  heavy_encoder_item(p, HeavyMechanism::TreeHist, item, &it);
-  return encode(p, it, rng);
+  return heavy_encode_item(p, HeavyMechanism::TreeHist, item, rng, encode);
 }
-
 HeavyReport treehist_encode_int(const HeavyProtocol& p, int64_t item, RandomSource& rng) {
-  HeavyItem it;
-  heavy_encoder_item(p, HeavyMechanism::TreeHist, item, &it);
-  return encode(p, it, rng);
+  return heavy_encode_item(p, HeavyMechanism::TreeHist, item, rng, encode);
 }
 
 namespace {
@@ -270,6 +265,9 @@ extern const HeavyMechanismImpl kTreeHistImpl = {
     /*default_hashes=*/0,  // n0/(2000·levels), heavy_protocol.cpp
     /*default_width=*/1024,        {15, 30},           sigma_prune, sigma_final, frequency, level_frequency, decode,
     /*prepare=*/nullptr,
+    {nullptr, nullptr},
+    /*defaults=*/nullptr,  // the shared rule: hashes n0/(2000·levels), heavy_protocol.cpp
+    /*validate=*/nullptr,
 };
 
 }  // namespace ldp

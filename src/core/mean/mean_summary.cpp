@@ -368,7 +368,8 @@ size_t finish(MeanSummary* s, ErrorKind kind) {
 
 }  // namespace
 
-size_t mean_summary_to_text(const MeanSummary& s, char* out, size_t cap) {
+namespace {
+std::string render_text(const MeanSummary& s) {
   const MeanMechanismInfo& m = mean_mechanism(s.mech());
   std::string t;
   appendf(t, "v%d:%s{epsilon=%s", s.version, m.name, shortest(s.epsilon).c_str());
@@ -382,9 +383,41 @@ size_t mean_summary_to_text(const MeanSummary& s, char* out, size_t cap) {
     appendf(t, ",ones=%" PRId64, s.ones);
   }
   t += "}";
+  return t;
+}
+
+// The mechanism of a binary form's byte, or nullptr.
+const MeanMechanismInfo* mechanism_of_byte(uint8_t mech) {
+  for (const auto* c : kMechanisms)
+    if (static_cast<uint8_t>(c->id) == mech) return c;
+  return nullptr;
+}
+
+// A summary parsed by the fixed-buffer reader into out, of `size` bytes.
+template <class Parse>
+void parse_into(MeanSummary* out, size_t size, const char* form, Parse parse) {
+  alignas(8) unsigned char buf[kMaxMeanSummarySize];
+  const size_t have = parse(buf);
+  if (have != size) throw_error(ErrorKind::Internal, "mean_summary %s: buffer of %zu bytes for %zu", form, size, have);
+  std::memcpy(static_cast<void*>(out), buf, size);
+}
+}  // namespace
+
+size_t mean_summary_text_size(const MeanSummary& s) { return render_text(s).size() + 1; }
+
+void mean_summary_to_text(const MeanSummary& s, char* out, size_t cap) {
+  const std::string t = render_text(s);
   if (t.size() + 1 > cap) throw_error(ErrorKind::Internal, "mean_summary text too long");
   std::memcpy(out, t.c_str(), t.size() + 1);
-  return t.size();
+}
+
+size_t mean_summary_parse_size(const char* text) {
+  TextCursor c(text, "mean_summary");
+  return mean_summary_size(c.envelope(mean_mechanism_by_name, mean_mechanism_names())->id);
+}
+
+void mean_summary_from_text(const char* text, MeanSummary* out, size_t size) {
+  parse_into(out, size, "text", [&](void* buf) { return mean_summary_from_text(text, buf); });
 }
 
 // key=<exact sum, [-]0x<hex>p<exponent>>
@@ -434,7 +467,8 @@ size_t mean_summary_from_text(const char* text, void* out) {
 // f64 epsilon, [f64 max_value], [f64 gamma], i64 n, then i64 ones or the two exact
 // sums. Big-endian. Format 1 (send up to 0.4.0) is u8 version 1 then the same body.
 
-size_t mean_summary_to_binary(const MeanSummary& s, uint8_t* out, size_t cap) {
+namespace {
+std::vector<uint8_t> render_binary(const MeanSummary& s) {
   const MeanMechanismInfo& m = mean_mechanism(s.mech());
   std::vector<uint8_t> o(kStoredHeaderSize);
   write_stored_header(o.data(), Family::Mean);
@@ -449,18 +483,35 @@ size_t mean_summary_to_binary(const MeanSummary& s, uint8_t* out, size_t cap) {
   } else {
     put_be64(o, static_cast<uint64_t>(s.ones));
   }
+  return o;
+}
+}  // namespace
+
+size_t mean_summary_binary_size(const MeanSummary& s) { return render_binary(s).size(); }
+
+void mean_summary_to_binary(const MeanSummary& s, uint8_t* out, size_t cap) {
+  const std::vector<uint8_t> o = render_binary(s);
   if (o.size() > cap) throw_error(ErrorKind::Internal, "mean_summary binary form too long");
   std::memcpy(out, o.data(), o.size());
-  return o.size();
+}
+
+size_t mean_summary_binary_parse_size(const uint8_t* p, size_t len) {
+  StoredBody body = stored_body(p, len, Family::Mean, "mean_summary");
+  ByteReader r{body.p, body.len, "mean_summary"};
+  const MeanMechanismInfo* m = mechanism_of_byte(r.u8());
+  if (m == nullptr) r.fail("unknown mechanism");
+  return mean_summary_size(m->id);
+}
+
+void mean_summary_from_binary(const uint8_t* p, size_t len, MeanSummary* out, size_t size) {
+  parse_into(out, size, "binary", [&](void* buf) { return mean_summary_from_binary(p, len, buf); });
 }
 
 size_t mean_summary_from_binary(const uint8_t* p, size_t len, void* out) {
   StoredBody body = stored_body(p, len, Family::Mean, "mean_summary");
   ByteReader r{body.p, body.len, "mean_summary"};
   uint8_t mech = r.u8();
-  const MeanMechanismInfo* m = nullptr;
-  for (const auto* c : kMechanisms)
-    if (static_cast<uint8_t>(c->id) == mech) m = c;
+  const MeanMechanismInfo* m = mechanism_of_byte(mech);
   if (m == nullptr) r.fail("unknown mechanism");
   auto* s = static_cast<MeanSummary*>(out);
   std::memset(out, 0, kMaxMeanSummarySize);

@@ -180,15 +180,25 @@ double mean_error_bound(const MeanSummary& s, double delta);
 bool mean_interval(const MeanSummary& s, double confidence, double* lo, double* hi);
 
 // Text form, e.g. v1:onebit{epsilon=1,max_value=86400,gamma=0.2,n=1000,ones=512}.
-// Writes a NUL-terminated string; returns its length.
-size_t mean_summary_to_text(const MeanSummary& s, char* out, size_t cap);
+// The eight codec functions every family has (the glue's CoreCodec): the text's size
+// (including the NUL) and the NUL-terminated text; the size of the summary a text holds
+// (InvalidText for a text whose mechanism is unknown) and the summary, parsed and
+// validated into out of that size.
+size_t mean_summary_text_size(const MeanSummary& s);
+void mean_summary_to_text(const MeanSummary& s, char* out, size_t cap);
+size_t mean_summary_parse_size(const char* text);
+void mean_summary_from_text(const char* text, MeanSummary* out, size_t size);
 // Parses and validates; writes the summary into out (kMaxMeanSummarySize bytes,
 // 8-byte aligned) and returns its size. Throws InvalidText.
 size_t mean_summary_from_text(const char* text, void* out);
 
-// Portable binary form (send/recv). Returns the number of bytes written.
-size_t mean_summary_to_binary(const MeanSummary& s, uint8_t* out, size_t cap);
-// Throws InvalidBinary.
+// Portable binary form (send/recv; the stored form after the header of
+// common/stored_form.hpp): the same four.
+size_t mean_summary_binary_size(const MeanSummary& s);
+void mean_summary_to_binary(const MeanSummary& s, uint8_t* out, size_t cap);
+size_t mean_summary_binary_parse_size(const uint8_t* p, size_t len);
+void mean_summary_from_binary(const uint8_t* p, size_t len, MeanSummary* out, size_t size);
+// As the text's: into kMaxMeanSummarySize bytes, returning the size. Throws InvalidBinary.
 size_t mean_summary_from_binary(const uint8_t* p, size_t len, void* out);
 
 // Checks a summary held in memory (cheap: version and mechanism). Throws Internal.

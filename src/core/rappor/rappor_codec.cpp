@@ -133,10 +133,8 @@ TextHeader read_binary_header(ByteReader& r, int* counter_bytes) {
   h.n = r.i64();
   h.rows = r.i64();
   check_header(h.params, h.rows, ErrorKind::InvalidBinary);
-  *counter_bytes = r.u8();
-  if (*counter_bytes != 1 && *counter_bytes != 2 && *counter_bytes != 4 && *counter_bytes != 8)
-    throw_error(ErrorKind::InvalidBinary, "invalid binary %s: %d bytes per counter, not 1, 2, 4 or 8", kType,
-                *counter_bytes);
+  *counter_bytes = r.counter_width_at(0);
+  r.u8();
   const size_t want = static_cast<size_t>(*counter_bytes) * static_cast<size_t>(h.rows * (h.params.bits + 2));
   if (r.left != want)
     throw_error(ErrorKind::InvalidBinary,
@@ -209,15 +207,11 @@ void rappor_check_counts(const RapporSummary& s, ErrorKind kind, const char* typ
 }
 
 size_t rappor_summary_text_size(const RapporSummary& s) {
-  TextOut o(nullptr, 0, kType);
-  render(s, o);
-  return o.len() + 1;
+  return rendered_size(kType, [&](TextOut& o) { render(s, o); });
 }
 
 void rappor_summary_to_text(const RapporSummary& s, char* out, size_t cap) {
-  TextOut o(out, cap, kType);
-  render(s, o);
-  out[o.len()] = '\0';
+  render_into(out, cap, kType, [&](TextOut& o) { render(s, o); });
 }
 
 size_t rappor_summary_parse_size(const char* text) {

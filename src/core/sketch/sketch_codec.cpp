@@ -137,11 +137,7 @@ Header read_binary_header(ByteReader& r, int format, int* counter_bytes) {
   *counter_bytes = 8;
   size_t want = kBinaryHeader - kStoredHeaderSize;
   if (format == kStoredFormatCompact) {
-    if (r.left < 9) r.fail("truncated");
-    *counter_bytes = r.p[8];  // after n
-    if (*counter_bytes != 1 && *counter_bytes != 2 && *counter_bytes != 4 && *counter_bytes != 8)
-      throw_error(ErrorKind::InvalidBinary, "invalid binary sketch_summary: %d bytes per counter, not 1, 2, 4 or 8",
-                  *counter_bytes);
+    *counter_bytes = r.counter_width_at(8);  // after n
     want += 1;
   }
   want += static_cast<size_t>(*counter_bytes) * static_cast<size_t>(p.hashes * p.width);
@@ -156,15 +152,11 @@ Header read_binary_header(ByteReader& r, int format, int* counter_bytes) {
 }  // namespace
 
 size_t sketch_summary_text_size(const SketchSummary& s) {
-  TextOut o(nullptr, 0, "sketch_summary");
-  render(s, o);
-  return o.len() + 1;
+  return rendered_size("sketch_summary", [&](TextOut& o) { render(s, o); });
 }
 
 void sketch_summary_to_text(const SketchSummary& s, char* out, size_t cap) {
-  TextOut o(out, cap, "sketch_summary");
-  render(s, o);
-  out[o.len()] = '\0';
+  render_into(out, cap, "sketch_summary", [&](TextOut& o) { render(s, o); });
 }
 
 size_t sketch_summary_parse_size(const char* text) {

@@ -10,6 +10,7 @@
 #include "core/common/error.hpp"
 #include "core/common/fwht.hpp"
 #include "core/common/stats.hpp"
+#include "core/common/stored_form.hpp"
 #include "core/oracles/hcms_oracle.hpp"
 #include "core/sketch/sketch_internal.hpp"
 
@@ -240,15 +241,7 @@ void sketch_summary_merge(SketchSummary* into, const SketchSummary& from) {
                 ", width %" PRId64 ")",
                 sketch_mechanism(into->mech()).name, into->epsilon, into->hashes, into->width,
                 sketch_mechanism(from.mech()).name, from.epsilon, from.hashes, from.width);
-  int64_t n = 0;
-  if (__builtin_add_overflow(into->n, from.n, &n))
-    throw_error(ErrorKind::OutOfRange, "merged sketch summary would count more than 2^63 reports");
-  // Every counter is bounded by its summary's n in magnitude, so no counter overflows
-  // when the report counts do not.
-  int64_t* a = into->counters();
-  const int64_t* b = from.counters();
-  for (int64_t i = 0, cells = into->cells(); i < cells; ++i) a[i] += b[i];
-  into->n = n;
+  merge_counters(&into->n, into->counters(), from.n, from.counters(), into->cells(), "sketch summary");
 }
 
 uint64_t sketch_hash(std::string_view item, uint64_t seed) {

@@ -1,8 +1,10 @@
 // What a family's SummaryCodec and its type's I/O functions do with nothing but the
 // core's eight codec functions (binary: parse size, read, size, write; text: the same),
-// written once for the families whose core has them (sketch, heavy hitters, RAPPOR):
-// read any stored form into palloc'd memory, write the stored form, and the type's
-// input, output and receive functions.
+// written once for every family (mean, frequency, sketch, heavy hitters, RAPPOR): read
+// the current stored form into palloc'd memory, write the stored form, and the type's
+// input, output and receive functions. A family that also reads an earlier version's
+// stored values (mean, frequency: memory images) reads them in its own read_flat and
+// hands the stored form to CoreCodec::read_flat.
 #pragma once
 
 #include "pg/common/summary_datum.hpp"  // postgres.h first
@@ -53,3 +55,12 @@ struct CoreCodec {
 };
 
 }  // namespace ldp_pg
+
+// The CoreCodec of core summary S, whose eight codec functions every family names alike
+// (core/<family>/<family>_summary.hpp): ldp::<prefix>_binary_parse_size, _from_binary,
+// _binary_size, _to_binary, _parse_size, _from_text, _text_size and _to_text, prefix
+// freq_summary, heavy_summary, ...
+#define LDP_CORE_CODEC(S, prefix)                                                                               \
+  ::ldp_pg::CoreCodec<S, ::ldp::prefix##_binary_parse_size, ::ldp::prefix##_from_binary, ::ldp::prefix##_binary_size, \
+                      ::ldp::prefix##_to_binary, ::ldp::prefix##_parse_size, ::ldp::prefix##_from_text,          \
+                      ::ldp::prefix##_text_size, ::ldp::prefix##_to_text>

@@ -1,5 +1,5 @@
-// What the SQL encoders of every family share (mean/mean_encoders.cpp,
-// freq/freq_encoders.cpp): the random source a seed argument asks for.
+// What the SQL encoders of every family share (mean/mean_sql_encoders.cpp,
+// freq/freq_sql_encoders.cpp, ...): the random source a seed argument asks for.
 // A NULL value or parameter gives NULL; the trailing seed makes the report
 // reproducible, and a NULL seed draws from the kernel's cryptographic source.
 #pragma once

@@ -82,6 +82,20 @@ inline TransSite* trans_site(FunctionCallInfo fcinfo, const char* fn, int first_
   return likely(site != nullptr) ? site : trans_site_init(fcinfo, fn, first_param);
 }
 
+// A transition function's argument layout, declared by its mechanism's row in the
+// family's glue (the aggregates' rows of <family>_aggregates.cpp, heavy_glue.hpp's):
+// fn(state, the report's columns 1..report_columns, then its parameters from param()
+// on: epsilon and the family's others, or heavy hitters' protocol). The transition
+// functions read their arguments' positions from it.
+struct TransLayout {
+  const char* fn;      // its SQL name: messages, the transition site
+  int report_columns;  // the report: arguments 1..report_columns
+  constexpr int param() const { return report_columns + 1; }  // the first parameter
+};
+inline TransSite* trans_site(FunctionCallInfo fcinfo, const TransLayout& t) {
+  return trans_site(fcinfo, t.fn, t.param());
+}
+
 }  // namespace ldp_pg
 
 #define LDP_CORE(...)                                                  \
@@ -147,4 +161,8 @@ inline bool ldp_report_is_null(FunctionCallInfo fcinfo, int first, int last) {
   }
   if (unlikely(any && !all)) ldp_partial_null_report("some of its columns are NULL");
   return all;
+}
+// The report of a transition function of this layout (its columns 1..report_columns).
+inline bool ldp_report_is_null(FunctionCallInfo fcinfo, const ldp_pg::TransLayout& t) {
+  return ldp_report_is_null(fcinfo, 1, t.report_columns);
 }

@@ -14,7 +14,8 @@
 //   summary of its own codec; anything else (a user-defined aggregate's initcond,
 //   a stored value) is read, validated and merged into a new live summary.
 //
-// A family contributes one SummaryCodec (mean/mean_glue.cpp, freq/freq_glue.cpp).
+// A family contributes one SummaryCodec (<family>_type.cpp; its I/O from the core's
+// codec functions: core_codec.hpp) and reads its summaries through SummaryGlue.
 #pragma once
 
 #include "pg/common/glue.hpp"  // postgres.h first
@@ -34,7 +35,7 @@ struct SummaryCodec {
   const char* kind;  // its row in ldp.summary_kinds: "mean", "frequency"
   // True when `name` (a text form's "v1:<name>{") is one of the family's mechanisms.
   bool (*names_mechanism)(const char* name, size_t len);
-  // The family type's own SQL functions, which ldp.summary (common/summary_type.cpp)
+  // The family type's own SQL functions, which ldp.summary (summary/summary_type.cpp)
   // calls for a value of this family: input, output and the shared accessors.
   PGFunction in, out, report_count, epsilon, mechanism;
   // A readable core summary from a detoasted flat datum's content (after its
@@ -103,6 +104,53 @@ const void* summary_arg(FunctionCallInfo fcinfo, int argno, const SummaryCodec* 
 Datum stored_datum(const SummaryCodec* codec, const void* core);
 // The binary output (send) of every family: its stored form, as bytea.
 Datum summary_send(FunctionCallInfo fcinfo, const SummaryCodec* codec);
+
+// What every family's glue does with its core summary type S and its codec C, written
+// once (<family>_glue.hpp: `using FreqGlue = ldp_pg::SummaryGlue<ldp::FreqSummary,
+// &kFreqCodec>;`).
+template <class S, const SummaryCodec* C>
+struct SummaryGlue {
+  // The summary argument, readable: validated, a live one settled (summary_arg).
+  static const S& arg(FunctionCallInfo fcinfo, int argno) {
+    return *static_cast<const S*>(summary_arg(fcinfo, argno, C));
+  }
+  static S* core(LiveSummary* live) { return static_cast<S*>(live->core()); }
+  // A flat datum holding the stored form of s (settled).
+  static Datum stored(const S& s) { return stored_datum(C, &s); }
+  // The aggregate's own live state (argument 0) when it is one of this family, else nullptr.
+  static LiveSummary* own_state(FunctionCallInfo fcinfo) { return live_rw_arg(fcinfo, 0, C); }
+  // live_fast_state of this family.
+  static LiveSummary* fast_state(FunctionCallInfo fcinfo) { return live_fast_state(fcinfo, C); }
+
+  // A transition function's new live state `live` (just made empty): the state argument,
+  // when there is one (not the aggregate's own live summary: an initcond, a stored
+  // value), read, validated and merged into it (merge(S*, const S&) refuses other
+  // parameters: 22023), within kMaxAdoptedReports. *state: the datum to return.
+  template <class Merge>
+  static S* adopt(FunctionCallInfo fcinfo, LiveSummary* live, Merge merge, Datum* state) {
+    S* st = core(live);
+    if (!PG_ARGISNULL(0)) {
+      const S& given = arg(fcinfo, 0);
+      LDP_CORE(merge(st, given));
+    }
+    if (unlikely(st->n > kMaxAdoptedReports)) raise_adopted_too_large(st->n);
+    *state = live->rw_datum();
+    return st;
+  }
+
+  // The strict combine function (also rollup's transition): the aggregate's own live
+  // summary is merged into in place; any other first argument (PostgreSQL's copy of the
+  // first non-NULL input, a direct call) is copied into a new live summary first
+  // (copy(fcinfo, s)).
+  template <class Copy, class Merge>
+  static Datum combine(FunctionCallInfo fcinfo, Copy copy, Merge merge) {
+    LiveSummary* into = own_state(fcinfo);
+    if (into == nullptr) into = copy(fcinfo, arg(fcinfo, 0));
+    const S& from = arg(fcinfo, 1);
+    LDP_CORE(merge(core(into), from));
+    PG_RETURN_DATUM(into->rw_datum());
+  }
+};
 
 // Prepare, then answer: what an accessor computes once from a summary argument
 // (a family's decode: transforms, every item's estimate) and keeps in fn_extra for

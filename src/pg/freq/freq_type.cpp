@@ -7,6 +7,7 @@ extern "C" {
 }
 
 #include "core/common/stored_form.hpp"
+#include "pg/common/core_codec.hpp"
 #include "pg/freq/freq_glue.hpp"
 
 #include <algorithm>
@@ -15,21 +16,14 @@ using ldp::FreqSummary;
 
 namespace {
 
-void* core_alloc(size_t size) { return palloc0(size); }
+using Codec = LDP_CORE_CODEC(FreqSummary, freq_summary);
 
 // Format 2, or an earlier version's stored value after its length word: a 4-byte
 // padding word, then the memory image of this host's build (FreqSummary and its
 // counters; an aggregation state of SUE/OUE stored by the 0.1.0 SQL may still
 // carry its pending area, which is added in).
 const void* freq_read_flat(const char* content, size_t len) {
-  const auto* bytes = reinterpret_cast<const uint8_t*>(content);
-  if (ldp::has_stored_magic(bytes, len)) {
-    size_t size = 0;
-    LDP_CORE(size = ldp::freq_summary_binary_parse_size(bytes, len));
-    auto* s = static_cast<FreqSummary*>(core_alloc(size));
-    LDP_CORE(ldp::freq_summary_from_binary(bytes, len, s, size));
-    return s;
-  }
+  if (ldp::has_stored_magic(reinterpret_cast<const uint8_t*>(content), len)) return Codec::read_flat(content, len);
   size_t size = len >= 4 ? len - 4 : 0;
   const char* image = content + (len >= 4 ? 4 : len);
   if (reinterpret_cast<uintptr_t>(image) % 8 != 0) {
@@ -40,7 +34,7 @@ const void* freq_read_flat(const char* content, size_t len) {
   const auto* s = reinterpret_cast<const FreqSummary*>(image);
   LDP_CORE(ldp::freq_summary_check(*s, size));
   if (likely(s->pending_bytes == 0)) return s;
-  auto* flushed = static_cast<FreqSummary*>(core_alloc(ldp::freq_summary_canonical_size(*s)));
+  auto* flushed = static_cast<FreqSummary*>(palloc0(ldp::freq_summary_canonical_size(*s)));
   LDP_CORE(ldp::freq_summary_flushed_copy(*s, flushed));
   return flushed;
 }
@@ -48,14 +42,6 @@ const void* freq_read_flat(const char* content, size_t len) {
 void freq_settle(void* core) {
   auto* s = static_cast<FreqSummary*>(core);
   if (s->pending_bytes != 0) ldp::freq_flush_pending(s);
-}
-
-size_t freq_stored_size(const void* core) {
-  return ldp::freq_summary_binary_size(*static_cast<const FreqSummary*>(core));
-}
-
-void freq_write_stored(const void* core, uint8_t* out, size_t len) {
-  ldp::freq_summary_to_binary(*static_cast<const FreqSummary*>(core), out, len);
 }
 
 }  // namespace
@@ -72,8 +58,8 @@ ldp_pg::LiveSummary* freq_live_new(FunctionCallInfo fcinfo, ldp::FreqMechanism i
   });
   ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kFreqCodec, size + pending);
   LDP_CORE({
-    ldp::freq_summary_init(freq_core(live), id, p);
-    if (pending != 0) ldp::freq_summary_add_pending_area(freq_core(live));
+    ldp::freq_summary_init(FreqGlue::core(live), id, p);
+    if (pending != 0) ldp::freq_summary_add_pending_area(FreqGlue::core(live));
   });
   return live;
 }
@@ -81,53 +67,26 @@ ldp_pg::LiveSummary* freq_live_new(FunctionCallInfo fcinfo, ldp::FreqMechanism i
 ldp_pg::LiveSummary* freq_live_copy(FunctionCallInfo fcinfo, const ldp::FreqSummary& s) {
   size_t size = ldp::freq_summary_canonical_size(s);
   ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kFreqCodec, size);
-  LDP_CORE(ldp::freq_summary_flushed_copy(s, freq_core(live)));
+  LDP_CORE(ldp::freq_summary_flushed_copy(s, FreqGlue::core(live)));
   return live;
 }
 
 // The final function of sue_agg and oue_agg (declared by 0.2.0): the stored form.
-LDP_FUNCTION(ldp_freq_final) { PG_RETURN_DATUM(freq_stored(freq_arg(fcinfo, 0))); }
+LDP_FUNCTION(ldp_freq_final) { PG_RETURN_DATUM(FreqGlue::stored(FreqGlue::arg(fcinfo, 0))); }
 
-LDP_FUNCTION(ldp_freq_summary_in) {
-  const char* text = PG_GETARG_CSTRING(0);
-  size_t size = 0;
-  LDP_CORE(size = ldp::freq_summary_parse_size(text));
-  auto* s = static_cast<FreqSummary*>(core_alloc(size));
-  LDP_CORE(ldp::freq_summary_from_text(text, s, size));
-  PG_RETURN_DATUM(freq_stored(*s));
-}
-
-LDP_FUNCTION(ldp_freq_summary_out) {
-  const FreqSummary& s = freq_arg(fcinfo, 0);
-  size_t len = 0;
-  LDP_CORE(len = ldp::freq_summary_text_size(s));
-  char* out = static_cast<char*>(palloc(len));
-  LDP_CORE(ldp::freq_summary_to_text(s, out, len));
-  PG_RETURN_CSTRING(out);
-}
-
-LDP_FUNCTION(ldp_freq_summary_recv) {
-  StringInfo in = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
-  const auto* bytes = reinterpret_cast<const uint8_t*>(in->data + in->cursor);
-  size_t len = static_cast<size_t>(in->len - in->cursor);
-  size_t size = 0;
-  LDP_CORE(size = ldp::freq_summary_binary_parse_size(bytes, len));
-  auto* s = static_cast<FreqSummary*>(core_alloc(size));
-  LDP_CORE(ldp::freq_summary_from_binary(bytes, len, s, size));
-  in->cursor = in->len;
-  PG_RETURN_DATUM(freq_stored(*s));
-}
-
+LDP_FUNCTION(ldp_freq_summary_in) { return Codec::in(fcinfo, &kFreqCodec); }
+LDP_FUNCTION(ldp_freq_summary_out) { return Codec::out(fcinfo, &kFreqCodec); }
+LDP_FUNCTION(ldp_freq_summary_recv) { return Codec::recv(fcinfo, &kFreqCodec); }
 LDP_FUNCTION(ldp_freq_summary_send) { return ldp_pg::summary_send(fcinfo, &kFreqCodec); }
 
 // ---- accessors ----
 
-LDP_FUNCTION(ldp_freq_report_count) { PG_RETURN_INT64(freq_arg(fcinfo, 0).n); }
-LDP_FUNCTION(ldp_freq_epsilon) { PG_RETURN_FLOAT8(freq_arg(fcinfo, 0).epsilon); }
-LDP_FUNCTION(ldp_freq_domain_size) { PG_RETURN_INT32(static_cast<int32>(freq_arg(fcinfo, 0).k)); }
+LDP_FUNCTION(ldp_freq_report_count) { PG_RETURN_INT64(FreqGlue::arg(fcinfo, 0).n); }
+LDP_FUNCTION(ldp_freq_epsilon) { PG_RETURN_FLOAT8(FreqGlue::arg(fcinfo, 0).epsilon); }
+LDP_FUNCTION(ldp_freq_domain_size) { PG_RETURN_INT32(static_cast<int32>(FreqGlue::arg(fcinfo, 0).k)); }
 
 LDP_FUNCTION(ldp_freq_mechanism) {
-  const FreqSummary& s = freq_arg(fcinfo, 0);
+  const FreqSummary& s = FreqGlue::arg(fcinfo, 0);
   const char* name = nullptr;
   LDP_CORE(name = ldp::freq_mechanism(s.mech()).name);
   PG_RETURN_TEXT_P(cstring_to_text(name));
@@ -155,7 +114,7 @@ struct PreparedFreq {
 };
 
 void* make_prepared(FunctionCallInfo fcinfo, MemoryContext mcxt) {
-  const FreqSummary& s = freq_arg(fcinfo, 0);
+  const FreqSummary& s = FreqGlue::arg(fcinfo, 0);
   auto* p = static_cast<PreparedFreq*>(MemoryContextAllocZero(mcxt, sizeof(PreparedFreq)));
   p->k = s.k;
   p->n = s.n;
@@ -196,7 +155,7 @@ LDP_FUNCTION(ldp_freq_frequency) {
 // and widened, where needed, to contain the post-processed frequency: it still
 // contains the unbiased interval, so its coverage is at least that one's.
 LDP_FUNCTION(ldp_freq_frequencies) {
-  const FreqSummary& s = freq_arg(fcinfo, 0);
+  const FreqSummary& s = FreqGlue::arg(fcinfo, 0);
   text* ctext = PG_GETARG_TEXT_PP(1);
   ldp::Consistency c = ldp::Consistency::None;
   LDP_CORE(c = ldp::parse_consistency(VARDATA_ANY(ctext), VARSIZE_ANY_EXHDR(ctext)));
@@ -239,4 +198,4 @@ bool names_mechanism(const char* name, size_t len) { return ldp::freq_mechanism_
 const ldp_pg::SummaryCodec kFreqCodec = {
     "freq_summary", static_cast<uint8_t>(ldp::Family::Frequency), "frequency", names_mechanism,
     ldp_freq_summary_in, ldp_freq_summary_out, ldp_freq_report_count, ldp_freq_epsilon, ldp_freq_mechanism,
-    freq_read_flat, freq_settle, freq_stored_size, freq_write_stored};
+    freq_read_flat, freq_settle, Codec::stored_size, Codec::write_stored};

@@ -72,6 +72,15 @@ HeavyProtocol heavy_protocol_arg(FunctionCallInfo fcinfo, int argno) {
   return protocol_of(PG_GETARG_VARLENA_PP(argno));
 }
 
+HeavyProtocol heavy_protocol_arg(FunctionCallInfo fcinfo, int argno, ldp::HeavyMechanism m, const char* fn) {
+  const HeavyProtocol p = heavy_protocol_arg(fcinfo, argno);
+  if (p.mech() != m)
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("%s takes a %s protocol, got a %s one", fn, ldp::heavy_mechanism_name(m),
+                           ldp::heavy_mechanism_name(p.mech()))));
+  return p;
+}
+
 Datum heavy_protocol_datum(const HeavyProtocol& p) {
   size_t len = 0;
   LDP_CORE(len = ldp::heavy_protocol_binary_size(p));
@@ -124,10 +133,11 @@ LDP_FUNCTION(ldp_heavy_protocol_send) {
 namespace {
 
 // <mechanism>_protocol(epsilon, users, alphabet DEFAULT 'a..z', max_length, [start_length
-// (PEM),] chars_per_level, hashes, width): alphabet NULL means any UTF-8 text as bytes, one
+// (PEM),] chars_per_level, hashes, width [, buckets (Bitstogram)]): the mechanism's row
+// (heavy_glue.hpp) says which it takes. alphabet NULL means any UTF-8 text as bytes, one
 // byte per level (group, fragment).
-Datum text_protocol(FunctionCallInfo fcinfo, ldp::HeavyMechanism m) {
-  Given g{m, ldp::HeavyDomain::Alphabet, nullptr, 0, 0, -1, 0, 0, 0, 0};
+Datum text_protocol(FunctionCallInfo fcinfo, const HeavyGlueMechanism& m) {
+  Given g{m.id, ldp::HeavyDomain::Alphabet, nullptr, 0, 0, -1, 0, 0, 0, 0};
   if (PG_ARGISNULL(2)) {
     g.domain = ldp::HeavyDomain::Bytes;
   } else {
@@ -138,8 +148,7 @@ Datum text_protocol(FunctionCallInfo fcinfo, ldp::HeavyMechanism m) {
       ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("the alphabet must not be empty"),
                       errhint("alphabet => NULL takes any UTF-8 text, one byte per level.")));
   }
-  const bool pem = m == ldp::HeavyMechanism::PEM;
-  const int s_arg = pem ? 5 : 4;  // chars_per_level; then hashes, width
+  const int s_arg = m.start_length ? 5 : 4;  // chars_per_level; then hashes, width
   check_given(fcinfo, 3, "max_length");
   check_given(fcinfo, s_arg, "chars_per_level");
   check_given(fcinfo, s_arg + 1, "hashes");
@@ -149,7 +158,7 @@ Datum text_protocol(FunctionCallInfo fcinfo, ldp::HeavyMechanism m) {
                     errmsg("without an alphabet a level is one byte: chars_per_level must be 1 or NULL, got %d",
                            PG_GETARG_INT32(s_arg))));
   g.max_length = optional_int4(fcinfo, 3);
-  if (pem && !PG_ARGISNULL(4)) {
+  if (m.start_length && !PG_ARGISNULL(4)) {
     if (PG_GETARG_INT32(4) < 0)
       ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                       errmsg("start_length must be >= 0, got %d", PG_GETARG_INT32(4))));
@@ -158,20 +167,20 @@ Datum text_protocol(FunctionCallInfo fcinfo, ldp::HeavyMechanism m) {
   g.chars_per_level = optional_int4(fcinfo, s_arg);
   g.hashes = optional_int4(fcinfo, s_arg + 1);
   g.width = optional_int4(fcinfo, s_arg + 2);
-  if (m == ldp::HeavyMechanism::Bitstogram) {  // bitstogram_protocol(..., width, buckets)
+  if (m.buckets) {  // <m>_protocol(..., width, buckets)
     check_given(fcinfo, s_arg + 3, "buckets");
     g.buckets = optional_int4(fcinfo, s_arg + 3);
   }
   return build(fcinfo, g);
 }
 
-// <mechanism>_int8_protocol(epsilon, users, hashes, width): 64-bit integer ids, one
-// big-endian byte per level (group, fragment).
-Datum int8_protocol(FunctionCallInfo fcinfo, ldp::HeavyMechanism m) {
+// <mechanism>_int8_protocol(epsilon, users, hashes, width [, buckets]): 64-bit integer
+// ids, one big-endian byte per level (group, fragment).
+Datum int8_protocol(FunctionCallInfo fcinfo, const HeavyGlueMechanism& m) {
   check_given(fcinfo, 2, "hashes");
   check_given(fcinfo, 3, "width");
-  Given g{m, ldp::HeavyDomain::Int64, nullptr, 0, 0, -1, 0, optional_int4(fcinfo, 2), optional_int4(fcinfo, 3), 0};
-  if (m == ldp::HeavyMechanism::Bitstogram) {  // bitstogram_int8_protocol(..., width, buckets)
+  Given g{m.id, ldp::HeavyDomain::Int64, nullptr, 0, 0, -1, 0, optional_int4(fcinfo, 2), optional_int4(fcinfo, 3), 0};
+  if (m.buckets) {  // <m>_int8_protocol(..., width, buckets)
     check_given(fcinfo, 4, "buckets");
     g.buckets = optional_int4(fcinfo, 4);
   }
@@ -180,11 +189,11 @@ Datum int8_protocol(FunctionCallInfo fcinfo, ldp::HeavyMechanism m) {
 
 }  // namespace
 
-LDP_FUNCTION(ldp_treehist_protocol) { return text_protocol(fcinfo, ldp::HeavyMechanism::TreeHist); }
-LDP_FUNCTION(ldp_pem_protocol) { return text_protocol(fcinfo, ldp::HeavyMechanism::PEM); }
-LDP_FUNCTION(ldp_sfp_protocol) { return text_protocol(fcinfo, ldp::HeavyMechanism::SFP); }
-LDP_FUNCTION(ldp_treehist_int8_protocol) { return int8_protocol(fcinfo, ldp::HeavyMechanism::TreeHist); }
-LDP_FUNCTION(ldp_pem_int8_protocol) { return int8_protocol(fcinfo, ldp::HeavyMechanism::PEM); }
-LDP_FUNCTION(ldp_sfp_int8_protocol) { return int8_protocol(fcinfo, ldp::HeavyMechanism::SFP); }
-LDP_FUNCTION(ldp_bitstogram_protocol) { return text_protocol(fcinfo, ldp::HeavyMechanism::Bitstogram); }
-LDP_FUNCTION(ldp_bitstogram_int8_protocol) { return int8_protocol(fcinfo, ldp::HeavyMechanism::Bitstogram); }
+LDP_FUNCTION(ldp_treehist_protocol) { return text_protocol(fcinfo, kTreeHistGlue); }
+LDP_FUNCTION(ldp_pem_protocol) { return text_protocol(fcinfo, kPemGlue); }
+LDP_FUNCTION(ldp_sfp_protocol) { return text_protocol(fcinfo, kSfpGlue); }
+LDP_FUNCTION(ldp_treehist_int8_protocol) { return int8_protocol(fcinfo, kTreeHistGlue); }
+LDP_FUNCTION(ldp_pem_int8_protocol) { return int8_protocol(fcinfo, kPemGlue); }
+LDP_FUNCTION(ldp_sfp_int8_protocol) { return int8_protocol(fcinfo, kSfpGlue); }
+LDP_FUNCTION(ldp_bitstogram_protocol) { return text_protocol(fcinfo, kBitstogramGlue); }
+LDP_FUNCTION(ldp_bitstogram_int8_protocol) { return int8_protocol(fcinfo, kBitstogramGlue); }

@@ -26,10 +26,7 @@ using ldp::HeavySummary;
 namespace {
 
 // Format 3 only (the family was never stored otherwise); what the core's codec functions do for it.
-using Codec = ldp_pg::CoreCodec<HeavySummary, ldp::heavy_summary_binary_parse_size, ldp::heavy_summary_from_binary,
-                                ldp::heavy_summary_binary_size, ldp::heavy_summary_to_binary,
-                                ldp::heavy_summary_parse_size, ldp::heavy_summary_from_text,
-                                ldp::heavy_summary_text_size, ldp::heavy_summary_to_text>;
+using Codec = LDP_CORE_CODEC(HeavySummary, heavy_summary);
 
 void heavy_settle(void* core) { ldp::heavy_flush_pending(static_cast<HeavySummary*>(core)); }
 
@@ -40,8 +37,8 @@ ldp_pg::LiveSummary* heavy_live_new(FunctionCallInfo fcinfo, const ldp::HeavyPro
   LDP_CORE(size = ldp::heavy_summary_size(p));  // validated and bounded: nothing allocated before
   ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kHeavyCodec, size + ldp::heavy_pending_bytes(p));
   LDP_CORE({
-    ldp::heavy_summary_init(heavy_core(live), p);
-    ldp::heavy_summary_add_pending_area(heavy_core(live));
+    ldp::heavy_summary_init(HeavyGlue::core(live), p);
+    ldp::heavy_summary_add_pending_area(HeavyGlue::core(live));
   });
   return live;
 }
@@ -50,8 +47,8 @@ ldp_pg::LiveSummary* heavy_live_copy(FunctionCallInfo fcinfo, const HeavySummary
   const size_t size = ldp::heavy_summary_size(s);
   ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kHeavyCodec, size);
   memcpy(live->core(), &s, size);
-  heavy_core(live)->pending = 0;  // a settled copy, without a pending area
-  heavy_core(live)->buffered = 0;
+  HeavyGlue::core(live)->pending = 0;  // a settled copy, without a pending area
+  HeavyGlue::core(live)->buffered = 0;
   return live;
 }
 
@@ -62,16 +59,16 @@ LDP_FUNCTION(ldp_heavy_summary_send) { return ldp_pg::summary_send(fcinfo, &kHea
 
 // ---- accessors ----
 
-LDP_FUNCTION(ldp_heavy_report_count) { PG_RETURN_INT64(heavy_arg(fcinfo, 0).n); }
-LDP_FUNCTION(ldp_heavy_epsilon) { PG_RETURN_FLOAT8(heavy_arg(fcinfo, 0).protocol.epsilon); }
+LDP_FUNCTION(ldp_heavy_report_count) { PG_RETURN_INT64(HeavyGlue::arg(fcinfo, 0).n); }
+LDP_FUNCTION(ldp_heavy_epsilon) { PG_RETURN_FLOAT8(HeavyGlue::arg(fcinfo, 0).protocol.epsilon); }
 LDP_FUNCTION(ldp_heavy_mechanism) {
-  PG_RETURN_TEXT_P(cstring_to_text(ldp::heavy_mechanism_name(heavy_arg(fcinfo, 0).protocol.mech())));
+  PG_RETURN_TEXT_P(cstring_to_text(ldp::heavy_mechanism_name(HeavyGlue::arg(fcinfo, 0).protocol.mech())));
 }
-LDP_FUNCTION(ldp_heavy_protocol_of) { PG_RETURN_DATUM(heavy_protocol_datum(heavy_arg(fcinfo, 0).protocol)); }
+LDP_FUNCTION(ldp_heavy_protocol_of) { PG_RETURN_DATUM(heavy_protocol_datum(HeavyGlue::arg(fcinfo, 0).protocol)); }
 
 // heavy_threshold(s): the default τ in reports for the summary's own n.
 LDP_FUNCTION(ldp_heavy_threshold) {
-  const HeavySummary& s = heavy_arg(fcinfo, 0);
+  const HeavySummary& s = HeavyGlue::arg(fcinfo, 0);
   double tau = 0;
   LDP_CORE(tau = ldp::heavy_threshold(s));
   PG_RETURN_FLOAT8(tau);
@@ -88,7 +85,7 @@ struct PreparedHeavy {
 };
 
 void* make_prepared(FunctionCallInfo fcinfo, MemoryContext mcxt) {
-  const HeavySummary& s = heavy_arg(fcinfo, 0);
+  const HeavySummary& s = HeavyGlue::arg(fcinfo, 0);
   auto* p = static_cast<PreparedHeavy*>(MemoryContextAllocZero(mcxt, sizeof(PreparedHeavy)));
   p->header = s;
   p->table = static_cast<int64*>(MemoryContextAllocHuge(mcxt, sizeof(int64) * static_cast<size_t>(s.cells())));

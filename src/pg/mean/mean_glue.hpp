@@ -7,20 +7,13 @@
 #include "core/mean/mean_summary.hpp"
 
 extern const ldp_pg::SummaryCodec kMeanCodec;
+// MeanGlue::arg (validated, hot sums settled), core, stored, adopt, combine.
+using MeanGlue = ldp_pg::SummaryGlue<ldp::MeanSummary, &kMeanCodec>;
 
-// The summary argument, readable: validated, hot sums settled.
-inline const ldp::MeanSummary& mean_arg(FunctionCallInfo fcinfo, int argno) {
-  return *static_cast<const ldp::MeanSummary*>(ldp_pg::summary_arg(fcinfo, argno, &kMeanCodec));
-}
-inline ldp::MeanSummary* mean_core(ldp_pg::LiveSummary* live) {
-  return static_cast<ldp::MeanSummary*>(live->core());
-}
 // A new live summary: empty (parameters validated), or a copy of s.
 ldp_pg::LiveSummary* mean_live_new(FunctionCallInfo fcinfo, ldp::MeanMechanism id,
                                    const ldp::MeanParams& p);
 ldp_pg::LiveSummary* mean_live_copy(FunctionCallInfo fcinfo, const ldp::MeanSummary& s);
-// A flat datum holding the stored form of s.
-inline Datum mean_stored(const ldp::MeanSummary& s) { return ldp_pg::stored_datum(&kMeanCodec, &s); }
 
 // The mechanism's parameters from the arguments that follow the report
 // (epsilon [, max_value] [, gamma]); first is the argument number of epsilon.

@@ -1,13 +1,18 @@
 // ldp.mean_summary: text and binary I/O, and the accessors.
+#include "pg/common/glue.hpp"  // postgres.h first
+
 #include <cmath>
 
-#include "core/mean/mean_encoders.hpp"
-#include "pg/mean/mean_glue.hpp"
 #include "core/common/stored_form.hpp"
+#include "core/mean/mean_encoders.hpp"
+#include "pg/common/core_codec.hpp"
+#include "pg/mean/mean_glue.hpp"
 
 using ldp::MeanSummary;
 
 namespace {
+
+using Codec = LDP_CORE_CODEC(MeanSummary, mean_summary);
 
 // An earlier version's stored value, after the length word: a 4-byte padding word
 // ("PACK": the format-1 binary form follows; else the memory image of this host's
@@ -21,21 +26,13 @@ const void* core_copy(const void* core, size_t size) {
 }
 
 const void* mean_read_flat(const char* content, size_t len) {
-  const auto* bytes = reinterpret_cast<const uint8_t*>(content);
-  alignas(8) char buf[ldp::kMaxMeanSummarySize];
-  size_t size = 0;
-  if (ldp::has_stored_magic(bytes, len)) {
-    LDP_CORE(size = ldp::mean_summary_from_binary(bytes, len, buf));
-    return core_copy(buf, size);
-  }
+  if (ldp::has_stored_magic(reinterpret_cast<const uint8_t*>(content), len)) return Codec::read_flat(content, len);
   int32 pad = 0;
   if (len >= sizeof pad) memcpy(&pad, content, sizeof pad);
-  if (len >= sizeof pad && pad == kMeanPackedTag) {
-    LDP_CORE(size = ldp::mean_summary_from_binary(bytes + 4, len - 4, buf));
-    return core_copy(buf, size);
-  }
+  if (len >= sizeof pad && pad == kMeanPackedTag) return Codec::read_flat(content + 4, len - 4);
   // a memory image: read where it lies when aligned, else from an aligned copy
-  size = len >= sizeof pad ? len - sizeof pad : 0;
+  alignas(8) char buf[ldp::kMaxMeanSummarySize];
+  size_t size = len >= sizeof pad ? len - sizeof pad : 0;
   const char* image = content + sizeof pad;
   if (reinterpret_cast<uintptr_t>(image) % 8 != 0) image = static_cast<const char*>(core_copy(image, size));
   const auto* s = reinterpret_cast<const MeanSummary*>(image);
@@ -54,15 +51,6 @@ void mean_settle(void* core) {
   if (ldp::mean_mechanism(s->mech()).real_valued) ldp::mean_flush_hot(s);
 }
 
-size_t mean_stored_size(const void* core) {
-  uint8_t buf[ldp::kMaxMeanSummaryBinary];
-  return ldp::mean_summary_to_binary(*static_cast<const MeanSummary*>(core), buf, sizeof buf);
-}
-
-void mean_write_stored(const void* core, uint8_t* out, size_t len) {
-  ldp::mean_summary_to_binary(*static_cast<const MeanSummary*>(core), out, len);
-}
-
 }  // namespace
 
 // extern: the codec is defined at the end of this file, after its SQL functions
@@ -76,7 +64,7 @@ ldp_pg::LiveSummary* mean_live_new(FunctionCallInfo fcinfo, ldp::MeanMechanism i
     size = ldp::mean_summary_size(id);
   });
   ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kMeanCodec, size);
-  LDP_CORE(ldp::mean_summary_init(mean_core(live), id, p));
+  LDP_CORE(ldp::mean_summary_init(MeanGlue::core(live), id, p));
   return live;
 }
 
@@ -99,30 +87,9 @@ ldp::MeanParams mean_params_args(FunctionCallInfo fcinfo, ldp::MeanMechanism id,
   return p;
 }
 
-LDP_FUNCTION(ldp_mean_summary_in) {
-  const char* text = PG_GETARG_CSTRING(0);
-  alignas(8) char buf[ldp::kMaxMeanSummarySize];
-  LDP_CORE(ldp::mean_summary_from_text(text, buf));
-  PG_RETURN_DATUM(mean_stored(*reinterpret_cast<const MeanSummary*>(buf)));
-}
-
-LDP_FUNCTION(ldp_mean_summary_out) {
-  const MeanSummary& s = mean_arg(fcinfo, 0);
-  char buf[ldp::kMaxMeanSummaryText];
-  LDP_CORE(ldp::mean_summary_to_text(s, buf, sizeof buf));
-  PG_RETURN_CSTRING(pstrdup(buf));
-}
-
-LDP_FUNCTION(ldp_mean_summary_recv) {
-  StringInfo in = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
-  alignas(8) char buf[ldp::kMaxMeanSummarySize];
-  const auto* bytes = reinterpret_cast<const uint8_t*>(in->data + in->cursor);
-  size_t len = static_cast<size_t>(in->len - in->cursor);
-  LDP_CORE(ldp::mean_summary_from_binary(bytes, len, buf));
-  in->cursor = in->len;
-  PG_RETURN_DATUM(mean_stored(*reinterpret_cast<const MeanSummary*>(buf)));
-}
-
+LDP_FUNCTION(ldp_mean_summary_in) { return Codec::in(fcinfo, &kMeanCodec); }
+LDP_FUNCTION(ldp_mean_summary_out) { return Codec::out(fcinfo, &kMeanCodec); }
+LDP_FUNCTION(ldp_mean_summary_recv) { return Codec::recv(fcinfo, &kMeanCodec); }
 LDP_FUNCTION(ldp_mean_summary_send) { return ldp_pg::summary_send(fcinfo, &kMeanCodec); }
 
 // ---- accessors ----
@@ -136,7 +103,7 @@ bool mean_estimate_of(const MeanSummary& s, ldp::Estimate* e) {
 }
 
 Datum mean_interval_end(FunctionCallInfo fcinfo, bool upper) {
-  const MeanSummary& s = mean_arg(fcinfo, 0);
+  const MeanSummary& s = MeanGlue::arg(fcinfo, 0);
   double confidence = PG_GETARG_FLOAT8(1), lo = 0, hi = 0;
   bool has = false;
   LDP_CORE(has = ldp::mean_interval(s, confidence, &lo, &hi));
@@ -147,31 +114,31 @@ Datum mean_interval_end(FunctionCallInfo fcinfo, bool upper) {
 
 LDP_FUNCTION(ldp_mean_estimate) {
   ldp::Estimate e;
-  if (!mean_estimate_of(mean_arg(fcinfo, 0), &e)) PG_RETURN_NULL();
+  if (!mean_estimate_of(MeanGlue::arg(fcinfo, 0), &e)) PG_RETURN_NULL();
   PG_RETURN_FLOAT8(ldp_pg::finite_result(e.value, "the estimate"));
 }
 
 LDP_FUNCTION(ldp_mean_std_error) {
   ldp::Estimate e;
-  if (!mean_estimate_of(mean_arg(fcinfo, 0), &e) || !e.has_std_error) PG_RETURN_NULL();
+  if (!mean_estimate_of(MeanGlue::arg(fcinfo, 0), &e) || !e.has_std_error) PG_RETURN_NULL();
   PG_RETURN_FLOAT8(ldp_pg::finite_result(e.std_error, "the standard error"));
 }
 
 LDP_FUNCTION(ldp_mean_ci_lower) { return mean_interval_end(fcinfo, false); }
 LDP_FUNCTION(ldp_mean_ci_upper) { return mean_interval_end(fcinfo, true); }
 
-LDP_FUNCTION(ldp_mean_report_count) { PG_RETURN_INT64(mean_arg(fcinfo, 0).n); }
-LDP_FUNCTION(ldp_mean_epsilon) { PG_RETURN_FLOAT8(mean_arg(fcinfo, 0).epsilon); }
+LDP_FUNCTION(ldp_mean_report_count) { PG_RETURN_INT64(MeanGlue::arg(fcinfo, 0).n); }
+LDP_FUNCTION(ldp_mean_epsilon) { PG_RETURN_FLOAT8(MeanGlue::arg(fcinfo, 0).epsilon); }
 
 LDP_FUNCTION(ldp_mean_mechanism) {
-  const MeanSummary& s = mean_arg(fcinfo, 0);
+  const MeanSummary& s = MeanGlue::arg(fcinfo, 0);
   const char* name = nullptr;
   LDP_CORE(name = ldp::mean_mechanism(s.mech()).name);
   PG_RETURN_TEXT_P(cstring_to_text(name));
 }
 
 LDP_FUNCTION(ldp_mean_error_bound) {
-  const MeanSummary& s = mean_arg(fcinfo, 0);
+  const MeanSummary& s = MeanGlue::arg(fcinfo, 0);
   double delta = PG_GETARG_FLOAT8(1);
   double bound = 0;
   LDP_CORE(bound = ldp::mean_error_bound(s, delta));
@@ -194,4 +161,4 @@ bool names_mechanism(const char* name, size_t len) { return ldp::mean_mechanism_
 const ldp_pg::SummaryCodec kMeanCodec = {
     "mean_summary", static_cast<uint8_t>(ldp::Family::Mean), "mean", names_mechanism,
     ldp_mean_summary_in, ldp_mean_summary_out, ldp_mean_report_count, ldp_mean_epsilon, ldp_mean_mechanism,
-    mean_read_flat, mean_settle, mean_stored_size, mean_write_stored};
+    mean_read_flat, mean_settle, Codec::stored_size, Codec::write_stored};

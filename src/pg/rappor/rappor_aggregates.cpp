@@ -18,8 +18,10 @@ using ldp::RapporSummary;
 
 namespace {
 
-// rappor_trans(state, cohort int, report varbit, hashes int, cohorts int, f, p, q)
-constexpr int kFirstParam = 3;
+// The aggregate's argument layout: rappor_trans(state, cohort int, report varbit, hashes
+// int, cohorts int, f, p, q).
+constexpr ldp_pg::TransLayout kRapporTrans{"rappor_trans", 2};
+constexpr int kFirstParam = kRapporTrans.param();
 
 // Cohorts a new state has room for: enough for the usual 64 or 128 cohorts at once.
 constexpr int64 kInitialRows = 128;
@@ -39,7 +41,7 @@ ldp::RapporParams params_arg(FunctionCallInfo fcinfo, int64 bits) {
 // not its own live summary (read, validated, merged: other parameters are 22023).
 __attribute__((noinline, cold)) ldp_pg::LiveSummary* rappor_state_new(FunctionCallInfo fcinfo,
                                                                       const ldp::RapporParams& p) {
-  const RapporSummary* given = PG_ARGISNULL(0) ? nullptr : &rappor_arg(fcinfo, 0);
+  const RapporSummary* given = PG_ARGISNULL(0) ? nullptr : &RapporGlue::arg(fcinfo, 0);
   int64 capacity = 0;
   LDP_CORE({
     ldp::validate_rappor_params(p);
@@ -54,9 +56,9 @@ __attribute__((noinline, cold)) ldp_pg::LiveSummary* rappor_state_new(FunctionCa
   });
   ldp_pg::LiveSummary* live = rappor_live_new(fcinfo, p, capacity);
   if (given != nullptr) {
-    LDP_CORE(ldp::rappor_summary_merge(rappor_core(live), *given));
-    if (unlikely(rappor_core(live)->n > ldp_pg::kMaxAdoptedReports))
-      ldp_pg::raise_adopted_too_large(rappor_core(live)->n);
+    LDP_CORE(ldp::rappor_summary_merge(RapporGlue::core(live), *given));
+    if (unlikely(RapporGlue::core(live)->n > ldp_pg::kMaxAdoptedReports))
+      ldp_pg::raise_adopted_too_large(RapporGlue::core(live)->n);
   }
   return live;
 }
@@ -65,12 +67,12 @@ __attribute__((noinline, cold)) ldp_pg::LiveSummary* rappor_state_new(FunctionCa
 ldp_pg::LiveSummary* add_report(FunctionCallInfo fcinfo, ldp_pg::LiveSummary* live, int64 cohort,
                                 const uint8_t* bits, int64 nbits) {
   bool added = false;
-  LDP_CORE(added = ldp::rappor_add_report(rappor_core(live), cohort, bits, nbits));
+  LDP_CORE(added = ldp::rappor_add_report(RapporGlue::core(live), cohort, bits, nbits));
   if (likely(added)) return live;
   int64 capacity = 0;
-  LDP_CORE(capacity = ldp::rappor_grown_capacity(*rappor_core(live)));
-  live = rappor_live_copy(fcinfo, *rappor_core(live), capacity);
-  LDP_CORE(added = ldp::rappor_add_report(rappor_core(live), cohort, bits, nbits));
+  LDP_CORE(capacity = ldp::rappor_grown_capacity(*RapporGlue::core(live)));
+  live = rappor_live_copy(fcinfo, *RapporGlue::core(live), capacity);
+  LDP_CORE(added = ldp::rappor_add_report(RapporGlue::core(live), cohort, bits, nbits));
   if (!added) elog(ERROR, "ldp: a grown RAPPOR summary had no room for a cohort");
   return live;
 }
@@ -82,15 +84,15 @@ Datum unchanged(FunctionCallInfo fcinfo) {
 
 // The general path: the first row, parameters per row, a toasted report, every error.
 __attribute__((noinline)) Datum rappor_trans_general(FunctionCallInfo fcinfo) {
-  if (ldp_report_is_null(fcinfo, 1, 2)) return unchanged(fcinfo);
-  ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, "rappor_trans", kFirstParam);
+  if (ldp_report_is_null(fcinfo, kRapporTrans)) return unchanged(fcinfo);
+  ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, kRapporTrans);
   VarBit* report = PG_GETARG_VARBIT_P(2);
-  ldp_pg::LiveSummary* live = PG_ARGISNULL(0) ? nullptr : ldp_pg::live_rw_arg(fcinfo, 0, &kRapporCodec);
+  ldp_pg::LiveSummary* live = PG_ARGISNULL(0) ? nullptr : RapporGlue::own_state(fcinfo);
   if (live == nullptr) {
     live = rappor_state_new(fcinfo, params_arg(fcinfo, VARBITLEN(report)));
   } else if (!site->params_stable) {
-    ldp::RapporParams p = params_arg(fcinfo, rappor_core(live)->params.bits);
-    const ldp::RapporParams& have = rappor_core(live)->params;
+    ldp::RapporParams p = params_arg(fcinfo, RapporGlue::core(live)->params.bits);
+    const ldp::RapporParams& have = RapporGlue::core(live)->params;
     if (unlikely(!ldp::same_rappor_params(p, have)))
       ldp_pg::core_raise([&] {
         ldp::throw_error(ldp::ErrorKind::InvalidParameter,
@@ -107,9 +109,9 @@ __attribute__((noinline)) Datum rappor_trans_general(FunctionCallInfo fcinfo) {
 LDP_FUNCTION(ldp_rappor_trans) {
   if (likely(!(fcinfo->args[1].isnull | fcinfo->args[2].isnull))) {
     ldp_pg::VarbitView r;
-    ldp_pg::LiveSummary* live = ldp_pg::live_fast_state(fcinfo, &kRapporCodec);
+    ldp_pg::LiveSummary* live = RapporGlue::fast_state(fcinfo);
     if (live != nullptr && ldp_pg::varbit_in_place(PG_GETARG_DATUM(2), &r)) {
-      const RapporSummary* st = rappor_core(live);
+      const RapporSummary* st = RapporGlue::core(live);
       const int64 cohort = PG_GETARG_INT32(1);
       if (likely(r.nbits == st->params.bits && r.nbytes == (r.nbits + 7) / 8 &&
                  static_cast<uint64>(cohort) < static_cast<uint64>(st->params.cohorts))) {
@@ -124,15 +126,15 @@ LDP_FUNCTION(ldp_rappor_trans) {
 // Strict combine function (also rollup's transition): into += from, into grown (a
 // copy) when from brings cohorts it has no room for.
 LDP_FUNCTION(ldp_rappor_combine) {
-  ldp_pg::LiveSummary* into = ldp_pg::live_rw_arg(fcinfo, 0, &kRapporCodec);
-  const RapporSummary& have = into != nullptr ? *rappor_core(into) : rappor_arg(fcinfo, 0);
-  const RapporSummary& from = rappor_arg(fcinfo, 1);
+  ldp_pg::LiveSummary* into = RapporGlue::own_state(fcinfo);
+  const RapporSummary& have = into != nullptr ? *RapporGlue::core(into) : RapporGlue::arg(fcinfo, 0);
+  const RapporSummary& from = RapporGlue::arg(fcinfo, 1);
   int64 need = 0, capacity = 0;
   LDP_CORE({
     need = ldp::rappor_merged_rows(have, from);  // 22023 for other parameters
     capacity = std::min(ldp::rappor_max_rows(have.params), std::max(need, 2 * have.capacity));
   });
   if (into == nullptr || have.capacity < need) into = rappor_live_copy(fcinfo, have, capacity);
-  LDP_CORE(ldp::rappor_summary_merge(rappor_core(into), from));
+  LDP_CORE(ldp::rappor_summary_merge(RapporGlue::core(into), from));
   PG_RETURN_DATUM(into->rw_datum());
 }

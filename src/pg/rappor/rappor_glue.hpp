@@ -6,14 +6,9 @@
 #include "core/rappor/rappor_summary.hpp"
 
 extern const ldp_pg::SummaryCodec kRapporCodec;
+// RapporGlue::arg (validated), core, stored.
+using RapporGlue = ldp_pg::SummaryGlue<ldp::RapporSummary, &kRapporCodec>;
 
-// The summary argument, readable and validated.
-inline const ldp::RapporSummary& rappor_arg(FunctionCallInfo fcinfo, int argno) {
-  return *static_cast<const ldp::RapporSummary*>(ldp_pg::summary_arg(fcinfo, argno, &kRapporCodec));
-}
-inline ldp::RapporSummary* rappor_core(ldp_pg::LiveSummary* live) {
-  return static_cast<ldp::RapporSummary*>(live->core());
-}
 // A new live summary with room for `capacity` cohorts: empty (parameters and capacity
 // validated before anything is allocated), or a copy of s (capacity >= s.rows).
 ldp_pg::LiveSummary* rappor_live_new(FunctionCallInfo fcinfo, const ldp::RapporParams& p, int64 capacity);

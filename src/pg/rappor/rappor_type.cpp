@@ -22,10 +22,7 @@ using ldp::RapporSummary;
 namespace {
 
 // Format 3 only (the family was never stored otherwise).
-using Codec = ldp_pg::CoreCodec<RapporSummary, ldp::rappor_summary_binary_parse_size, ldp::rappor_summary_from_binary,
-                                ldp::rappor_summary_binary_size, ldp::rappor_summary_to_binary,
-                                ldp::rappor_summary_parse_size, ldp::rappor_summary_from_text,
-                                ldp::rappor_summary_text_size, ldp::rappor_summary_to_text>;
+using Codec = LDP_CORE_CODEC(RapporSummary, rappor_summary);
 
 void rappor_settle(void*) {}  // nothing pending: reports go straight to the counters
 
@@ -35,7 +32,7 @@ ldp_pg::LiveSummary* rappor_live_new(FunctionCallInfo fcinfo, const ldp::RapporP
   size_t size = 0;
   LDP_CORE(size = ldp::rappor_summary_size(p, capacity));  // validated and bounded: nothing allocated before
   ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kRapporCodec, size);
-  LDP_CORE(ldp::rappor_summary_init(rappor_core(live), p, capacity));
+  LDP_CORE(ldp::rappor_summary_init(RapporGlue::core(live), p, capacity));
   return live;
 }
 
@@ -43,7 +40,7 @@ ldp_pg::LiveSummary* rappor_live_copy(FunctionCallInfo fcinfo, const RapporSumma
   size_t size = 0;
   LDP_CORE(size = ldp::rappor_summary_size(s.params, capacity));
   ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kRapporCodec, size);
-  LDP_CORE(ldp::rappor_summary_copy(s, rappor_core(live), capacity));
+  LDP_CORE(ldp::rappor_summary_copy(s, RapporGlue::core(live), capacity));
   return live;
 }
 
@@ -62,23 +59,23 @@ ldp::RapporPrivacy privacy_of(const ldp::RapporParams& p, int64 reports, double 
 }
 }  // namespace
 
-LDP_FUNCTION(ldp_rappor_report_count) { PG_RETURN_INT64(rappor_arg(fcinfo, 0).n); }
+LDP_FUNCTION(ldp_rappor_report_count) { PG_RETURN_INT64(RapporGlue::arg(fcinfo, 0).n); }
 // The epsilon of one report (decode.R's eps_one: PRR and one IRR); NULL when it is not
 // finite (f = 0 with p = 0 or q = 1: a report shows its Bloom filter), as no accessor
 // returns an infinity (rappor_privacy says Infinity, as decode.R).
 LDP_FUNCTION(ldp_rappor_epsilon) {
-  ldp::RapporPrivacy r = privacy_of(rappor_arg(fcinfo, 0).params, 0, 0.05);
+  ldp::RapporPrivacy r = privacy_of(RapporGlue::arg(fcinfo, 0).params, 0, 0.05);
   if (!std::isfinite(r.epsilon_one)) PG_RETURN_NULL();
   PG_RETURN_FLOAT8(r.epsilon_one);
 }
 LDP_FUNCTION(ldp_rappor_mechanism) {
-  (void)rappor_arg(fcinfo, 0);  // validated
+  (void)RapporGlue::arg(fcinfo, 0);  // validated
   PG_RETURN_TEXT_P(cstring_to_text("rappor"));
 }
 
 // rappor_parameters(s) -> (bits, hashes, cohorts, f, p, q, reporting_cohorts)
 LDP_FUNCTION(ldp_rappor_parameters) {
-  const RapporSummary& s = rappor_arg(fcinfo, 0);
+  const RapporSummary& s = RapporGlue::arg(fcinfo, 0);
   Datum values[7] = {Int32GetDatum(static_cast<int32>(s.params.bits)), Int32GetDatum(static_cast<int32>(s.params.hashes)),
                      Int32GetDatum(static_cast<int32>(s.params.cohorts)), Float8GetDatum(s.params.f),
                      Float8GetDatum(s.params.p), Float8GetDatum(s.params.q), Int64GetDatum(s.rows)};
@@ -117,7 +114,7 @@ struct DecodedRow {
 }  // namespace
 
 LDP_FUNCTION(ldp_rappor_decode) {
-  const RapporSummary& s = rappor_arg(fcinfo, 0);
+  const RapporSummary& s = RapporGlue::arg(fcinfo, 0);
   ArrayType* items = PG_GETARG_ARRAYTYPE_P(1);
   if (ARR_NDIM(items) > 1)
     ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR), errmsg("candidates must be a one-dimensional array")));

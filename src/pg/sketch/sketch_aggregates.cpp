@@ -13,44 +13,46 @@ using ldp::SketchMechanism;
 
 namespace {
 
+// A mechanism's aggregate, one row each: <m>_trans(state, the report's columns,
+// epsilon, hashes [, width]), its argument layout, which the transition functions read.
+struct SketchAggregate {
+  SketchMechanism id;
+  ldp_pg::TransLayout trans;
+  bool width_param;  // width follows hashes; else the width is the report's bit length (cms)
+};
+// (hash_index, coefficient, report boolean, ...)
+constexpr SketchAggregate kHcmsAgg{SketchMechanism::HCMS, {"hcms_trans", 3}, true};
+constexpr SketchAggregate kHashtogramAgg{SketchMechanism::Hashtogram, {"hashtogram_trans", 3}, true};
+// (hash_index int, report varbit, ...)
+constexpr SketchAggregate kCmsAgg{SketchMechanism::CMS, {"cms_trans", 2}, false};
+
 // A new live state: empty, or holding a state it was handed that is not its own live
-// summary, read and validated, then merged (which refuses another mechanism or other
-// parameters: 22023). width_arg < 0: the width is the report's (row_width).
-__attribute__((noinline, cold)) ldp::SketchSummary* sketch_state_new(FunctionCallInfo fcinfo,
-                                                                     SketchMechanism id, int eps_arg,
-                                                                     int width_arg, int64 row_width,
-                                                                     Datum* state) {
+// summary (SketchGlue::adopt: merged, which refuses another mechanism or other
+// parameters: 22023). Without a width parameter the width is the report's (row_width).
+__attribute__((noinline, cold)) ldp::SketchSummary* sketch_state_new(FunctionCallInfo fcinfo, const SketchAggregate& a,
+                                                                     int64 row_width, Datum* state) {
   ldp::SketchParams p;
-  p.epsilon = ldp_param_float8(fcinfo, eps_arg, "epsilon");
-  p.hashes = ldp_param_int4(fcinfo, eps_arg + 1, "hashes");
-  p.width = width_arg >= 0 ? ldp_param_int4(fcinfo, width_arg, "width") : row_width;
-  ldp_pg::LiveSummary* live = sketch_live_new(fcinfo, id, p);
-  ldp::SketchSummary* st = sketch_core(live);
-  if (!PG_ARGISNULL(0)) {
-    const ldp::SketchSummary& given = sketch_arg(fcinfo, 0);
-    LDP_CORE(ldp::sketch_summary_merge(st, given));
-  }
-  if (unlikely(st->n > ldp_pg::kMaxAdoptedReports)) ldp_pg::raise_adopted_too_large(st->n);
-  *state = live->rw_datum();
-  return st;
+  p.epsilon = ldp_param_float8(fcinfo, a.trans.param(), "epsilon");
+  p.hashes = ldp_param_int4(fcinfo, a.trans.param() + 1, "hashes");
+  p.width = a.width_param ? ldp_param_int4(fcinfo, a.trans.param() + 2, "width") : row_width;
+  return SketchGlue::adopt(fcinfo, sketch_live_new(fcinfo, a.id, p), ldp::sketch_summary_merge, state);
 }
 
 // The state for this row: a new summary on the first report, else the aggregate's
 // own, updated in place; the parameters are checked per row unless they are
 // constants of the query.
-ldp::SketchSummary* sketch_state(FunctionCallInfo fcinfo, SketchMechanism id, const char* fn, int eps_arg,
-                                 int width_arg, int64 row_width, Datum* state) {
-  ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, fn, eps_arg);
-  if (PG_ARGISNULL(0)) return sketch_state_new(fcinfo, id, eps_arg, width_arg, row_width, state);
-  ldp_pg::LiveSummary* live = ldp_pg::live_rw_arg(fcinfo, 0, &kSketchCodec);
-  if (live == nullptr || sketch_core(live)->mechanism != static_cast<uint8_t>(id))
-    return sketch_state_new(fcinfo, id, eps_arg, width_arg, row_width, state);
+ldp::SketchSummary* sketch_state(FunctionCallInfo fcinfo, const SketchAggregate& a, int64 row_width, Datum* state) {
+  ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, a.trans);
+  if (PG_ARGISNULL(0)) return sketch_state_new(fcinfo, a, row_width, state);
+  ldp_pg::LiveSummary* live = SketchGlue::own_state(fcinfo);
+  if (live == nullptr || SketchGlue::core(live)->mechanism != static_cast<uint8_t>(a.id))
+    return sketch_state_new(fcinfo, a, row_width, state);
   *state = PG_GETARG_DATUM(0);
-  ldp::SketchSummary* st = sketch_core(live);
+  ldp::SketchSummary* st = SketchGlue::core(live);
   if (site->params_stable) return st;
-  double eps = ldp_param_float8(fcinfo, eps_arg, "epsilon");
-  int64 hashes = ldp_param_int4(fcinfo, eps_arg + 1, "hashes");
-  int64 width = width_arg >= 0 ? ldp_param_int4(fcinfo, width_arg, "width") : st->width;
+  double eps = ldp_param_float8(fcinfo, a.trans.param(), "epsilon");
+  int64 hashes = ldp_param_int4(fcinfo, a.trans.param() + 1, "hashes");
+  int64 width = a.width_param ? ldp_param_int4(fcinfo, a.trans.param() + 2, "width") : st->width;
   if (unlikely(!ldp::same_sketch_params(*st, eps, hashes, width)))
     ldp_pg::core_raise([&] { ldp::throw_sketch_params_changed(*st, eps, hashes, width); });
   return st;
@@ -60,11 +62,12 @@ ldp::SketchSummary* sketch_state(FunctionCallInfo fcinfo, SketchMechanism id, co
 // aggregate's own live state of this mechanism with its pending area, and parameters
 // that are constants of the query. Else nullptr, and the row takes the general path,
 // which makes the state, checks the parameters and raises the errors.
-__attribute__((always_inline)) inline ldp::SketchSummary* fast_state(FunctionCallInfo fcinfo, SketchMechanism id) {
-  ldp_pg::LiveSummary* live = ldp_pg::live_fast_state(fcinfo, &kSketchCodec);
+__attribute__((always_inline)) inline ldp::SketchSummary* fast_state(FunctionCallInfo fcinfo,
+                                                                     const SketchAggregate& a) {
+  ldp_pg::LiveSummary* live = SketchGlue::fast_state(fcinfo);
   if (unlikely(live == nullptr)) return nullptr;
-  ldp::SketchSummary* st = sketch_core(live);
-  return likely(st->mechanism == static_cast<uint8_t>(id) && st->pending_stride != 0) ? st : nullptr;
+  ldp::SketchSummary* st = SketchGlue::core(live);
+  return likely(st->mechanism == static_cast<uint8_t>(a.id) && st->pending_stride != 0) ? st : nullptr;
 }
 
 Datum unchanged(FunctionCallInfo fcinfo) {
@@ -74,18 +77,17 @@ Datum unchanged(FunctionCallInfo fcinfo) {
 
 // hcms_agg / hashtogram_agg(hash_index, coefficient, report boolean, epsilon, hashes,
 // width): the general path.
-__attribute__((noinline)) Datum signed_trans_general(FunctionCallInfo fcinfo, SketchMechanism id, const char* fn) {
-  if (ldp_report_is_null(fcinfo, 1, 3)) return unchanged(fcinfo);
+__attribute__((noinline)) Datum signed_trans_general(FunctionCallInfo fcinfo, const SketchAggregate& a) {
+  if (ldp_report_is_null(fcinfo, a.trans)) return unchanged(fcinfo);
   Datum state;
-  ldp::SketchSummary* st = sketch_state(fcinfo, id, fn, 4, 6, 0, &state);
+  ldp::SketchSummary* st = sketch_state(fcinfo, a, 0, &state);
   LDP_CORE(ldp::sketch_add_signed(st, PG_GETARG_INT32(1), PG_GETARG_INT32(2), PG_GETARG_BOOL(3)));
   PG_RETURN_DATUM(state);
 }
 
-__attribute__((always_inline)) inline Datum signed_trans(FunctionCallInfo fcinfo, SketchMechanism id,
-                                                         const char* fn) {
+__attribute__((always_inline)) inline Datum signed_trans(FunctionCallInfo fcinfo, const SketchAggregate& a) {
   if (likely(!(fcinfo->args[1].isnull | fcinfo->args[2].isnull | fcinfo->args[3].isnull))) {
-    if (ldp::SketchSummary* st = fast_state(fcinfo, id)) {
+    if (ldp::SketchSummary* st = fast_state(fcinfo, a)) {
       const int64 j = PG_GETARG_INT32(1), l = PG_GETARG_INT32(2);
       if (likely(static_cast<uint64>(j) < static_cast<uint64>(st->hashes) &&
                  static_cast<uint64>(l) < static_cast<uint64>(st->width))) {
@@ -94,16 +96,16 @@ __attribute__((always_inline)) inline Datum signed_trans(FunctionCallInfo fcinfo
       }
     }
   }
-  return signed_trans_general(fcinfo, id, fn);
+  return signed_trans_general(fcinfo, a);
 }
 
 // cms_agg(hash_index int, report varbit, epsilon, hashes): the width is the bit length.
 // The general path.
 __attribute__((noinline)) Datum cms_trans_general(FunctionCallInfo fcinfo) {
-  if (ldp_report_is_null(fcinfo, 1, 2)) return unchanged(fcinfo);
+  if (ldp_report_is_null(fcinfo, kCmsAgg.trans)) return unchanged(fcinfo);
   VarBit* bits = PG_GETARG_VARBIT_P(2);
   Datum state;
-  ldp::SketchSummary* st = sketch_state(fcinfo, SketchMechanism::CMS, "cms_trans", 3, -1, VARBITLEN(bits), &state);
+  ldp::SketchSummary* st = sketch_state(fcinfo, kCmsAgg, VARBITLEN(bits), &state);
   LDP_CORE(ldp::sketch_add_cms(st, PG_GETARG_INT32(1), VARBITS(bits), VARBITLEN(bits)));
   PG_RETURN_DATUM(state);
 }
@@ -113,7 +115,7 @@ __attribute__((noinline)) Datum cms_trans_general(FunctionCallInfo fcinfo) {
 LDP_FUNCTION(ldp_cms_trans) {
   if (likely(!(fcinfo->args[1].isnull | fcinfo->args[2].isnull))) {
     ldp_pg::VarbitView r;
-    ldp::SketchSummary* st = fast_state(fcinfo, SketchMechanism::CMS);
+    ldp::SketchSummary* st = fast_state(fcinfo, kCmsAgg);
     if (st != nullptr && ldp_pg::varbit_in_place(PG_GETARG_DATUM(2), &r)) {
       const int64 j = PG_GETARG_INT32(1);
       if (likely(static_cast<uint64>(j) < static_cast<uint64>(st->hashes) && r.nbits == st->width &&
@@ -127,14 +129,10 @@ LDP_FUNCTION(ldp_cms_trans) {
   return cms_trans_general(fcinfo);
 }
 
-LDP_FUNCTION(ldp_hcms_trans) { return signed_trans(fcinfo, SketchMechanism::HCMS, "hcms_trans"); }
-LDP_FUNCTION(ldp_hashtogram_trans) { return signed_trans(fcinfo, SketchMechanism::Hashtogram, "hashtogram_trans"); }
+LDP_FUNCTION(ldp_hcms_trans) { return signed_trans(fcinfo, kHcmsAgg); }
+LDP_FUNCTION(ldp_hashtogram_trans) { return signed_trans(fcinfo, kHashtogramAgg); }
 
 // Strict combine function (also rollup's transition).
 LDP_FUNCTION(ldp_sketch_combine) {
-  ldp_pg::LiveSummary* into = ldp_pg::live_rw_arg(fcinfo, 0, &kSketchCodec);
-  if (into == nullptr) into = sketch_live_copy(fcinfo, sketch_arg(fcinfo, 0));
-  const ldp::SketchSummary& from = sketch_arg(fcinfo, 1);
-  LDP_CORE(ldp::sketch_summary_merge(sketch_core(into), from));
-  PG_RETURN_DATUM(into->rw_datum());
+  return SketchGlue::combine(fcinfo, sketch_live_copy, ldp::sketch_summary_merge);
 }

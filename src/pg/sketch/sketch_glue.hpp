@@ -6,14 +6,9 @@
 #include "core/sketch/sketch_summary.hpp"
 
 extern const ldp_pg::SummaryCodec kSketchCodec;
+// SketchGlue::arg (validated, pending counts settled), core, stored, adopt, combine.
+using SketchGlue = ldp_pg::SummaryGlue<ldp::SketchSummary, &kSketchCodec>;
 
-// The summary argument, readable and validated.
-inline const ldp::SketchSummary& sketch_arg(FunctionCallInfo fcinfo, int argno) {
-  return *static_cast<const ldp::SketchSummary*>(ldp_pg::summary_arg(fcinfo, argno, &kSketchCodec));
-}
-inline ldp::SketchSummary* sketch_core(ldp_pg::LiveSummary* live) {
-  return static_cast<ldp::SketchSummary*>(live->core());
-}
 // A new live summary: empty (parameters validated before anything is allocated),
 // or a copy of s.
 ldp_pg::LiveSummary* sketch_live_new(FunctionCallInfo fcinfo, ldp::SketchMechanism id,

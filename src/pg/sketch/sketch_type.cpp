@@ -23,10 +23,7 @@ namespace {
 
 // The stored forms of formats 2 (0.6.0, still read) and 3 (written since 0.7.0); sketches were never
 // stored in format 1. What the core's codec functions (core/sketch/sketch_codec.cpp) do for them.
-using Codec = ldp_pg::CoreCodec<SketchSummary, ldp::sketch_summary_binary_parse_size, ldp::sketch_summary_from_binary,
-                                ldp::sketch_summary_binary_size, ldp::sketch_summary_to_binary,
-                                ldp::sketch_summary_parse_size, ldp::sketch_summary_from_text,
-                                ldp::sketch_summary_text_size, ldp::sketch_summary_to_text>;
+using Codec = LDP_CORE_CODEC(SketchSummary, sketch_summary);
 
 void sketch_settle(void* core) { ldp::sketch_flush_pending(static_cast<SketchSummary*>(core)); }
 
@@ -43,8 +40,8 @@ ldp_pg::LiveSummary* sketch_live_new(FunctionCallInfo fcinfo, ldp::SketchMechani
   });
   ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kSketchCodec, size + pending);
   LDP_CORE({
-    ldp::sketch_summary_init(sketch_core(live), id, p);
-    if (pending != 0) ldp::sketch_summary_add_pending_area(sketch_core(live));
+    ldp::sketch_summary_init(SketchGlue::core(live), id, p);
+    if (pending != 0) ldp::sketch_summary_add_pending_area(SketchGlue::core(live));
   });
   return live;
 }
@@ -54,7 +51,7 @@ ldp_pg::LiveSummary* sketch_live_copy(FunctionCallInfo fcinfo, const SketchSumma
   size_t size = ldp::sketch_summary_size(s);
   ldp_pg::LiveSummary* live = ldp_pg::live_new(fcinfo, &kSketchCodec, size);
   memcpy(live->core(), &s, size);
-  sketch_core(live)->pending_stride = 0;
+  SketchGlue::core(live)->pending_stride = 0;
   return live;
 }
 
@@ -65,12 +62,12 @@ LDP_FUNCTION(ldp_sketch_summary_send) { return ldp_pg::summary_send(fcinfo, &kSk
 
 // ---- accessors ----
 
-LDP_FUNCTION(ldp_sketch_report_count) { PG_RETURN_INT64(sketch_arg(fcinfo, 0).n); }
-LDP_FUNCTION(ldp_sketch_epsilon) { PG_RETURN_FLOAT8(sketch_arg(fcinfo, 0).epsilon); }
-LDP_FUNCTION(ldp_sketch_hash_count) { PG_RETURN_INT32(static_cast<int32>(sketch_arg(fcinfo, 0).hashes)); }
-LDP_FUNCTION(ldp_sketch_width) { PG_RETURN_INT32(static_cast<int32>(sketch_arg(fcinfo, 0).width)); }
+LDP_FUNCTION(ldp_sketch_report_count) { PG_RETURN_INT64(SketchGlue::arg(fcinfo, 0).n); }
+LDP_FUNCTION(ldp_sketch_epsilon) { PG_RETURN_FLOAT8(SketchGlue::arg(fcinfo, 0).epsilon); }
+LDP_FUNCTION(ldp_sketch_hash_count) { PG_RETURN_INT32(static_cast<int32>(SketchGlue::arg(fcinfo, 0).hashes)); }
+LDP_FUNCTION(ldp_sketch_width) { PG_RETURN_INT32(static_cast<int32>(SketchGlue::arg(fcinfo, 0).width)); }
 LDP_FUNCTION(ldp_sketch_mechanism) {
-  const SketchSummary& s = sketch_arg(fcinfo, 0);
+  const SketchSummary& s = SketchGlue::arg(fcinfo, 0);
   const char* name = nullptr;
   LDP_CORE(name = ldp::sketch_mechanism(s.mech()).name);
   PG_RETURN_TEXT_P(cstring_to_text(name));
@@ -90,7 +87,7 @@ struct PreparedSketch {
 };
 
 void* make_prepared(FunctionCallInfo fcinfo, MemoryContext mcxt) {
-  const SketchSummary& s = sketch_arg(fcinfo, 0);
+  const SketchSummary& s = SketchGlue::arg(fcinfo, 0);
   auto* p = static_cast<PreparedSketch*>(MemoryContextAllocZero(mcxt, sizeof(PreparedSketch)));
   p->header = s;
   p->table = static_cast<int64*>(MemoryContextAllocHuge(mcxt, sizeof(int64) * static_cast<size_t>(s.cells())));

@@ -9,7 +9,6 @@
 #include "pg/common/encoders.hpp"
 #include "pg/heavy/heavy_glue.hpp"
 
-using ldp::HeavyMechanism;
 using ldp_pg::with_rng;
 
 namespace {
@@ -46,54 +45,41 @@ Datum row(FunctionCallInfo fcinfo, const ldp::BitstogramReport& r) {
   return ldp_pg::composite_result(fcinfo, v, nulls, 6);
 }
 
-// The protocol argument, which must be of mechanism m (22023 otherwise).
-ldp::HeavyProtocol protocol_of(FunctionCallInfo fcinfo, HeavyMechanism m, const char* fn) {
-  ldp::HeavyProtocol p = heavy_protocol_arg(fcinfo, 1);
-  if (p.mech() != m)
-    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                    errmsg("%s takes a %s protocol, got a %s one", fn, ldp::heavy_mechanism_name(m),
-                           ldp::heavy_mechanism_name(p.mech()))));
-  return p;
+// The protocol argument, which must be of m's mechanism (22023 otherwise).
+ldp::HeavyProtocol protocol_of(FunctionCallInfo fcinfo, const HeavyGlueMechanism& m) {
+  return heavy_protocol_arg(fcinfo, 1, m.id, m.encoder);
 }
 
 template <class Report, class Encode>
-Datum encode_text(FunctionCallInfo fcinfo, HeavyMechanism m, const char* fn, Encode encode) {
+Datum encode_text(FunctionCallInfo fcinfo, const HeavyGlueMechanism& m, Encode encode) {
   if (PG_ARGISNULL(0) || PG_ARGISNULL(1)) PG_RETURN_NULL();
-  const ldp::HeavyProtocol p = protocol_of(fcinfo, m, fn);
+  const ldp::HeavyProtocol p = protocol_of(fcinfo, m);
   const text* t = PG_GETARG_TEXT_PP(0);
   const std::string_view item(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
   return row(fcinfo, with_rng<Report>(fcinfo, 2, [&](ldp::RandomSource& rng) { return encode(p, item, rng); }));
 }
 
 template <class Report, class Encode>
-Datum encode_int8(FunctionCallInfo fcinfo, HeavyMechanism m, const char* fn, Encode encode) {
+Datum encode_int8(FunctionCallInfo fcinfo, const HeavyGlueMechanism& m, Encode encode) {
   if (PG_ARGISNULL(0) || PG_ARGISNULL(1)) PG_RETURN_NULL();
-  const ldp::HeavyProtocol p = protocol_of(fcinfo, m, fn);
+  const ldp::HeavyProtocol p = protocol_of(fcinfo, m);
   const int64 item = PG_GETARG_INT64(0);
   return row(fcinfo, with_rng<Report>(fcinfo, 2, [&](ldp::RandomSource& rng) { return encode(p, item, rng); }));
 }
 
 }  // namespace
 
-LDP_FUNCTION(ldp_treehist_encode) {
-  return encode_text<ldp::HeavyReport>(fcinfo, HeavyMechanism::TreeHist, "treehist_encode", ldp::treehist_encode);
-}
+LDP_FUNCTION(ldp_treehist_encode) { return encode_text<ldp::HeavyReport>(fcinfo, kTreeHistGlue, ldp::treehist_encode); }
 LDP_FUNCTION(ldp_treehist_encode_int8) {
-  return encode_int8<ldp::HeavyReport>(fcinfo, HeavyMechanism::TreeHist, "treehist_encode", ldp::treehist_encode_int);
+  return encode_int8<ldp::HeavyReport>(fcinfo, kTreeHistGlue, ldp::treehist_encode_int);
 }
-LDP_FUNCTION(ldp_pem_encode) { return encode_text<ldp::PemReport>(fcinfo, HeavyMechanism::PEM, "pem_encode", ldp::pem_encode); }
-LDP_FUNCTION(ldp_pem_encode_int8) {
-  return encode_int8<ldp::PemReport>(fcinfo, HeavyMechanism::PEM, "pem_encode", ldp::pem_encode_int);
-}
-LDP_FUNCTION(ldp_sfp_encode) { return encode_text<ldp::SfpReport>(fcinfo, HeavyMechanism::SFP, "sfp_encode", ldp::sfp_encode); }
-LDP_FUNCTION(ldp_sfp_encode_int8) {
-  return encode_int8<ldp::SfpReport>(fcinfo, HeavyMechanism::SFP, "sfp_encode", ldp::sfp_encode_int);
-}
+LDP_FUNCTION(ldp_pem_encode) { return encode_text<ldp::PemReport>(fcinfo, kPemGlue, ldp::pem_encode); }
+LDP_FUNCTION(ldp_pem_encode_int8) { return encode_int8<ldp::PemReport>(fcinfo, kPemGlue, ldp::pem_encode_int); }
+LDP_FUNCTION(ldp_sfp_encode) { return encode_text<ldp::SfpReport>(fcinfo, kSfpGlue, ldp::sfp_encode); }
+LDP_FUNCTION(ldp_sfp_encode_int8) { return encode_int8<ldp::SfpReport>(fcinfo, kSfpGlue, ldp::sfp_encode_int); }
 LDP_FUNCTION(ldp_bitstogram_encode) {
-  return encode_text<ldp::BitstogramReport>(fcinfo, HeavyMechanism::Bitstogram, "bitstogram_encode",
-                                            ldp::bitstogram_encode);
+  return encode_text<ldp::BitstogramReport>(fcinfo, kBitstogramGlue, ldp::bitstogram_encode);
 }
 LDP_FUNCTION(ldp_bitstogram_encode_int8) {
-  return encode_int8<ldp::BitstogramReport>(fcinfo, HeavyMechanism::Bitstogram, "bitstogram_encode",
-                                            ldp::bitstogram_encode_int);
+  return encode_int8<ldp::BitstogramReport>(fcinfo, kBitstogramGlue, ldp::bitstogram_encode_int);
 }

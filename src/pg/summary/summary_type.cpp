@@ -6,7 +6,8 @@
 // the accessors every family has are its family's.
 //
 // The registry of families in the server is kCodecs: a new family adds its codec
-// here, two cast functions below, and a row of ldp.summary_kinds.
+// here, two cast functions below, and a row of ldp.summary_kinds. It stands above the
+// families' glue (it includes each one's <family>_glue.hpp), hence its own folder.
 #include "pg/common/summary_datum.hpp"
 
 #include "core/common/stored_form.hpp"
