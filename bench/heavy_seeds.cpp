@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "core/heavy/heavy_summary.hpp"
-#include "tools/heavy_population.hpp"
+#include "tools/heavy/heavy_population.hpp"
 
 using namespace ldp;
 using namespace ldp::tools;

@@ -16,10 +16,10 @@
 #include <optional>
 #include <string>
 
-#include "tools/ldp_load_freq.hpp"
-#include "tools/pg_load.hpp"
-#include "tools/population.hpp"
-#include "tools/progress.hpp"
+#include "tools/common/load_family.hpp"
+#include "tools/common/pg_load.hpp"
+#include "tools/mean/mean_population.hpp"
+#include "tools/common/progress.hpp"
 
 using namespace ldp::tools;
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "freq_loader_support.hpp"
-#include "tools/pg_load.hpp"
+#include "tools/common/pg_load.hpp"
 #include "table_db_test.hpp"
 
 using namespace ldp::tools;

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "freq_loader_support.hpp"
-#include "tools/heavy_population.hpp"
-#include "tools/pg_load.hpp"
+#include "tools/heavy/heavy_population.hpp"
+#include "tools/common/pg_load.hpp"
 #include "table_db_test.hpp"
 
 using namespace ldp::tools;

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "tools/pg_load.hpp"
+#include "tools/common/pg_load.hpp"
 #include "table_db_test.hpp"
-#include "tools/population.hpp"
+#include "tools/mean/mean_population.hpp"
 
 using namespace ldp::tools;
 using ldp::tools::testing::TableDbTest;

@@ -15,9 +15,9 @@
 
 #include "freq_loader_support.hpp"
 #include "core/rappor/rappor_client.hpp"
-#include "tools/heavy_population.hpp"  // write_truth_file
-#include "tools/pg_load.hpp"
-#include "tools/rappor_population.hpp"
+#include "tools/heavy/heavy_population.hpp"  // write_truth_file
+#include "tools/common/pg_load.hpp"
+#include "tools/rappor/rappor_population.hpp"
 #include "table_db_test.hpp"
 
 using namespace ldp::tools;

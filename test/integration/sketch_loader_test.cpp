@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "freq_loader_support.hpp"
-#include "tools/pg_load.hpp"
+#include "tools/common/pg_load.hpp"
 #include "table_db_test.hpp"
 #include "core/sketch/sketch_summary.hpp"
-#include "tools/sketch_population.hpp"
+#include "tools/sketch/sketch_population.hpp"
 
 using namespace ldp::tools;
 using namespace ldp::tools::testing;

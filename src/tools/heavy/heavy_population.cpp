@@ -1,4 +1,4 @@
-#include "tools/heavy_population.hpp"
+#include "tools/heavy/heavy_population.hpp"
 
 #include <algorithm>
 #include <cerrno>

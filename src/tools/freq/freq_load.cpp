@@ -1,4 +1,4 @@
-#include "tools/ldp_load_freq.hpp"
+#include "tools/common/load_family.hpp"
 
 #include <cinttypes>
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/pg_load.hpp"
-#include "tools/progress.hpp"
+#include "tools/common/pg_load.hpp"
+#include "tools/common/progress.hpp"
 
 namespace ldp::tools {
 

@@ -1,4 +1,4 @@
-#include "tools/population.hpp"
+#include "tools/mean/mean_population.hpp"
 
 #include <algorithm>
 #include <cctype>

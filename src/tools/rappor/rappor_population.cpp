@@ -1,4 +1,4 @@
-#include "tools/rappor_population.hpp"
+#include "tools/rappor/rappor_population.hpp"
 
 #include <cmath>
 #include <memory>

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/thresh/params.hpp"
-#include "tools/thresh_scenario.hpp"
+#include "tools/thresh/thresh_scenario.hpp"
 
 namespace ldp::tools {
 

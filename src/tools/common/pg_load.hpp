@@ -12,12 +12,12 @@
 #include <utility>
 #include <vector>
 
-#include "tools/freq_population.hpp"
-#include "tools/heavy_population.hpp"
-#include "tools/population.hpp"
-#include "tools/progress.hpp"
-#include "tools/rappor_population.hpp"
-#include "tools/sketch_population.hpp"
+#include "tools/freq/freq_population.hpp"
+#include "tools/heavy/heavy_population.hpp"
+#include "tools/mean/mean_population.hpp"
+#include "tools/common/progress.hpp"
+#include "tools/rappor/rappor_population.hpp"
+#include "tools/sketch/sketch_population.hpp"
 
 namespace ldp::tools {
 

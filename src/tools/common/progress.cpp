@@ -1,4 +1,4 @@
-#include "tools/progress.hpp"
+#include "tools/common/progress.hpp"
 
 #include <sys/ioctl.h>
 #include <unistd.h>

@@ -27,7 +27,7 @@
 #include <thread>
 #include <vector>
 
-#include "tools/progress.hpp"
+#include "tools/common/progress.hpp"
 
 namespace ldp_load_test {
 

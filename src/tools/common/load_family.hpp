@@ -9,10 +9,10 @@
 #include <optional>
 #include <string>
 
-#include "tools/freq_population.hpp"
-#include "tools/heavy_population.hpp"
-#include "tools/rappor_population.hpp"
-#include "tools/sketch_population.hpp"
+#include "tools/freq/freq_population.hpp"
+#include "tools/heavy/heavy_population.hpp"
+#include "tools/rappor/rappor_population.hpp"
+#include "tools/sketch/sketch_population.hpp"
 
 namespace ldp::tools {
 

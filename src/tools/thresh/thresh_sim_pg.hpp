@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/thresh_sim.hpp"
+#include "tools/thresh/thresh_sim.hpp"
 
 namespace ldp::tools {
 

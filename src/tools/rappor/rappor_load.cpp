@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "core/common/error.hpp"
-#include "tools/ldp_load_freq.hpp"
-#include "tools/pg_load.hpp"
-#include "tools/progress.hpp"
+#include "tools/common/load_family.hpp"
+#include "tools/common/pg_load.hpp"
+#include "tools/common/progress.hpp"
 
 namespace ldp::tools {
 

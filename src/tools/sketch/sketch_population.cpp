@@ -1,4 +1,4 @@
-#include "tools/sketch_population.hpp"
+#include "tools/sketch/sketch_population.hpp"
 
 #include <algorithm>
 #include <cstring>

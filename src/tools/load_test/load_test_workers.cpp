@@ -1,5 +1,5 @@
 // ldp_load_test's sessions: THRESH writers, report writers and closers.
-#include "tools/load_test.hpp"
+#include "tools/load_test/load_test.hpp"
 
 namespace ldp_load_test {
 

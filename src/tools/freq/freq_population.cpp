@@ -1,4 +1,4 @@
-#include "tools/freq_population.hpp"
+#include "tools/freq/freq_population.hpp"
 
 #include <algorithm>
 #include <cctype>

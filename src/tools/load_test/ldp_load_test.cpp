@@ -11,7 +11,7 @@
 // been refused — is a failure. At the end every check prints one line
 // "load: NAME ... ok" or "load: NAME ... FAILED (why)" and the program exits non-zero
 // if anything failed.
-#include "tools/load_test.hpp"
+#include "tools/load_test/load_test.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // A HEAVYTHRESH simulation against the core's rules, with the re-estimate-every-epoch
 // baseline (thresh_hist_sim.hpp).
-#include "tools/thresh_hist_sim.hpp"
+#include "tools/thresh/thresh_hist_sim.hpp"
 
 #include <getopt.h>
 
@@ -12,9 +12,9 @@
 #include <stdexcept>
 
 #include "core/thresh/server.hpp"
-#include "tools/freq_population.hpp"
-#include "tools/progress.hpp"
-#include "tools/thresh_scenario.hpp"
+#include "tools/freq/freq_population.hpp"
+#include "tools/common/progress.hpp"
+#include "tools/thresh/thresh_scenario.hpp"
 
 namespace ldp::tools {
 

@@ -1,4 +1,4 @@
-#include "tools/thresh_sim.hpp"
+#include "tools/thresh/thresh_sim.hpp"
 
 #include <algorithm>
 #include <cmath>

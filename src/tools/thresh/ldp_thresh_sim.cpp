@@ -10,10 +10,10 @@
 #include <memory>
 #include <string>
 
-#include "tools/progress.hpp"
-#include "tools/thresh_hist_sim.hpp"
-#include "tools/thresh_sim.hpp"
-#include "tools/thresh_sim_pg.hpp"
+#include "tools/common/progress.hpp"
+#include "tools/thresh/thresh_hist_sim.hpp"
+#include "tools/thresh/thresh_sim.hpp"
+#include "tools/thresh/thresh_sim_pg.hpp"
 
 namespace {
 

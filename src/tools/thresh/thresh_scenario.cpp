@@ -1,6 +1,6 @@
 // THRESH simulation helpers: the scenario's users and the binomial sampler (NumPy's
 // legacy algorithms).
-#include "tools/thresh_scenario.hpp"
+#include "tools/thresh/thresh_scenario.hpp"
 
 #include <algorithm>
 #include <cinttypes>

@@ -19,8 +19,8 @@
 
 #include "core/common/random.hpp"
 #include "core/sketch/sketch_summary.hpp"
-#include "tools/freq_population.hpp"  // FreqTally, ItemEstimate, FreqColumn, read_word_counts
-#include "tools/population.hpp"       // UsageError, ChunkSink, ProgressFn
+#include "tools/freq/freq_population.hpp"  // FreqTally, ItemEstimate, FreqColumn, read_word_counts
+#include "tools/mean/mean_population.hpp"       // UsageError, ChunkSink, ProgressFn
 
 namespace ldp::tools {
 

@@ -19,7 +19,7 @@
 
 #include "core/common/random.hpp"
 #include "core/freq/freq_summary.hpp"
-#include "tools/population.hpp"  // UsageError, ChunkSink, ProgressFn, mix_seed
+#include "tools/mean/mean_population.hpp"  // UsageError, ChunkSink, ProgressFn, mix_seed
 
 namespace ldp::tools {
 

@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "core/rappor/rappor_summary.hpp"
-#include "tools/freq_population.hpp"  // FreqTally, FreqColumn, read_word_counts
-#include "tools/population.hpp"       // UsageError, ChunkSink, ProgressFn
+#include "tools/freq/freq_population.hpp"  // FreqTally, FreqColumn, read_word_counts
+#include "tools/mean/mean_population.hpp"       // UsageError, ChunkSink, ProgressFn
 
 namespace ldp::tools {
 
