@@ -1,64 +1,95 @@
-// ldp_load's frequency-oracle modes: the oracles over items [0, k) (grr, sue, oue,
-// dbitflip, olh, hadamard), the sketches over words (cms, hcms, hashtogram) and the
-// heavy hitters (treehist, run in ldp_load_heavy.cpp). The options main() parsed, and
-// the runs (load, then the truth and the local decoding on stdout). Split from
-// ldp_load.cpp to keep each file readable.
+// What a family adds to ldp_load: its row (LoadFamily) in the one registry
+// (load_families.cpp), which ldp_load dispatches on, the loader tests load every example
+// of, and --help is written from. A row names the mechanisms it answers to, the options it
+// takes and for which of them, and makes the load of a command line (FamilyLoad): its spec
+// validated once, its report columns, the reports and their truth, the aggregate that
+// reads them, the local decoding, the lines it prints.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
-#include "tools/freq/freq_population.hpp"
-#include "tools/heavy/heavy_population.hpp"
-#include "tools/rappor/rappor_population.hpp"
-#include "tools/sketch/sketch_population.hpp"
+#include "tools/common/cli.hpp"
+#include "tools/common/population.hpp"
 
 namespace ldp::tools {
 
-// A number as the key=value lines print it (append_double: shortest round trip).
-inline std::string num(double v) {
-  std::string s;
-  append_double(s, v);
-  return s;
-}
-
-// The lines the word loaders print after users=: seed=, table=, reports=,
-// distinct_items= (ldp_load_freq.cpp).
-void print_load_lines(const std::optional<uint64_t>& seed, const std::string& table, const FreqTally& t);
-
-// The loader's options around a population's spec (frequency oracle or sketch).
-template <class Spec>
-struct LoadCli {
-  Spec spec;
+// Where a load goes: --table, --dsn, --truncate and --no-analyze.
+struct LoadTarget {
   std::string table, dsn;
   bool truncate = false;
   bool analyze = true;
-  int64_t top = 10;            // items (words) printed, by true frequency; 0: all
-  bool print_summary = false;  // print local_summary= (the core's text form)
-};
-using FreqCli = LoadCli<FreqLoadSpec>;
-using SketchCli = LoadCli<SketchLoadSpec>;
-struct HeavyCli : LoadCli<HeavyLoadSpec> {
-  std::string truth_path;  // --truth FILE: the true counts as a word-count file
-};
-struct RapporCli : LoadCli<RapporLoadSpec> {
-  std::string truth_path;     // --truth FILE
-  int64_t candidates = 1000;  // the local decode's candidates: the most likely items
 };
 
-// Validates the options (UsageError), loads the reports, prints the key=value lines
-// on stdout and the one-line summary on stderr. Returns the exit status (0, or 1 on a
-// database error).
-int run_freq_load(const FreqCli& cli);
+// One load, its spec validated when it was made (a family's constructor, the only
+// validation on the way to the table). generate() may run once.
+class FamilyLoad {
+ public:
+  virtual ~FamilyLoad() = default;
+  // The mechanism, as the messages and the progress bar name it.
+  virtual std::string mechanism() const = 0;
+  // The reports the load writes (the progress bar's total).
+  virtual int64_t reports() const = 0;
+  // The report columns, after user_id bigint and round integer: the aggregate's arguments.
+  virtual std::vector<ReportColumn> report_columns() const = 0;
+  // Draws the population and hands its reports to sink as COPY text, keeping the truth
+  // and the local decoding.
+  virtual void generate(const ChunkSink& sink, const ProgressFn& progress) = 0;
+  // The SQL aggregate over the report columns whose summary the local decoding equals,
+  // e.g. "ldp.grr_agg(report, 2, 64)".
+  virtual std::string aggregate_sql() const = 0;
+  // After generate(): the local decoding's text form, what (aggregate)::text gives for
+  // the loaded table; none without a local decoding (--no-decode).
+  virtual std::optional<std::string> local_summary() const = 0;
+  // After the load (seconds: its wall time): the files it writes (--truth), the key=value
+  // lines on stdout, the one-line summary on stderr.
+  virtual void print(const LoadTarget& target, double seconds) const = 0;
+};
 
-// The same for a sketch (cms, hcms, hashtogram).
-int run_sketch_load(const SketchCli& cli);
+// An option a family takes, and for which of its mechanisms.
+struct OptionUse {
+  const LoadOption* option;
+  std::vector<std::string> only;  // the mechanisms that take it; empty: all of the family's
+};
 
-// The same for TreeHist (words or Zipf integer ids), and --truth.
-int run_heavy_load(const HeavyCli& cli);
+// A family's row.
+struct LoadFamily {
+  const char* name;                     // "freq"
+  std::vector<std::string> mechanisms;  // the --mechanism names it answers to
+  // --help, in pieces: its "Usage:" line (from "ldp_load"), its entry under "Mechanism:",
+  // its options after --epsilon there (or ""), its own section (or "").
+  const char* synopsis;
+  const char* mechanism_help;
+  const char* option_help;
+  const char* help;
+  std::vector<OptionUse> options;  // what it takes besides options::every_load
+  // The message when a mechanism of the family is given an option it does not take, or
+  // "" for the option's own (LoadOption::refusal).
+  std::string (*refusal)(const LoadOption& option, const std::string& mechanism);
+  // The load of a command line (its options already the family's): the options that
+  // must be given, the spec they make validated (once), and what can be checked before
+  // connecting (the table's name, the word file). UsageError.
+  std::unique_ptr<FamilyLoad> (*prepare)(const CommandLine& cl, const std::string& mechanism);
+  // A small load of each mechanism, as ldp_load's arguments ({words}: a word-count file):
+  // the loader tests load them and check the aggregate against the local decoding.
+  std::vector<std::string> examples;
+};
 
-// The same for RAPPOR (ldp_load_rappor.cpp), and --truth.
-int run_rappor_load(const RapporCli& cli);
+// The registry: every family's row, in --help's order (load_families.cpp).
+const std::vector<const LoadFamily*>& load_families();
+// The row that answers to a mechanism, or nullptr.
+const LoadFamily* find_load_family(const std::string& mechanism);
+// "rr, onebit, ..., sfp or rappor": every mechanism, for the messages.
+std::string mechanism_names();
+// ldp_load --help: the rows' pieces between the shared text.
+std::string load_usage();
+// The refusal when the family of `mechanism` does not take the option (for that
+// mechanism), or "" when it does; options::every_load are taken by all.
+std::string refuse_option(const LoadFamily& family, const LoadOption& option, const std::string& mechanism);
+// Every option of every row (and every_load), once each, in that order: ldp_load's getopt table.
+std::vector<const LoadOption*> all_load_options();
 
 }  // namespace ldp::tools

@@ -1,65 +1,112 @@
-#include "tools/common/load_family.hpp"
+#include "tools/freq/freq_load.hpp"
 
 #include <cinttypes>
-#include <cmath>
 #include <cstdio>
-#include <optional>
-#include <string>
-#include <vector>
 
-#include "tools/common/pg_load.hpp"
 #include "tools/common/progress.hpp"
 
 namespace ldp::tools {
 
-// seed=, table=, reports= and distinct_items= (every word loader: ldp_load_freq.hpp)
-void print_load_lines(const std::optional<uint64_t>& seed, const std::string& table, const FreqTally& t) {
-  if (seed)
-    std::printf("seed=%" PRIu64 "\n", *seed);
-  else
-    std::printf("seed=none\n");
-  std::printf("table=%s\n", table.c_str());
-  std::printf("reports=%" PRId64 "\n", t.reports);
-  int64_t distinct = 0;
-  for (int64_t c : t.true_counts) distinct += c > 0;
-  std::printf("distinct_items=%" PRId64 "\n", distinct);
-}
-
 namespace {
 
-// max over items of |local frequency - true frequency|
-double max_abs_error(const FreqTally& t, const std::vector<ItemEstimate>& est) {
-  double worst = 0;
-  for (size_t v = 0; v < est.size(); ++v)
-    worst = std::fmax(worst,
-                      std::fabs(est[v].frequency - t.true_frequency(static_cast<int64_t>(v))));
-  return worst;
+constexpr const char* kSynopsis = "ldp_load --mechanism FREQ --epsilon E --k K --distribution ITEMS --table NAME [options]";
+constexpr const char* kMechanismHelp = R"(  --mechanism grr|sue|oue|dbitflip|olh|hadamard
+                       frequency oracles over items [0, K): see "Frequency oracles"
+)";
+constexpr const char* kOptionHelp = R"()";
+constexpr const char* kHelp = R"(Frequency oracles (each user holds one item of [0, K) and sends one report a round):
+  --k K                the domain size, in [2, 4194304] (hadamard: at most 4194303)
+  --d D                dbitflip: buckets per report, in [1, K] (required; Ding et al.
+                       2017 evaluate d = 1, 2, 4 for repeated collection; d = K is SUE)
+  --memoize            dbitflip: every user is an ldp::DBitFlipClient (dBitFlipPM:
+                       its d buckets are drawn once and one bit per (bucket, whether
+                       the item is that bucket) is memoized across --rounds)
+  --rounds R           with --memoize: collect R rounds from every user (default 1)
+  --redraw P           with --rounds: each later round, a user draws a new item with
+                       probability P (default 0: users keep their item)
+  --distribution ITEMS the users' items:
+                         uniform            every item with probability 1/K
+                         zipf:S             item i with probability ~ (i+1)^-S
+                         constant:V         every user holds item V
+                         words:PATH         a word-count file (tab-separated
+                                            word<TAB>count, optional header, most
+                                            frequent first): item i is the word of
+                                            rank i (0 = most frequent) among the top
+                                            K words, drawn with probability count /
+                                            (sum of the top K counts). Words outside
+                                            the top K are NOT drawn (no catch-all
+                                            item): the population is the top K
+                                            words, renormalized; top_k_share= tells
+                                            what share of the file's counts that is
+  --top T              print the T items of highest true frequency (default 10;
+                       0 prints every item)
+  --print-summary      also print local_summary=, the core's text form of the local
+                       decoder state: equal to <aggregate>::text in SQL
+  --no-decode          skip the local decoding (OLH decodes in O(K) per report)
+  Tables: (user_id bigint, round integer, ...) with grr: report integer;
+  sue, oue: report varbit (K bits, bit v = item v from the left; sent as X<hex>
+  when K is a multiple of 4); dbitflip: buckets integer[], bits boolean[];
+  olh: seed bigint, report integer; hadamard: "row" integer, report boolean.
+  An existing table may have more columns (they take their defaults).
+  Aggregates: ldp.grr_agg(report, E, K), ldp.sue_agg(report, E),
+  ldp.oue_agg(report, E), ldp.dbitflip_agg(buckets, bits, E, K),
+  ldp.olh_agg(seed, report, E, K), ldp.hadamard_agg("row", report, E, K).
+  --words FILE         the same as --distribution words:FILE
+
+)";
+
+using Arg = LoadOption::Arg;
+const LoadOption kD{"d", Arg::Count,
+                    [](const OptionValue& v) -> std::string {
+                      return v.count < 1 || v.count > INT32_MAX ? "--d must be at least 1" : "";
+                    },
+                    options::kFreqRefusal, "freq"};
+const LoadOption kMemoize{"memoize", Arg::Flag, nullptr, options::kFreqRefusal, "freq"};
+const LoadOption kRedraw{"redraw", Arg::Number, nullptr, options::kFreqRefusal, "freq"};
+
+std::unique_ptr<FamilyLoad> prepare(const CommandLine& cl, const std::string& mechanism) {
+  if (!cl.has(options::epsilon)) throw UsageError("--epsilon is required");
+  FreqLoadSpec spec;
+  spec.mechanism = *parse_freq_mechanism(mechanism);
+  spec.k = cl.count(options::k, 0);
+  if (spec.k == 0) throw UsageError("--k (the domain size) is required for " + mechanism);
+  const std::string words = words_file(cl);
+  const std::string distribution = cl.has(options::words) ? "words:" + words : cl.text(options::distribution);
+  if (distribution.empty()) throw UsageError("--distribution is required");
+  spec.epsilon = cl.number(options::epsilon, 0);
+  spec.d = cl.count(kD, 0);
+  spec.memoize = cl.has(kMemoize);
+  spec.rounds = static_cast<int>(cl.count(options::rounds, 1));
+  spec.redraw = cl.number(kRedraw, 0);
+  spec.users = cl.count(options::users, 1000000);
+  spec.seed = cl.seed(options::seed);
+  spec.first_user_id = cl.count(options::first_user_id, 1);
+  spec.local_decode = !cl.has(options::no_decode);
+  spec.distribution = parse_item_distribution(distribution);
+  auto load = std::make_unique<FreqLoad>(spec, cl.count(options::top, 10), cl.has(options::print_summary));
+  { ItemPopulation check(spec.distribution, spec.k); }  // reads and checks the word file before connecting
+  return load;
 }
 
-// top_items= and the item.<i>.* lines of those items (est: empty, or every item's)
-void print_top_items(const std::vector<int64_t>& top, const std::vector<std::string>& words, const FreqTally& t,
-                     const std::vector<ItemEstimate>& est) {
-  std::string list;
-  for (int64_t item : top) {
-    if (!list.empty()) list.push_back(',');
-    list += std::to_string(item);
-  }
-  std::printf("top_items=%s\n", list.c_str());
-  for (int64_t item : top) {
-    const auto v = static_cast<size_t>(item);
-    if (v < words.size()) std::printf("item.%" PRId64 ".word=%s\n", item, words[v].c_str());
-    std::printf("item.%" PRId64 ".true_count=%" PRId64 "\n", item, t.true_counts[v]);
-    std::printf("item.%" PRId64 ".true_frequency=%s\n", item, num(t.true_frequency(item)).c_str());
-    if (!est.empty()) {
-      std::printf("item.%" PRId64 ".local_frequency=%s\n", item, num(est[v].frequency).c_str());
-      std::printf("item.%" PRId64 ".local_std_error=%s\n", item, num(est[v].std_error).c_str());
-    }
-  }
+}  // namespace
+
+std::string FreqLoad::aggregate_sql() const {
+  const FreqLoadSpec& s = *spec_;
+  std::vector<std::string> parameters{num(s.epsilon)};
+  if (s.mechanism != FreqMechanism::SUE && s.mechanism != FreqMechanism::OUE) parameters.push_back(std::to_string(s.k));
+  return aggregate_call("ldp." + mechanism() + "_agg", report_columns(), parameters);
 }
 
-void print_results(const FreqCli& cli, const FreqLoadResult& r) {
-  const FreqLoadSpec& s = cli.spec;
-  std::printf("mechanism=%s\n", freq_mechanism_name(s.mechanism));
+std::optional<std::string> FreqLoad::local_summary() const {
+  if (!result_.total.local) return std::nullopt;
+  return result_.total.local->text();
+}
+
+void FreqLoad::print(const LoadTarget& target, double seconds) const {
+  const FreqLoadSpec& s = *spec_;
+  const FreqLoadResult& r = result_;
+  const std::string mname = mechanism();
+  std::printf("mechanism=%s\n", mname.c_str());
   std::printf("epsilon=%s\n", num(s.epsilon).c_str());
   std::printf("k=%" PRId64 "\n", s.k);
   if (s.mechanism == FreqMechanism::DBitFlip) {
@@ -75,16 +122,16 @@ void print_results(const FreqCli& cli, const FreqLoadResult& r) {
   std::printf("users=%" PRId64 "\n", s.users);
   std::printf("rounds=%d\n", s.rounds);
   if (s.rounds > 1) std::printf("redraw=%s\n", num(s.redraw).c_str());
-  print_load_lines(s.seed, cli.table, r.total);
+  print_load_lines(s.seed, target.table, r.total);
 
   std::vector<ItemEstimate> est;
   if (r.total.local) {
     est = local_frequencies(**r.total.local);
     std::printf("n=%" PRId64 "\n", (*r.total.local)->n);
     std::printf("local_max_abs_error=%s\n", num(max_abs_error(r.total, est)).c_str());
-    if (cli.print_summary) std::printf("local_summary=%s\n", r.total.local->text().c_str());
+    if (print_summary_) std::printf("local_summary=%s\n", r.total.local->text().c_str());
   }
-  size_t limit = cli.top == 0 ? static_cast<size_t>(s.k) : static_cast<size_t>(cli.top);
+  const size_t limit = top_ == 0 ? static_cast<size_t>(s.k) : static_cast<size_t>(top_);
   print_top_items(r.total.top_items(limit), r.words, r.total, est);
   for (size_t i = 0; i < r.rounds.size(); ++i) {
     const FreqTally& t = r.rounds[i];
@@ -94,99 +141,48 @@ void print_results(const FreqCli& cli, const FreqLoadResult& r) {
                   num(max_abs_error(t, local_frequencies(**t.local))).c_str());
   }
   std::fflush(stdout);
-}
 
-void print_sketch_results(const SketchCli& cli, const SketchLoadResult& r) {
-  const SketchLoadSpec& s = cli.spec;
-  std::printf("mechanism=%s\n", sketch_mechanism_name(s.mechanism));
-  std::printf("epsilon=%s\n", num(s.epsilon).c_str());
-  std::printf("hashes=%" PRId64 "\n", s.hashes);
-  std::printf("width=%" PRId64 "\n", s.width);
-  std::printf("words_file=%s\n", s.words_path.c_str());
-  std::printf("words_in_file=%zu\n", r.words.size());
-  std::printf("users=%" PRId64 "\n", s.users);
-  print_load_lines(s.seed, cli.table, r.truth);
-
-  size_t limit = cli.top == 0 ? r.words.size() : static_cast<size_t>(cli.top);
-  std::vector<int64_t> top = r.truth.top_items(limit);
-  std::vector<ItemEstimate> est;  // of every word in the file
-  if (r.local) {
-    est = local_sketch_frequencies(**r.local, r.words);
-    std::printf("n=%" PRId64 "\n", (*r.local)->n);
-    std::printf("local_max_abs_error=%s\n", num(max_abs_error(r.truth, est)).c_str());
-    if (cli.print_summary) std::printf("local_summary=%s\n", r.local->text().c_str());
-  }
-  print_top_items(top, r.words, r.truth, est);
-  std::fflush(stdout);
-}
-
-}  // namespace
-
-int run_freq_load(const FreqCli& cli) {
-  validate_freq_spec(cli.spec);
-  quote_table_name(cli.table);
-  if (cli.top < 0) throw UsageError("--top must be >= 0");
-  // Read and check the word file before connecting (the load reads it again).
-  { ItemPopulation check(cli.spec.distribution, cli.spec.k); }
-  const char* mname = freq_mechanism_name(cli.spec.mechanism);
-
-  FreqLoadResult result;
-  int rc = load_with_progress(
-      cli.dsn, mname, cli.spec.users * cli.spec.rounds, cli.table, cli.analyze, &result,
-      [&](pqxx::connection& conn, const ProgressFn& on_progress) {
-        return load_freq_reports(conn, cli.spec, cli.table, cli.truncate, on_progress,
-                                 /*analyze=*/false);
-      });
-  if (rc != 0) return rc;
-
-  print_results(cli, result);
-
-  if (cli.spec.distribution.kind == ItemDistribution::Kind::Words &&
-      static_cast<int64_t>(result.words.size()) < cli.spec.k)
+  if (s.distribution.kind == ItemDistribution::Kind::Words && static_cast<int64_t>(r.words.size()) < s.k)
     std::fprintf(stderr,
                  "ldp_load: warning: the word file has %zu words, fewer than k = %" PRId64
                  ": items %zu..%" PRId64 " are never held\n",
-                 result.words.size(), cli.spec.k, result.words.size(), cli.spec.k - 1);
-  double rate =
-      result.seconds > 0 ? static_cast<double>(result.total.reports) / result.seconds : 0;
-  std::string shape = cli.spec.rounds > 1 ? " (" + std::to_string(cli.spec.users) + " users x " +
-                                                std::to_string(cli.spec.rounds) + " rounds)"
-                                          : "";
-  std::fprintf(stderr,
-               "ldp_load: %" PRId64 " %s reports%s (k = %" PRId64 ") into %s in %.2f s: %s "
-               "reports/s\n",
-               result.total.reports, mname, shape.c_str(), cli.spec.k, cli.table.c_str(),
-               result.seconds, Progress::human(rate).c_str());
-  return 0;
+                 r.words.size(), s.k, r.words.size(), s.k - 1);
+  const double rate = seconds > 0 ? static_cast<double>(r.total.reports) / seconds : 0;
+  const std::string shape =
+      s.rounds > 1 ? " (" + std::to_string(s.users) + " users x " + std::to_string(s.rounds) + " rounds)" : "";
+  std::fprintf(stderr, "ldp_load: %" PRId64 " %s reports%s (k = %" PRId64 ") into %s in %.2f s: %s reports/s\n",
+               r.total.reports, mname.c_str(), shape.c_str(), s.k, target.table.c_str(), seconds,
+               Progress::human(rate).c_str());
 }
 
-int run_sketch_load(const SketchCli& cli) {
-  validate_sketch_spec(cli.spec);
-  quote_table_name(cli.table);
-  if (cli.top < 0) throw UsageError("--top must be >= 0");
-  // Read and check the word file before connecting (the load reads it again).
-  { WordPopulation check(cli.spec.words_path); }
-  const char* mname = sketch_mechanism_name(cli.spec.mechanism);
-
-  SketchLoadResult result;
-  int rc = load_with_progress(
-      cli.dsn, mname, cli.spec.users, cli.table, cli.analyze, &result,
-      [&](pqxx::connection& conn, const ProgressFn& on_progress) {
-        return load_sketch_reports(conn, cli.spec, cli.table, cli.truncate, on_progress,
-                                   /*analyze=*/false);
-      });
-  if (rc != 0) return rc;
-
-  print_sketch_results(cli, result);
-
-  double rate =
-      result.seconds > 0 ? static_cast<double>(result.truth.reports) / result.seconds : 0;
-  std::fprintf(stderr,
-               "ldp_load: %" PRId64 " %s reports (hashes = %" PRId64 ", width = %" PRId64
-               ") into %s in %.2f s: %s reports/s\n",
-               result.truth.reports, mname, cli.spec.hashes, cli.spec.width, cli.table.c_str(),
-               result.seconds, Progress::human(rate).c_str());
-  return 0;
+const LoadFamily& freq_family() {
+  static const LoadFamily row{
+      "freq",
+      {"grr", "sue", "oue", "dbitflip", "olh", "hadamard"},
+      kSynopsis,
+      kMechanismHelp,
+      kOptionHelp,
+      kHelp,
+      {{&options::epsilon, {}},
+       {&options::k, {}},
+       {&kD, {}},
+       {&kMemoize, {}},
+       {&options::rounds, {}},
+       {&kRedraw, {}},
+       {&options::words, {}},
+       {&options::top, {}},
+       {&options::print_summary, {}},
+       {&options::no_decode, {}}},
+      nullptr,
+      prepare,
+      {"--mechanism grr --epsilon 2 --k 64 --words {words} --users 4000 --seed 21",
+       "--mechanism sue --epsilon 2 --k 64 --distribution zipf:1.1 --users 4000 --seed 21",
+       "--mechanism oue --epsilon 2 --k 30 --words {words} --users 4000 --seed 21",
+       "--mechanism dbitflip --epsilon 1 --k 64 --d 2 --memoize --rounds 3 --redraw 0.3 --words {words} "
+       "--users 1500 --seed 23",
+       "--mechanism olh --epsilon 2 --k 64 --words {words} --users 4000 --seed 21",
+       "--mechanism hadamard --epsilon 2 --k 64 --distribution uniform --users 4000 --seed 21"}};
+  return row;
 }
 
 }  // namespace ldp::tools

@@ -7,7 +7,8 @@
 // encoder, formats the report as PostgreSQL COPY text, and tallies the truth (how
 // many users hold each item) and a local decoder state (a FreqSummary fed with the
 // same reports): its frequencies are exactly what ldp.frequencies(<aggregate>)
-// returns for the loaded table. Nothing here talks to PostgreSQL (pg_load.hpp does).
+// returns for the loaded table. Nothing here talks to PostgreSQL (common/pg_load.hpp
+// does). The frequency family of ldp_load: its row is freq_load.*.
 #pragma once
 
 #include <algorithm>
@@ -19,44 +20,10 @@
 
 #include "core/common/random.hpp"
 #include "core/freq/freq_summary.hpp"
-#include "tools/mean/mean_population.hpp"  // UsageError, ChunkSink, ProgressFn, mix_seed
+#include "tools/common/items.hpp"
+#include "tools/common/population.hpp"
 
 namespace ldp::tools {
-
-// ---------------------------------------------------------------------------
-// Distributions of the users' items
-
-struct ItemDistribution {
-  enum class Kind { Uniform, Zipf, Constant, Words };
-  Kind kind = Kind::Uniform;
-  double s = 0;        // zipf: P(item i) proportional to (i+1)^-S
-  int64_t value = 0;   // constant: V
-  std::string path;    // words: PATH
-  std::string spec;    // as written by the user
-};
-
-// Parses uniform | zipf:S | constant:V | words:PATH. Throws UsageError.
-ItemDistribution parse_item_distribution(const std::string& spec);
-
-struct WordCount {
-  std::string word;
-  int64_t count = 0;
-};
-
-// A word-count file: tab-separated lines `word<TAB>count` (count a non-negative
-// integer), an optional header line first (a line whose count is not a number),
-// blank lines skipped. Returns the words ordered by count, most frequent first
-// (ties keep the file's order: a file already sorted keeps its order). Throws
-// UsageError naming the line of a malformed entry.
-std::vector<WordCount> read_word_counts(const std::string& path);
-
-// The index i of a draw from cumulative weights cdf (non-decreasing, cdf.back() > 0):
-// P(i) = (cdf[i] - cdf[i-1]) / cdf.back().
-inline size_t draw_cdf_index(const std::vector<double>& cdf, RandomSource& rng) {
-  const double u = rng.uniform() * cdf.back();
-  const auto i = static_cast<size_t>(std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
-  return i < cdf.size() ? i : cdf.size() - 1;
-}
 
 // Draws users' items in [0, k).
 //   uniform      every item with probability 1/k
@@ -126,44 +93,24 @@ struct FreqLoadSpec {
 };
 
 // Checks the combination of options (UsageError naming the option).
-void validate_freq_spec(const FreqLoadSpec& spec);
+void validate_spec(const FreqLoadSpec& spec);
 
 // A FreqSummary in owned, 8-byte aligned memory.
-class LocalSummary {
+class LocalSummary : public LocalState<FreqSummary> {
  public:
   LocalSummary(FreqMechanism id, const FreqParams& p);
-  FreqSummary* get() { return reinterpret_cast<FreqSummary*>(mem_.data()); }
-  const FreqSummary& operator*() const {
-    return *reinterpret_cast<const FreqSummary*>(mem_.data());
-  }
-  const FreqSummary* operator->() const { return &**this; }
   // The core's text form, as ldp.freq_summary prints (v1:grr{epsilon=...,counts=[...]}).
   std::string text() const;
-
- private:
-  std::vector<int64_t> mem_;
 };
 
-// One row of ldp.frequencies(s, consistency), computed as the extension computes it.
-struct ItemEstimate {
-  double frequency = 0, count = 0, std_error = 0, ci_lower = 0, ci_upper = 0;
-};
+// One row of ldp.frequencies(s, consistency) per item, computed as the extension computes it.
 // Empty when s.n == 0 (the SQL function returns no rows then).
 std::vector<ItemEstimate> local_frequencies(const FreqSummary& s,
                                             Consistency c = Consistency::None);
 
 // The truth and the local decoder state of a set of reports (a round, or all).
-struct FreqTally {
-  int64_t reports = 0;
-  std::vector<int64_t> true_counts;   // per item: the users' items behind the reports
+struct FreqTally : ItemTally {
   std::optional<LocalSummary> local;  // absent without local_decode
-  double true_frequency(int64_t item) const {
-    return reports > 0 ? static_cast<double>(true_counts[static_cast<size_t>(item)]) /
-                             static_cast<double>(reports)
-                       : 0.0;
-  }
-  // The items ordered by true count, most frequent first (ties: smaller item first).
-  std::vector<int64_t> top_items(size_t limit) const;
 };
 
 struct FreqLoadResult {
@@ -172,19 +119,14 @@ struct FreqLoadResult {
   std::vector<std::string> words;  // words: item -> word
   int64_t words_in_file = 0;
   double top_k_share = 1;
-  double seconds = 0;              // wall time of the load (set by load_freq_reports)
+  double seconds = 0;              // wall time of the load (set by load_spec, pg_load.hpp)
 };
 
 // COPY text rows "user_id\tround\t<report columns>\n", appended to out.
 void append_grr_row(std::string& out, int64_t user_id, int round, int64_t item);
-// SUE / OUE: the k bits (MSB-first bytes, the core's layout) as a varbit: the hex
-// form X... when k is a multiple of 4 (a quarter of the text), else the 0/1 string.
+// SUE / OUE: the k bits as a varbit (append_varbit).
 void append_unary_row(std::string& out, int64_t user_id, int round, const uint8_t* bytes,
                       int64_t k);
-// The varbit field alone (no tab or newline): nbits MSB-first bits of bytes, as above.
-void append_varbit(std::string& out, const uint8_t* bytes, int64_t nbits);
-// An integer field (no tab), as COPY reads it.
-void append_int_field(std::string& out, int64_t v);
 void append_dbitflip_row(std::string& out, int64_t user_id, int round, const int32_t* buckets,
                          const bool* bits, int64_t d);
 void append_olh_row(std::string& out, int64_t user_id, int round, int64_t seed, int64_t y);
@@ -196,30 +138,16 @@ void append_hadamard_row(std::string& out, int64_t user_id, int round, int64_t r
 // hadamard_encode) and hands the COPY text to sink in chunks of about chunk_bytes.
 // With a seed the output is reproducible; the population uses one stream and the
 // encoders another, so one seed gives the same items for every mechanism.
-FreqLoadResult generate_freq_reports(const FreqLoadSpec& spec, const ChunkSink& sink,
+FreqLoadResult generate_freq_reports(const Validated<FreqLoadSpec>& spec, const ChunkSink& sink,
                                      const ProgressFn& progress = {},
                                      size_t chunk_bytes = size_t{1} << 20);
 
 // ---------------------------------------------------------------------------
 // Tables
 
-struct FreqColumn {
-  const char* name;      // as stored in pg_attribute
-  const char* sql_type;  // as format_type() prints it (varbit: "bit varying", any length)
-};
 // The report columns of a mechanism (after user_id bigint and round integer):
 // grr report integer; sue/oue report bit varying; dbitflip buckets integer[],
 // bits boolean[]; olh seed bigint, report integer; hadamard "row" integer, report boolean.
-std::vector<FreqColumn> freq_report_columns(FreqMechanism m);
-// All the COPY columns, quoted: "user_id", "round", then the report columns.
-std::vector<std::string> freq_copy_columns(FreqMechanism m);
-// CREATE TABLE IF NOT EXISTS with that layout (every column NOT NULL).
-std::string freq_create_table_sql(const std::string& quoted_table, FreqMechanism m);
-// The same two for any report columns (the sketch loader's too).
-std::vector<std::string> report_copy_columns(const std::vector<FreqColumn>& report_columns);
-std::string report_create_table_sql(const std::string& quoted_table,
-                                    const std::vector<FreqColumn>& report_columns);
-// Quotes one identifier: "row" -> "\"row\"".
-std::string quote_ident(const std::string& name);
+std::vector<ReportColumn> freq_report_columns(FreqMechanism m);
 
 }  // namespace ldp::tools

@@ -64,7 +64,7 @@ HeavyProtocol heavy_load_protocol(const HeavyLoadSpec& s) {
   }
 }
 
-HeavyProtocol validate_heavy_spec(const HeavyLoadSpec& s) {
+HeavyProtocol validate_spec(const HeavyLoadSpec& s) {
   if (s.users < 1) throw UsageError("--users must be at least 1");
   if (static_cast<double>(s.users) > 9e15) throw UsageError("--users is too large");
   if (s.expected_users < 0) throw UsageError("--expected-users must be at least 1");
@@ -167,17 +167,9 @@ int64_t heavy_zipf_id(const HeavyLoadSpec& spec, int64_t rank) {
 // ---------------------------------------------------------------------------
 // Local decoding
 
-LocalHeavy::LocalHeavy(const HeavyProtocol& p) {
-  mem_.assign((heavy_summary_size(p) + 7) / 8, 0);
-  heavy_summary_init(get(), p);
-}
+LocalHeavy::LocalHeavy(const HeavyProtocol& p) : LocalState(heavy_summary_size(p)) { heavy_summary_init(get(), p); }
 
-std::string LocalHeavy::text() const {
-  std::string out(heavy_summary_text_size(**this), '\0');
-  heavy_summary_to_text(**this, out.data(), out.size());
-  out.resize(std::strlen(out.c_str()));
-  return out;
-}
+std::string LocalHeavy::text() const { return core_text(**this, heavy_summary_text_size, heavy_summary_to_text); }
 
 HeavyHitters LocalHeavy::hitters(const HeavyHittersQuery& q) const {
   std::vector<int64_t> table(static_cast<size_t>((*this)->cells()));
@@ -310,10 +302,11 @@ void encode_heavy(const HeavyProtocol& p, const Item& item, RandomSource& rng, H
 
 }  // namespace
 
-HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSink& sink, const ProgressFn& progress,
-                                       size_t chunk_bytes) {
+HeavyLoadResult generate_heavy_reports(const Validated<HeavyLoadSpec>& checked, const ChunkSink& sink,
+                                       const ProgressFn& progress, size_t chunk_bytes) {
+  const HeavyLoadSpec& spec = *checked;
   HeavyLoadResult result;
-  result.protocol = validate_heavy_spec(spec);
+  result.protocol = heavy_load_protocol(spec);
   const HeavyProtocol& p = result.protocol;
 
   // The items and their weights: encodable words by count, or Zipf ranks.
@@ -326,9 +319,7 @@ HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSin
     cdf.reserve(result.words.counts.size());
     for (int64_t n : result.words.counts) cdf.push_back(static_cast<double>(c += n));
   } else {
-    long double c = 0;  // P(rank i) ~ (i+1)^-s, as ItemPopulation's zipf:S
-    cdf.reserve(static_cast<size_t>(spec.k));
-    for (int64_t i = 0; i < spec.k; ++i) cdf.push_back(static_cast<double>(c += std::pow(i + 1.0, -spec.zipf_s)));
+    cdf = zipf_cdf(spec.k, spec.zipf_s);
     ids.reserve(static_cast<size_t>(spec.k));
     result.items.reserve(static_cast<size_t>(spec.k));
     for (int64_t i = 0; i < spec.k; ++i) {
@@ -347,27 +338,20 @@ HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSin
   RandomSource& erng = *enc_rng;
   ChunkedRows out(sink, progress, chunk_bytes, 128);
   std::string* rows = sink ? &out.buf() : nullptr;  // no sink: nothing formatted
-  int64_t done = 0;
-  try {
-    for (int64_t u = 0; u < spec.users; ++u) {
-      const size_t i = draw_cdf_index(cdf, prng);
-      ++truth[i];
-      if (spec.integers())
-        encode_heavy(p, ids[i], erng, local, rows, spec.first_user_id + u);
-      else
-        encode_heavy(p, result.items[i], erng, local, rows, spec.first_user_id + u);
-      ++done;
-      out.rows_done(done);
-    }
-    out.finish(done);
-  } catch (const ldp::Error& e) {
-    throw UsageError(std::string("the core library refused the load: ") + e.what());
-  }
+  for_each_device(spec.users, out, [&](int64_t u) -> int64_t {
+    const size_t i = draw_cdf_index(cdf, prng);
+    ++truth[i];
+    if (spec.integers())
+      encode_heavy(p, ids[i], erng, local, rows, spec.first_user_id + u);
+    else
+      encode_heavy(p, result.items[i], erng, local, rows, spec.first_user_id + u);
+    return 1;
+  });
   result.truth.reports = spec.users;
   return result;
 }
 
-std::vector<FreqColumn> heavy_report_columns(HeavyMechanism m) {
+std::vector<ReportColumn> heavy_report_columns(HeavyMechanism m) {
   if (m == HeavyMechanism::PEM)
     return {{"group_index", "integer"}, {"hash_index", "integer"}, {"coefficient", "integer"}, {"report", "boolean"}};
   if (m == HeavyMechanism::SFP)
@@ -382,21 +366,6 @@ std::vector<FreqColumn> heavy_report_columns(HeavyMechanism m) {
           {"coefficient", "integer"},
           {"prefix_report", "boolean"},
           {"item_report", "boolean"}};
-}
-
-void write_heavy_truth(const std::string& path, const HeavyLoadResult& r) { write_truth_file(path, r.items, r.truth); }
-
-void write_truth_file(const std::string& path, const std::vector<std::string>& items, const FreqTally& truth) {
-  std::ofstream out(path);
-  if (!out) throw UsageError("cannot write the truth to " + path + ": " + std::strerror(errno));
-  out << "item\tcount\n";
-  for (int64_t i : truth.top_items(items.size())) {
-    const int64_t c = truth.true_counts[static_cast<size_t>(i)];
-    if (c == 0) break;
-    out << items[static_cast<size_t>(i)] << '\t' << c << '\n';
-  }
-  out.close();
-  if (!out) throw UsageError("error writing the truth to " + path);
 }
 
 }  // namespace ldp::tools

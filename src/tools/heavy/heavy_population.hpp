@@ -9,7 +9,8 @@
 // item, encodes it, formats the report as PostgreSQL COPY text and tallies the truth
 // (how many users hold each item) and a local decoder state (a HeavySummary fed with
 // the same reports): its heavy hitters are exactly what ldp.heavy_hitters(<aggregate>)
-// returns for the loaded table. Nothing here talks to PostgreSQL (pg_load.hpp does).
+// returns for the loaded table. Nothing here talks to PostgreSQL (common/pg_load.hpp
+// does). The heavy-hitters family of ldp_load: its row is heavy_load.*.
 //
 // Items:
 //   words   a word-count file (word<TAB>count, as read_word_counts): a user holds each
@@ -32,8 +33,8 @@
 
 #include "core/common/random.hpp"
 #include "core/heavy/heavy_summary.hpp"
-#include "tools/freq/freq_population.hpp"  // FreqColumn, read_word_counts
-#include "tools/mean/mean_population.hpp"  // UsageError, ChunkSink, ProgressFn
+#include "tools/common/items.hpp"
+#include "tools/common/population.hpp"
 
 namespace ldp::tools {
 
@@ -71,7 +72,7 @@ bool parse_heavy_mechanism(const std::string& name, HeavyMechanism* out);
 // The protocol of the spec (UsageError naming the options when the core refuses it).
 HeavyProtocol heavy_load_protocol(const HeavyLoadSpec& spec);
 // Checks the options (UsageError naming the option); returns the protocol.
-HeavyProtocol validate_heavy_spec(const HeavyLoadSpec& spec);
+HeavyProtocol validate_spec(const HeavyLoadSpec& spec);
 
 // The word file under a protocol: the words it can encode, most frequent first, and
 // what was skipped.
@@ -90,29 +91,23 @@ HeavyWords read_heavy_words(const HeavyLoadSpec& spec, const HeavyProtocol& p);
 int64_t heavy_zipf_id(const HeavyLoadSpec& spec, int64_t rank);
 
 // A HeavySummary in owned, 8-byte aligned memory.
-class LocalHeavy {
+class LocalHeavy : public LocalState<HeavySummary> {
  public:
   explicit LocalHeavy(const HeavyProtocol& p);
-  HeavySummary* get() { return reinterpret_cast<HeavySummary*>(mem_.data()); }
-  const HeavySummary& operator*() const { return *reinterpret_cast<const HeavySummary*>(mem_.data()); }
-  const HeavySummary* operator->() const { return &**this; }
   std::string text() const;  // as ldp.heavy_summary prints
   // heavy_hitters(summary) at the default threshold (q.threshold < 0) or at q's.
   HeavyHitters hitters(const HeavyHittersQuery& q = {}) const;
   // The final oracle's estimates of these items (strings; integers as decimal text).
   std::vector<HeavyEstimate> frequencies(const std::vector<std::string>& items) const;
-
- private:
-  std::vector<int64_t> mem_;
 };
 
 struct HeavyLoadResult {
   HeavyProtocol protocol{};
-  FreqTally truth;                 // item i = items[i]; truth.local stays empty
+  ItemTally truth;                 // item i = items[i]
   std::vector<std::string> items;  // words, or ids as decimal text
   HeavyWords words;                // words: the file under the protocol (items = words.words)
   std::optional<LocalHeavy> local; // absent without local_decode
-  double seconds = 0;              // wall time of the load (set by load_heavy_reports)
+  double seconds = 0;              // wall time of the load (set by load_spec, pg_load.hpp)
 };
 
 // Recall and precision of returned items against the true set {v: true count >= τ}.
@@ -129,7 +124,7 @@ void append_treehist_row(std::string& out, int64_t user_id, const HeavyReport& r
 // text to sink in chunks of about chunk_bytes (an empty sink: no text is made, for
 // simulations that only decode locally). With a seed the output is reproducible: the
 // population uses one stream and the encoder another (as the other loaders).
-HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSink& sink,
+HeavyLoadResult generate_heavy_reports(const Validated<HeavyLoadSpec>& spec, const ChunkSink& sink,
                                        const ProgressFn& progress = {}, size_t chunk_bytes = size_t{1} << 20);
 
 // The report columns (after user_id bigint and round integer), ldp.<mechanism>_agg's
@@ -139,12 +134,6 @@ HeavyLoadResult generate_heavy_reports(const HeavyLoadSpec& spec, const ChunkSin
 // word_hash_index, word_coefficient integer, word_report boolean; bitstogram coordinate,
 // hadamard_row integer, symbol_report boolean, hash_index, coefficient integer,
 // item_report boolean.
-std::vector<FreqColumn> heavy_report_columns(HeavyMechanism m = HeavyMechanism::TreeHist);
-
-// Writes the truth as a word-count file: a header "item<TAB>count", then every item at
-// least one user holds, most frequent first. UsageError when the file cannot be written.
-void write_heavy_truth(const std::string& path, const HeavyLoadResult& r);
-// The same for any loader's items and truth (RAPPOR's too).
-void write_truth_file(const std::string& path, const std::vector<std::string>& items, const FreqTally& truth);
+std::vector<ReportColumn> heavy_report_columns(HeavyMechanism m = HeavyMechanism::TreeHist);
 
 }  // namespace ldp::tools

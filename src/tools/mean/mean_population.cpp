@@ -21,26 +21,6 @@ namespace ldp::tools {
 
 namespace {
 
-std::string fmt_num(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  // prefer the short form when it is exact
-  char shorter[64];
-  std::snprintf(shorter, sizeof shorter, "%g", v);
-  if (std::strtod(shorter, nullptr) == v) return shorter;
-  return buf;
-}
-
-// A whole string as a finite double, or nullopt.
-std::optional<double> to_double(const std::string& s) {
-  if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) return std::nullopt;
-  errno = 0;
-  char* end = nullptr;
-  double v = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
-
 double number_arg(const std::string& text, const std::string& what, const std::string& spec) {
   auto v = to_double(text);
   if (!v)
@@ -73,20 +53,6 @@ std::string trim(const std::string& s) {
 constexpr int64_t kMaxZipfRanks = 10'000'000;
 
 }  // namespace
-
-// splitmix64: independent streams from one user seed.
-uint64_t mix_seed(uint64_t seed, uint64_t stream) {
-  uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (stream + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-std::unique_ptr<ldp::RandomSource> make_random(const std::optional<uint64_t>& seed,
-                                               uint64_t stream) {
-  if (seed) return std::make_unique<ldp::SeededRandom>(mix_seed(*seed, stream));
-  return std::make_unique<ldp::SecureRandom>();
-}
 
 // ---------------------------------------------------------------------------
 // Distributions
@@ -199,8 +165,8 @@ Population::Population(const Distribution& d, double max_value, int64_t users)
     : d_(d), max_value_(max_value) {
   auto in_range = [&](double v, const char* what) {
     if (!(v >= 0 && v <= max_value))
-      throw UsageError("--distribution " + d.spec + ": " + what + " = " + fmt_num(v) +
-                       " is outside [0, max_value = " + fmt_num(max_value) + "]");
+      throw UsageError("--distribution " + d.spec + ": " + what + " = " + short_num(v) +
+                       " is outside [0, max_value = " + short_num(max_value) + "]");
   };
   switch (d.kind) {
     case Distribution::Kind::Constant:
@@ -216,12 +182,12 @@ Population::Population(const Distribution& d, double max_value, int64_t users)
     case Distribution::Kind::Bernoulli:
       if (max_value < 1)
         throw UsageError("--distribution " + d.spec + ": bernoulli values are 0 and 1, but "
-                         "max_value = " + fmt_num(max_value) + " < 1");
+                         "max_value = " + short_num(max_value) + " < 1");
       break;
     case Distribution::Kind::Zipf: {
       if (static_cast<double>(d.k) > max_value)
         throw UsageError("--distribution " + d.spec + ": zipf values are ranks 1.." +
-                         std::to_string(d.k) + ", above max_value = " + fmt_num(max_value));
+                         std::to_string(d.k) + ", above max_value = " + short_num(max_value));
       values_.resize(static_cast<size_t>(d.k));
       double c = 0;
       for (int64_t r = 1; r <= d.k; ++r) {
@@ -334,7 +300,7 @@ constexpr int kMaxRounds = 100000;
 void validate_spec(const LoadSpec& s) {
   const char* name = mechanism_name(s.mechanism);
   if (!(std::isfinite(s.epsilon) && s.epsilon > 0 && s.epsilon <= 700))
-    throw UsageError("--epsilon must be a number in (0, 700], got " + fmt_num(s.epsilon));
+    throw UsageError("--epsilon must be a number in (0, 700], got " + short_num(s.epsilon));
   if (s.users < 1) throw UsageError("--users must be at least 1");
   if (s.users > INT64_MAX / kMaxRounds) throw UsageError("--users is too large");
   if (s.first_user_id < 0 || s.first_user_id > INT64_MAX - s.users)
@@ -342,7 +308,7 @@ void validate_spec(const LoadSpec& s) {
   if (s.mechanism != Mechanism::RR) {
     if (!(std::isfinite(s.max_value) && s.max_value > 0 && s.max_value <= 1e300))
       throw UsageError(std::string("--max-value must be a number in (0, 1e300] for ") + name +
-                       ", got " + fmt_num(s.max_value));
+                       ", got " + short_num(s.max_value));
   } else if (s.max_value != 1.0) {
     throw UsageError("--max-value does not apply to rr (it estimates a proportion of bits)");
   }
@@ -353,19 +319,19 @@ void validate_spec(const LoadSpec& s) {
                                    "onebit only, not ") + name);
   } else {
     if (!(s.gamma >= 0 && s.gamma < 0.5))
-      throw UsageError("--gamma must be in [0, 0.5), got " + fmt_num(s.gamma));
+      throw UsageError("--gamma must be in [0, 0.5), got " + short_num(s.gamma));
     if (s.granularity != 0 && !(s.granularity > 0 && s.granularity <= s.max_value))
-      throw UsageError("--granularity must be in (0, max_value = " + fmt_num(s.max_value) +
-                       "], got " + fmt_num(s.granularity));
+      throw UsageError("--granularity must be in (0, max_value = " + short_num(s.max_value) +
+                       "], got " + short_num(s.granularity));
     if (s.granularity > 0 && s.max_value / s.granularity > 1e6)
-      throw UsageError("--granularity " + fmt_num(s.granularity) + " gives " +
-                       fmt_num(std::round(s.max_value / s.granularity) + 1) +
+      throw UsageError("--granularity " + short_num(s.granularity) + " gives " +
+                       short_num(std::round(s.max_value / s.granularity) + 1) +
                        " rounding points per user; use at most 10^6");
     if (s.rounds < 1 || s.rounds > kMaxRounds)
       throw UsageError("--rounds must be in [1, " + std::to_string(kMaxRounds) + "]");
     if (s.granularity > 0 &&
         static_cast<double>(s.users) * (std::round(s.max_value / s.granularity) + 1) > 1e11)
-      throw UsageError("--granularity " + fmt_num(s.granularity) +
+      throw UsageError("--granularity " + short_num(s.granularity) +
                        " is too fine for this many users: every user's device keeps one memo "
                        "entry per rounding point; use a coarser grid");
     if (s.rounds > 1 && s.granularity == 0)
@@ -374,7 +340,7 @@ void validate_spec(const LoadSpec& s) {
     if (s.constant_users && s.rounds == 1)
       throw UsageError("--constant-users only makes sense with --rounds > 1");
     if (!(s.drift >= 0 && s.drift <= 1))
-      throw UsageError("--drift must be in [0, 1], got " + fmt_num(s.drift));
+      throw UsageError("--drift must be in [0, 1], got " + short_num(s.drift));
   }
   if (s.mechanism == Mechanism::RR) {
     const Distribution& d = s.distribution;
@@ -391,32 +357,13 @@ void validate_spec(const LoadSpec& s) {
 // ---------------------------------------------------------------------------
 // Formatting
 
-namespace {
-inline void append_int(std::string& out, int64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, static_cast<size_t>(r.ptr - buf));
-}
-}  // namespace
-
-void append_double(std::string& out, double v) {
-  char buf[32];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip form
-  out.append(buf, static_cast<size_t>(r.ptr - buf));
-}
-
 void append_row(std::string& out, int64_t user_id, int round, bool report) {
-  append_int(out, user_id);
-  out.push_back('\t');
-  append_int(out, round);
-  out.append(report ? "\tt\n" : "\tf\n", 3);
+  append_row_prefix(out, user_id, round);
+  out.append(report ? "t\n" : "f\n", 2);
 }
 
 void append_row(std::string& out, int64_t user_id, int round, double report) {
-  append_int(out, user_id);
-  out.push_back('\t');
-  append_int(out, round);
-  out.push_back('\t');
+  append_row_prefix(out, user_id, round);
   append_double(out, report);
   out.push_back('\n');
 }
@@ -459,11 +406,42 @@ struct Accumulator {
   }
 };
 
+// One report of a user's value (no OneBitMeanClient), added to the round's summary: its row.
+void encode_one(const LoadSpec& spec, const MeanParams& p, double x, RandomSource& rng, MeanSummary* s,
+                std::string& out, int64_t uid) {
+  switch (spec.mechanism) {
+    case Mechanism::RR: {
+      bool bit = rr_encode(x != 0, p.epsilon, rng);
+      mean_add_bit(s, bit);
+      append_row(out, uid, 1, bit);
+      break;
+    }
+    case Mechanism::OneBit: {
+      bool bit = output_perturb(onebit_mean_encode(x, p.epsilon, p.max_value, rng), p.gamma, rng);
+      mean_add_bit(s, bit);
+      append_row(out, uid, 1, bit);
+      break;
+    }
+    case Mechanism::Laplace: {
+      double y = laplace_mean_encode(x, p.epsilon, p.max_value, rng);
+      mean_add_real(s, y);
+      append_row(out, uid, 1, y);
+      break;
+    }
+    case Mechanism::Piecewise: {
+      double y = piecewise_mean_encode(x, p.epsilon, p.max_value, rng);
+      mean_add_real(s, y);
+      append_row(out, uid, 1, y);
+      break;
+    }
+  }
+}
+
 }  // namespace
 
-LoadResult generate_reports(const LoadSpec& spec, const ChunkSink& sink,
-                            const ProgressFn& progress, size_t chunk_bytes) {
-  validate_spec(spec);
+LoadResult generate_reports(const Validated<LoadSpec>& checked, const ChunkSink& sink, const ProgressFn& progress,
+                            size_t chunk_bytes) {
+  const LoadSpec& spec = *checked;
   const MeanMechanism id = core_id(spec.mechanism);
   const MeanParams params = core_params(spec);
   const bool real = real_valued(spec.mechanism);
@@ -479,75 +457,39 @@ LoadResult generate_reports(const LoadSpec& spec, const ChunkSink& sink,
 
   ChunkedRows out(sink, progress, chunk_bytes, 128);
   std::string& buf = out.buf();
-  int64_t done = 0;
-
-  const double eps = spec.epsilon, m = params.max_value, gamma = params.gamma;
+  const double m = params.max_value;
   const bool client_mode = spec.mechanism == Mechanism::OneBit && spec.granularity > 0;
-
-  try {
-    for (int64_t i = 0; i < spec.users; ++i) {
-      const int64_t uid = spec.first_user_id + i;
-      const double base = population.next(prng);
-      if (client_mode) {
-        // One device: alpha and the memo persist across this user's rounds.
-        OneBitMeanClient client(eps, m, spec.granularity, gamma, erng);
-        for (int r = 1; r <= spec.rounds; ++r) {
-          double x = base;
-          if (spec.rounds > 1 && !spec.constant_users && spec.drift > 0) {
-            x = base * (1.0 - spec.drift + 2.0 * spec.drift * prng.uniform());
-            x = std::fmin(std::fmax(x, 0.0), m);
-          }
-          bool bit = client.report(x, erng);
-          Accumulator& a = *acc[static_cast<size_t>(r - 1)];
-          mean_add_bit(a.s(), bit);
-          a.true_sum.add(x);
-          append_row(buf, uid, r, bit);
-        }
-        done += spec.rounds;
-      } else {
-        Accumulator& a = *acc[0];
-        a.true_sum.add(base);
-        switch (spec.mechanism) {
-          case Mechanism::RR: {
-            bool bit = rr_encode(base != 0, eps, erng);
-            mean_add_bit(a.s(), bit);
-            append_row(buf, uid, 1, bit);
-            break;
-          }
-          case Mechanism::OneBit: {
-            bool bit = output_perturb(onebit_mean_encode(base, eps, m, erng), gamma, erng);
-            mean_add_bit(a.s(), bit);
-            append_row(buf, uid, 1, bit);
-            break;
-          }
-          case Mechanism::Laplace: {
-            double y = laplace_mean_encode(base, eps, m, erng);
-            mean_add_real(a.s(), y);
-            append_row(buf, uid, 1, y);
-            break;
-          }
-          case Mechanism::Piecewise: {
-            double y = piecewise_mean_encode(base, eps, m, erng);
-            mean_add_real(a.s(), y);
-            append_row(buf, uid, 1, y);
-            break;
-          }
-        }
-        ++done;
-      }
-      out.rows_done(done);
+  for_each_device(spec.users, out, [&](int64_t i) -> int64_t {
+    const int64_t uid = spec.first_user_id + i;
+    const double base = population.next(prng);
+    if (!client_mode) {
+      Accumulator& a = *acc[0];
+      a.true_sum.add(base);
+      encode_one(spec, params, base, erng, a.s(), buf, uid);
+      return 1;
     }
-    out.finish(done);
-  } catch (const ldp::Error& e) {
-    // The core rejected a parameter or value the validation above let through.
-    throw UsageError(std::string("the core library refused the load: ") + e.what());
-  }
+    // One device: alpha and the memo persist across this user's rounds.
+    OneBitMeanClient client(params.epsilon, m, spec.granularity, params.gamma, erng);
+    for (int r = 1; r <= spec.rounds; ++r) {
+      double x = base;
+      if (spec.rounds > 1 && !spec.constant_users && spec.drift > 0) {
+        x = base * (1.0 - spec.drift + 2.0 * spec.drift * prng.uniform());
+        x = std::fmin(std::fmax(x, 0.0), m);
+      }
+      bool bit = client.report(x, erng);
+      Accumulator& a = *acc[static_cast<size_t>(r - 1)];
+      mean_add_bit(a.s(), bit);
+      a.true_sum.add(x);
+      append_row(buf, uid, r, bit);
+    }
+    return spec.rounds;
+  });
 
   LoadResult result;
   result.clamped = population.clamped();
-  result.effective_epsilon =
-      spec.mechanism == Mechanism::OneBit && gamma > 0 ? output_perturbation_epsilon(eps, gamma)
-                                                       : eps;
+  result.effective_epsilon = spec.mechanism == Mechanism::OneBit && params.gamma > 0
+                                 ? output_perturbation_epsilon(params.epsilon, params.gamma)
+                                 : params.epsilon;
   auto total = std::make_unique<Accumulator>(id, params);
   for (auto& a : acc) {
     result.rounds.push_back(a->tally(real));
@@ -555,74 +497,15 @@ LoadResult generate_reports(const LoadSpec& spec, const ChunkSink& sink,
     total->true_sum.merge(a->true_sum);
   }
   result.total = total->tally(real);
+  char text[kMaxMeanSummaryText];
+  mean_summary_to_text(*total->s(), text, sizeof text);
+  result.summary = text;
   return result;
 }
 
 // ---------------------------------------------------------------------------
-// SQL names
+// Tables
 
-std::string quote_table_name(const std::string& name) {
-  std::vector<std::string> parts;
-  size_t i = 0;
-  auto bad = [&](const std::string& why) {
-    return UsageError("--table '" + name + "': " + why +
-                      " (expected name, schema.name, or \"Quoted\" parts)");
-  };
-  for (;;) {
-    std::string part;
-    if (i < name.size() && name[i] == '"') {
-      ++i;
-      for (;;) {
-        if (i >= name.size()) throw bad("unterminated quoted identifier");
-        if (name[i] == '"') {
-          if (i + 1 < name.size() && name[i + 1] == '"') {
-            part.push_back('"');
-            i += 2;
-            continue;
-          }
-          ++i;
-          break;
-        }
-        part.push_back(name[i++]);
-      }
-      if (part.empty()) throw bad("empty quoted identifier");
-    } else {
-      size_t b = i;
-      while (i < name.size() &&
-             (std::isalnum(static_cast<unsigned char>(name[i])) || name[i] == '_' ||
-              name[i] == '$' || static_cast<unsigned char>(name[i]) >= 0x80))
-        ++i;
-      part = name.substr(b, i - b);
-      if (part.empty()) throw bad("missing identifier");
-      if (std::isdigit(static_cast<unsigned char>(part[0])) || part[0] == '$')
-        throw bad("an unquoted identifier cannot start with '" + part.substr(0, 1) + "'");
-      for (char& c : part)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    }
-    if (part.size() > 63) throw bad("identifier longer than 63 bytes");
-    parts.push_back(part);
-    if (i == name.size()) break;
-    if (name[i] != '.') throw bad(std::string("unexpected character '") + name[i] + "'");
-    ++i;
-  }
-  if (parts.size() > 2) throw bad("too many dots");
-  std::string out;
-  for (size_t k = 0; k < parts.size(); ++k) {
-    if (k) out.push_back('.');
-    out.push_back('"');
-    for (char c : parts[k]) {
-      if (c == '"') out.push_back('"');
-      out.push_back(c);
-    }
-    out.push_back('"');
-  }
-  return out;
-}
-
-std::string create_table_sql(const std::string& quoted_table, Mechanism m) {
-  return "CREATE TABLE IF NOT EXISTS " + quoted_table +
-         " (user_id bigint NOT NULL, round integer NOT NULL, report " + report_sql_type(m) +
-         " NOT NULL)";
-}
+std::vector<ReportColumn> mean_report_columns(Mechanism m) { return {{"report", report_sql_type(m)}}; }
 
 }  // namespace ldp::tools

@@ -1,34 +1,26 @@
-// Populations of simulated users and the reports their devices send, for the
-// libpqxx tools (ldp_load and the later benchmark tools) and their tests.
+// Populations of simulated users holding numbers, and the reports their devices send with
+// a mean mechanism of the core library (rr, onebit, laplace, piecewise): the mean family
+// of ldp_load (its row: mean_load.*) and its tests.
 //
 // A Population draws each user's true value in [0, max_value] from a distribution.
 // generate_reports() encodes every value with a mechanism of the core library (the
 // device SDK) and formats the reports as PostgreSQL COPY text, while it tallies the
 // truth (the population's mean) and decodes the reports locally with the core's
 // decoder: that local estimate is exactly what the ldp aggregates must return for
-// the same rows. Nothing here talks to PostgreSQL (see pg_load.hpp for that).
+// the same rows. Nothing here talks to PostgreSQL (common/pg_load.hpp does).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
-#include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "core/common/error.hpp"
 #include "core/common/random.hpp"
 #include "core/common/stats.hpp"
+#include "tools/common/population.hpp"
 
 namespace ldp::tools {
-
-// A bad option, parameter or input file. Tools print what() and exit with status 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // ---------------------------------------------------------------------------
 // Distributions of the users' true values
@@ -127,89 +119,25 @@ struct LoadResult {
   std::vector<Tally> rounds;   // rounds[r - 1] is round r
   int64_t clamped = 0;         // population values clamped into [0, max_value]
   double effective_epsilon = 0;  // the one-round privacy (onebit with gamma: after perturbation)
-  double seconds = 0;          // wall time of the load (set by load_reports in pg_load.hpp)
+  std::string summary;         // the local decoder's text form, all rounds: (aggregate)::text
+  double seconds = 0;          // wall time of the load (set by load_spec in pg_load.hpp)
 };
 
 // One COPY text line "user_id\tround\treport\n", appended to out.
 void append_row(std::string& out, int64_t user_id, int round, bool report);
 void append_row(std::string& out, int64_t user_id, int round, double report);
-// A float8 as the shortest text that reads back as the same double.
-void append_double(std::string& out, double v);
-
-// The seed of random stream `stream` (0: the population, 1: the encoders) derived from
-// a user's --seed (splitmix64), shared by the mean and the frequency loaders.
-uint64_t mix_seed(uint64_t seed, uint64_t stream);
-// The random source of one stream (0: the population, 1: the encoders): seeded and
-// reproducible when a seed is given, else the kernel's cryptographic generator.
-std::unique_ptr<ldp::RandomSource> make_random(const std::optional<uint64_t>& seed,
-                                               uint64_t stream);
-
-// Receives whole COPY lines; generate_reports() empties the buffer after each call.
-using ChunkSink = std::function<void(std::string& lines)>;
-using ProgressFn = std::function<void(int64_t reports_done)>;
-
-// The COPY text a generator writes (every loader's one buffer): handed to sink in chunks
-// of about chunk_bytes, progress told the reports done after each chunk.
-class ChunkedRows {
- public:
-  ChunkedRows(const ChunkSink& sink, const ProgressFn& progress, size_t chunk_bytes, size_t row_bytes)
-      : sink_(sink), progress_(progress), chunk_bytes_(chunk_bytes) {
-    buf_.reserve(chunk_bytes + row_bytes);
-  }
-  std::string& buf() { return buf_; }
-  // After a device's rows, with the reports written so far: a full chunk goes to the sink.
-  void rows_done(int64_t done) {
-    if (buf_.size() >= chunk_bytes_) finish(done);
-  }
-  // Hands over what is left (also at the end).
-  void finish(int64_t done) {
-    if (!buf_.empty()) sink_(buf_);
-    buf_.clear();
-    if (progress_) progress_(done);
-  }
-
- private:
-  const ChunkSink& sink_;
-  const ProgressFn& progress_;
-  size_t chunk_bytes_;
-  std::string buf_;
-};
-
-// The device loop of the loaders: device(u) for u in [0, users), the chunks handed on
-// after each device, the rest at the end; the core's refusals (a parameter or report
-// the validation let through) become UsageError.
-template <class Device>
-void for_each_device(int64_t users, ChunkedRows& out, Device device) {
-  int64_t done = 0;
-  try {
-    for (int64_t u = 0; u < users; ++u) {
-      device(u);
-      out.rows_done(++done);
-    }
-    out.finish(done);
-  } catch (const ldp::Error& e) {
-    throw UsageError(std::string("the core library refused the load: ") + e.what());
-  }
-}
 
 // Draws the population, encodes every report with the core library (rr_encode,
 // onebit_mean_encode + output_perturb, OneBitMeanClient, laplace_mean_encode,
 // piecewise_mean_encode) and hands the COPY text to sink in chunks of about
 // chunk_bytes. With a seed the output is reproducible: the population uses one
 // stream derived from the seed and the encoders another, so one seed gives the same
-// population for every mechanism. Validates the spec first.
-LoadResult generate_reports(const LoadSpec& spec, const ChunkSink& sink,
-                            const ProgressFn& progress = {}, size_t chunk_bytes = size_t{1} << 20);
+// population for every mechanism.
+LoadResult generate_reports(const Validated<LoadSpec>& spec, const ChunkSink& sink, const ProgressFn& progress = {},
+                            size_t chunk_bytes = size_t{1} << 20);
 
-// ---------------------------------------------------------------------------
-// SQL names
-
-// Quotes [schema.]table for SQL the way PostgreSQL reads it: unquoted parts are folded
-// to lower case, "quoted" parts are kept as written. Throws UsageError on anything else.
-std::string quote_table_name(const std::string& name);
-
-// CREATE TABLE IF NOT EXISTS for the reports of a mechanism:
-// (user_id bigint, round int, report boolean | float8).
-std::string create_table_sql(const std::string& quoted_table, Mechanism m);
+// The report column of a mechanism (after user_id bigint and round integer): report
+// boolean, or double precision for laplace and piecewise.
+std::vector<ReportColumn> mean_report_columns(Mechanism m);
 
 }  // namespace ldp::tools

@@ -8,7 +8,7 @@
 
 namespace ldp::tools {
 
-void validate_rappor_spec(const RapporLoadSpec& s) {
+void validate_spec(const RapporLoadSpec& s) {
   try {
     validate_rappor_params(s.params);
   } catch (const ldp::Error& e) {
@@ -22,16 +22,16 @@ void validate_rappor_spec(const RapporLoadSpec& s) {
   if (s.first_user_id < 0) throw UsageError("--first-user-id must be >= 0");
 }
 
-std::vector<FreqColumn> rappor_report_columns() { return {{"cohort", "integer"}, {"report", "bit varying"}}; }
+std::vector<ReportColumn> rappor_report_columns() { return {{"cohort", "integer"}, {"report", "bit varying"}}; }
 
-RapporLoadResult generate_rappor_reports(const RapporLoadSpec& spec, const ChunkSink& sink, const ProgressFn& progress,
-                                         size_t chunk_bytes) {
-  validate_rappor_spec(spec);
+RapporLoadResult generate_rappor_reports(const Validated<RapporLoadSpec>& checked, const ChunkSink& sink,
+                                         const ProgressFn& progress, size_t chunk_bytes) {
+  const RapporLoadSpec& spec = *checked;
   const RapporParams& P = spec.params;
   RapporLoadResult result;
   std::vector<double> cdf;
-  long double c = 0;
   if (!spec.integers()) {
+    long double c = 0;
     for (const WordCount& w : read_word_counts(spec.words_path)) {
       if (w.count == 0) continue;
       result.items.push_back(w.word);
@@ -39,10 +39,8 @@ RapporLoadResult generate_rappor_reports(const RapporLoadSpec& spec, const Chunk
     }
     if (cdf.empty()) throw UsageError(spec.words_path + " has no word with a positive count");
   } else {
-    for (int64_t i = 0; i < spec.k; ++i) {
-      result.items.push_back(std::to_string(i + 1));
-      cdf.push_back(static_cast<double>(c += std::pow(i + 1.0, -spec.zipf_s)));
-    }
+    cdf = zipf_cdf(spec.k, spec.zipf_s);
+    for (int64_t i = 0; i < spec.k; ++i) result.items.push_back(std::to_string(i + 1));
   }
   result.truth.true_counts.assign(result.items.size(), 0);
   if (spec.local_decode) result.local.emplace(P);
@@ -51,7 +49,7 @@ RapporLoadResult generate_rappor_reports(const RapporLoadSpec& spec, const Chunk
   std::unique_ptr<RandomSource> enc_rng = make_random(spec.seed, 1);
   ChunkedRows out(sink, progress, chunk_bytes, static_cast<size_t>(P.bits) + 48);
   std::string secret(16, '\0');
-  for_each_device(spec.users, out, [&](int64_t u) {
+  for_each_device(spec.users, out, [&](int64_t u) -> int64_t {
     const auto cohort = static_cast<int64_t>(pop_rng->below(static_cast<uint64_t>(P.cohorts)));
     for (size_t b = 0; b < secret.size(); b += 8) {
       const uint64_t r = pop_rng->next_u64();
@@ -70,6 +68,7 @@ RapporLoadResult generate_rappor_reports(const RapporLoadSpec& spec, const Chunk
       rows += rappor_bit_string(report, P.bits);
       rows += '\n';
     }
+    return 1;
   });
   result.truth.reports = spec.users;
   return result;

@@ -9,7 +9,8 @@
 // ldp.rappor_agg(cohort, report, ...) reads), tallies the truth and feeds a local
 // RapporAccumulator with the same reports: rappor_decode of it is what
 // ldp.rappor_decode(ldp.rappor_agg(...), candidates) returns for the loaded table.
-// Nothing here talks to PostgreSQL (pg_load.hpp does).
+// Nothing here talks to PostgreSQL (common/pg_load.hpp does). The RAPPOR family of
+// ldp_load: its row is rappor_load.*.
 //
 // Items:
 //   words   a word-count file (read_word_counts): a device holds each word with
@@ -23,8 +24,8 @@
 #include <vector>
 
 #include "core/rappor/rappor_summary.hpp"
-#include "tools/freq/freq_population.hpp"  // FreqTally, FreqColumn, read_word_counts
-#include "tools/mean/mean_population.hpp"       // UsageError, ChunkSink, ProgressFn
+#include "tools/common/items.hpp"
+#include "tools/common/population.hpp"
 
 namespace ldp::tools {
 
@@ -42,24 +43,24 @@ struct RapporLoadSpec {
 
 // Checks the options (UsageError naming the option; the core's refusals of the
 // parameters with their message).
-void validate_rappor_spec(const RapporLoadSpec& spec);
+void validate_spec(const RapporLoadSpec& spec);
 
 struct RapporLoadResult {
-  FreqTally truth;                 // item i = items[i]; truth.local stays empty
+  ItemTally truth;                 // item i = items[i]
   std::vector<std::string> items;  // words by count descending, or ids "1".."k"
   std::optional<RapporAccumulator> local;  // absent without local_decode
-  double seconds = 0;              // wall time of the load (set by load_rappor_reports)
+  double seconds = 0;              // wall time of the load (set by load_spec, pg_load.hpp)
 };
 
 // The report columns after user_id bigint and round integer: cohort integer, report
 // bit varying.
-std::vector<FreqColumn> rappor_report_columns();
+std::vector<ReportColumn> rappor_report_columns();
 
 // Draws the population, encodes every report with the core library and hands the COPY
 // text to sink in chunks of about chunk_bytes (an empty sink: no text is made). With a
 // seed the output is reproducible: cohorts, secrets and items use one stream, the IRR
 // another.
-RapporLoadResult generate_rappor_reports(const RapporLoadSpec& spec, const ChunkSink& sink,
+RapporLoadResult generate_rappor_reports(const Validated<RapporLoadSpec>& spec, const ChunkSink& sink,
                                          const ProgressFn& progress = {}, size_t chunk_bytes = size_t{1} << 20);
 
 }  // namespace ldp::tools

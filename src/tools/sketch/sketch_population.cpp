@@ -42,7 +42,7 @@ WordPopulation::WordPopulation(const std::string& path) {
 
 int64_t WordPopulation::next(RandomSource& rng) const { return static_cast<int64_t>(draw_cdf_index(cdf_, rng)); }
 
-void validate_sketch_spec(const SketchLoadSpec& s) {
+void validate_spec(const SketchLoadSpec& s) {
   const char* name = sketch_mechanism_name(s.mechanism);
   try {
     validate_sketch_params(s.mechanism, SketchParams{s.epsilon, s.hashes, s.width});
@@ -66,18 +66,11 @@ void validate_sketch_spec(const SketchLoadSpec& s) {
 // ---------------------------------------------------------------------------
 // Local decoding
 
-LocalSketch::LocalSketch(SketchMechanism id, const SketchParams& p) {
-  size_t size = sketch_summary_size(id, p);
-  mem_.assign((size + 7) / 8, 0);
+LocalSketch::LocalSketch(SketchMechanism id, const SketchParams& p) : LocalState(sketch_summary_size(id, p)) {
   sketch_summary_init(get(), id, p);
 }
 
-std::string LocalSketch::text() const {
-  std::string out(sketch_summary_text_size(**this), '\0');
-  sketch_summary_to_text(**this, out.data(), out.size());
-  out.resize(std::strlen(out.c_str()));
-  return out;
-}
+std::string LocalSketch::text() const { return core_text(**this, sketch_summary_text_size, sketch_summary_to_text); }
 
 std::vector<ItemEstimate> local_sketch_frequencies(const SketchSummary& s,
                                                    const std::vector<std::string>& items) {
@@ -101,12 +94,8 @@ std::vector<ItemEstimate> local_sketch_frequencies(const SketchSummary& s,
 // Formatting
 
 namespace {
-inline void append_sketch_prefix(std::string& out, int64_t user_id, int round,
-                                 int64_t hash_index) {
-  append_int_field(out, user_id);
-  out.push_back('\t');
-  append_int_field(out, round);
-  out.push_back('\t');
+inline void append_sketch_prefix(std::string& out, int64_t user_id, int round, int64_t hash_index) {
+  append_row_prefix(out, user_id, round);
   append_int_field(out, hash_index);
   out.push_back('\t');
 }
@@ -129,9 +118,9 @@ void append_signed_sketch_row(std::string& out, int64_t user_id, int round, int6
 // ---------------------------------------------------------------------------
 // Generation
 
-SketchLoadResult generate_sketch_reports(const SketchLoadSpec& spec, const ChunkSink& sink,
+SketchLoadResult generate_sketch_reports(const Validated<SketchLoadSpec>& checked, const ChunkSink& sink,
                                          const ProgressFn& progress, size_t chunk_bytes) {
-  validate_sketch_spec(spec);
+  const SketchLoadSpec& spec = *checked;
   WordPopulation population(spec.words_path);
   const std::vector<std::string>& words = population.words();
 
@@ -142,8 +131,7 @@ SketchLoadResult generate_sketch_reports(const SketchLoadSpec& spec, const Chunk
 
   SketchLoadResult result;
   result.truth.true_counts.assign(words.size(), 0);
-  if (spec.local_decode)
-    result.local.emplace(spec.mechanism, SketchParams{spec.epsilon, spec.hashes, spec.width});
+  if (spec.local_decode) result.local.emplace(spec.mechanism, SketchParams{spec.epsilon, spec.hashes, spec.width});
   SketchSummary* local = result.local ? result.local->get() : nullptr;
   int64_t* truth = result.truth.true_counts.data();
 
@@ -152,33 +140,24 @@ SketchLoadResult generate_sketch_reports(const SketchLoadSpec& spec, const Chunk
   std::vector<uint8_t> bytes(static_cast<size_t>((width + 7) / 8));
   ChunkedRows out(sink, progress, chunk_bytes, 64 + static_cast<size_t>(width));
   std::string& buf = out.buf();
-  int64_t done = 0;
-
-  try {
-    for (int64_t i = 0; i < spec.users; ++i) {
-      const int64_t item = population.next(prng);
-      ++truth[item];
-      const std::string_view word = words[static_cast<size_t>(item)];
-      const int64_t uid = spec.first_user_id + i;
-      if (spec.mechanism == SketchMechanism::CMS) {
-        const int64_t j = cms_encode(word, eps, hashes, width, erng, bytes.data());
-        if (local) sketch_add_cms(local, j, bytes.data(), width);
-        append_cms_row(buf, uid, 1, j, bytes.data(), width);
-      } else {
-        const SignedSketchReport r = spec.mechanism == SketchMechanism::HCMS
-                                         ? hcms_encode(word, eps, hashes, width, erng)
-                                         : hashtogram_encode(word, eps, hashes, width, erng);
-        if (local) sketch_add_signed(local, r.hash_index, r.coefficient, r.report);
-        append_signed_sketch_row(buf, uid, 1, r.hash_index, r.coefficient, r.report);
-      }
-      ++done;
-      out.rows_done(done);
+  for_each_device(spec.users, out, [&](int64_t i) -> int64_t {
+    const int64_t item = population.next(prng);
+    ++truth[item];
+    const std::string_view word = words[static_cast<size_t>(item)];
+    const int64_t uid = spec.first_user_id + i;
+    if (spec.mechanism == SketchMechanism::CMS) {
+      const int64_t j = cms_encode(word, eps, hashes, width, erng, bytes.data());
+      if (local) sketch_add_cms(local, j, bytes.data(), width);
+      append_cms_row(buf, uid, 1, j, bytes.data(), width);
+    } else {
+      const SignedSketchReport r = spec.mechanism == SketchMechanism::HCMS
+                                       ? hcms_encode(word, eps, hashes, width, erng)
+                                       : hashtogram_encode(word, eps, hashes, width, erng);
+      if (local) sketch_add_signed(local, r.hash_index, r.coefficient, r.report);
+      append_signed_sketch_row(buf, uid, 1, r.hash_index, r.coefficient, r.report);
     }
-    out.finish(done);
-  } catch (const ldp::Error& e) {
-    // The core refused a parameter or a report the validation above let through.
-    throw UsageError(std::string("the core library refused the load: ") + e.what());
-  }
+    return 1;
+  });
   result.truth.reports = spec.users;
   result.words = words;
   return result;
@@ -187,7 +166,7 @@ SketchLoadResult generate_sketch_reports(const SketchLoadSpec& spec, const Chunk
 // ---------------------------------------------------------------------------
 // Tables
 
-std::vector<FreqColumn> sketch_report_columns(SketchMechanism m) {
+std::vector<ReportColumn> sketch_report_columns(SketchMechanism m) {
   switch (m) {
     case SketchMechanism::CMS: return {{"hash_index", "integer"}, {"report", "bit varying"}};
     case SketchMechanism::HCMS:

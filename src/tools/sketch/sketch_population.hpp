@@ -8,7 +8,8 @@
 // tallies the truth (how many users hold each word) and a local decoder state (a
 // SketchSummary fed with the same reports): its estimates are exactly what
 // ldp.frequencies(<aggregate>, items) returns for the loaded table. Nothing here talks
-// to PostgreSQL (pg_load.hpp does).
+// to PostgreSQL (common/pg_load.hpp does). The sketch family of ldp_load: its row is
+// sketch_load.*.
 #pragma once
 
 #include <cstddef>
@@ -19,8 +20,8 @@
 
 #include "core/common/random.hpp"
 #include "core/sketch/sketch_summary.hpp"
-#include "tools/freq/freq_population.hpp"  // FreqTally, ItemEstimate, FreqColumn, read_word_counts
-#include "tools/mean/mean_population.hpp"       // UsageError, ChunkSink, ProgressFn
+#include "tools/common/items.hpp"
+#include "tools/common/population.hpp"
 
 namespace ldp::tools {
 
@@ -56,22 +57,14 @@ struct SketchLoadSpec {
 };
 
 // Checks the combination of options (UsageError naming the option).
-void validate_sketch_spec(const SketchLoadSpec& spec);
+void validate_spec(const SketchLoadSpec& spec);
 
 // A SketchSummary in owned, 8-byte aligned memory.
-class LocalSketch {
+class LocalSketch : public LocalState<SketchSummary> {
  public:
   LocalSketch(SketchMechanism id, const SketchParams& p);
-  SketchSummary* get() { return reinterpret_cast<SketchSummary*>(mem_.data()); }
-  const SketchSummary& operator*() const {
-    return *reinterpret_cast<const SketchSummary*>(mem_.data());
-  }
-  const SketchSummary* operator->() const { return &**this; }
   // The core's text form, as ldp.sketch_summary prints (v1:hcms{epsilon=...,sums=[...]}).
   std::string text() const;
-
- private:
-  std::vector<int64_t> mem_;
 };
 
 // The rows of ldp.frequencies(s, items) for these items, in order, computed as the
@@ -81,10 +74,10 @@ std::vector<ItemEstimate> local_sketch_frequencies(const SketchSummary& s,
                                                    const std::vector<std::string>& items);
 
 struct SketchLoadResult {
-  FreqTally truth;                  // item i = words[i]; truth.local stays empty
+  ItemTally truth;                  // item i = words[i]
   std::optional<LocalSketch> local; // absent without local_decode
   std::vector<std::string> words;   // the file's words, most frequent first
-  double seconds = 0;               // wall time of the load (set by load_sketch_reports)
+  double seconds = 0;               // wall time of the load (set by load_spec, pg_load.hpp)
 };
 
 // COPY text rows "user_id\tround\thash_index\t<report columns>\n", appended to out.
@@ -99,13 +92,13 @@ void append_signed_sketch_row(std::string& out, int64_t user_id, int round, int6
 // COPY text to sink in chunks of about chunk_bytes. With a seed the output is
 // reproducible; the population uses one stream and the encoders another (as the
 // frequency-oracle loader), so one seed gives the same words for every mechanism.
-SketchLoadResult generate_sketch_reports(const SketchLoadSpec& spec, const ChunkSink& sink,
+SketchLoadResult generate_sketch_reports(const Validated<SketchLoadSpec>& spec, const ChunkSink& sink,
                                          const ProgressFn& progress = {},
                                          size_t chunk_bytes = size_t{1} << 20);
 
 // The report columns of a mechanism (after user_id bigint and round integer):
 // cms hash_index integer, report bit varying; hcms and hashtogram hash_index integer,
 // coefficient integer, report boolean. The aggregates' arguments, in order.
-std::vector<FreqColumn> sketch_report_columns(SketchMechanism m);
+std::vector<ReportColumn> sketch_report_columns(SketchMechanism m);
 
 }  // namespace ldp::tools

@@ -12,7 +12,7 @@
 #include <stdexcept>
 
 #include "core/thresh/server.hpp"
-#include "tools/freq/freq_population.hpp"
+#include "tools/common/items.hpp"
 #include "tools/common/progress.hpp"
 #include "tools/thresh/thresh_scenario.hpp"
 
