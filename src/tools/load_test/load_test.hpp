@@ -27,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "tools/common/cli.hpp"
 #include "tools/common/progress.hpp"
 
 namespace ldp_load_test {
@@ -84,10 +85,7 @@ line per check and key=value figures. Exit status 0 iff every check passed.
 
 using Clock = std::chrono::steady_clock;
 
-[[noreturn]] inline void usage_error(const std::string& msg) {
-  std::fprintf(stderr, "ldp_load_test: %s\n(see ldp_load_test --help)\n", msg.c_str());
-  std::exit(2);
-}
+[[noreturn]] inline void usage_error(const std::string& msg) { ldp::tools::usage_error("ldp_load_test", msg); }
 
 inline double parse_double(const char* opt, const char* text, double lo, double hi) {
   char* end = nullptr;
@@ -350,9 +348,41 @@ struct CloseLog {
   std::map<int64_t, std::string> first_closed_at;  // closed_at when first seen
 };
 
+// Looks at which collection epochs are closed (when the look was sent and answered) and
+// records it; an epoch seen closed for the first time counts in stats.
+inline Outcome look_closed(pqxx::connection& c, const std::string& collection, CloseLog& log, Stats& stats) {
+  CloseLog::Look look;
+  look.sent = since_start();
+  pqxx::result r;
+  Outcome o = attempt([&] {
+    pqxx::nontransaction t(c);
+    r = t.exec_prepared("closed_epochs", collection);
+  });
+  look.answered = since_start();
+  if (!o.ok) return o;
+  std::lock_guard<std::mutex> g(log.m);
+  for (const auto& row : r) {
+    int64_t e = row[0].as<int64_t>();
+    look.closed.push_back(e);
+    if (log.first_closed_at.emplace(e, row[1].as<std::string>()).second) stats.collection_epochs.fetch_add(1);
+  }
+  std::sort(look.closed.begin(), look.closed.end());
+  log.looks.push_back(std::move(look));
+  return o;
+}
+
+// Records a close_due_epochs call that began at t0 and ended at t1 (seconds since the start).
+inline void log_close_call(CloseLog& log, Stats& stats, double t0, double t1) {
+  {
+    std::lock_guard<std::mutex> g(log.m);
+    log.calls.push_back({t0, t1});
+  }
+  stats.collection_calls.fetch_add(1);
+}
+
 // Calls close_due_epochs (in its own transaction) and looks at what is closed.
 inline Outcome close_and_look(pqxx::connection& c, const std::string& collection, CloseLog& log, Stats& stats,
-                       Latencies* lat) {
+                              Latencies* lat) {
   double t0 = since_start();
   auto a = Clock::now();
   Outcome o = attempt([&] {
@@ -363,26 +393,8 @@ inline Outcome close_and_look(pqxx::connection& c, const std::string& collection
   double t1 = since_start();
   if (!o.ok) return o;
   if (lat) lat->add(a, b);
-  stats.collection_calls.fetch_add(1);
-  CloseLog::Look look;
-  look.sent = since_start();
-  pqxx::result r;
-  o = attempt([&] {
-    pqxx::nontransaction t(c);
-    r = t.exec_prepared("closed_epochs", collection);
-  });
-  look.answered = since_start();
-  if (!o.ok) return o;
-  std::lock_guard<std::mutex> g(log.m);
-  log.calls.push_back({t0, t1});
-  for (const auto& row : r) {
-    int64_t e = row[0].as<int64_t>();
-    look.closed.push_back(e);
-    if (log.first_closed_at.emplace(e, row[1].as<std::string>()).second) stats.collection_epochs.fetch_add(1);
-  }
-  std::sort(look.closed.begin(), look.closed.end());
-  log.looks.push_back(std::move(look));
-  return o;
+  log_close_call(log, stats, t0, t1);
+  return look_closed(c, collection, log, stats);
 }
 
 inline void prepare_closer_statements(pqxx::connection& c) {
@@ -438,5 +450,65 @@ struct CloserResult {
 void thresh_writer(Shared& sh, int w, ThreshWriterResult& out);
 void report_writer(Shared& sh, int w, ReportWriterResult& out);
 void closer(Shared& sh, int k, CloserResult& out);
+
+// ---------------------------------------------------------------------------
+// Reconciliation (load_test_checks.cpp)
+
+// Every session's ledger and latencies, merged.
+struct Ledgers {
+  ThreshLedger thresh;
+  std::map<int64_t, EpochRows> collection;  // acknowledged rows per collection epoch
+  std::vector<BatchEvent> events;
+  Latencies votes, estimates, reports, close_votes, close_epoch, close_due;
+  int64_t injected = 0, injected_23505 = 0, injected_55000 = 0, explicit_rows = 0;
+  int64_t cross = 0, cross_accepted = 0, cross_23505 = 0;
+};
+
+// One line "load: NAME ... ok" or "load: NAME ... FAILED (why)" per check.
+struct Checks {
+  int passed = 0, failed = 0;
+  void check(const std::string& name, bool ok, const std::string& why = "") {
+    if (ok) {
+      std::printf("load: %s ... ok\n", name.c_str());
+      ++passed;
+    } else {
+      std::printf("load: %s ... FAILED (%s)\n", name.c_str(), why.c_str());
+      ++failed;
+    }
+    std::fflush(stdout);
+  }
+};
+
+// Collects up to a few mismatch descriptions.
+struct Mismatches {
+  int64_t count = 0;
+  std::string text;
+  void add(const std::string& s) {
+    if (count++ < 5) text += (text.empty() ? "" : "; ") + s;
+  }
+  std::string why() const { return std::to_string(count) + " mismatch(es): " + text + (count > 5 ? "; ..." : ""); }
+};
+
+// What the final closes reached: the last THRESH epoch closed, the collection epochs
+// lo..hi that had to be closed.
+struct Closed {
+  int32_t last_epoch = 0;
+  int64_t lo = 0, hi = -1;
+};
+
+// The collection's late reports: in all, and the epochs that had some.
+struct LateFigures {
+  int64_t reports = 0, epochs = 0;
+};
+
+// No failure but the documented refusals, no deadlock or stall, every injected duplicate refused.
+void check_the_run(Shared& sh, const Ledgers& led, bool stalled, Checks& checks);
+// The THRESH stream's epochs against the writers' ledger; returns its global updates.
+int64_t reconcile_thresh(pqxx::connection& mc, const Shared& sh, const Ledgers& led, int32_t last_epoch,
+                         Checks& checks);
+// The collection's epochs against the report writers' ledger and the closers' log, then
+// again after the late reports are taken in.
+LateFigures reconcile_collection(pqxx::connection& mc, Shared& sh, const Ledgers& led, const Closed& closed,
+                                 Checks& checks);
 
 }  // namespace ldp_load_test

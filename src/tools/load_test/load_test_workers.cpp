@@ -3,15 +3,42 @@
 
 namespace ldp_load_test {
 
+namespace {
+
+// A session named "ldp_load_test <kind> <n>", or null when it cannot connect (a failure
+// of `who`).
+std::unique_ptr<pqxx::connection> connect_session(Shared& sh, const char* kind, int n, const std::string& who) {
+  std::unique_ptr<pqxx::connection> c;
+  const std::string app = std::string("ldp_load_test ") + kind + " " + std::to_string(n);
+  Outcome o = attempt([&] { c = open_session(sh.opt, app); });
+  if (o.ok) return c;
+  sh.codes.fail("connect", o.code);
+  sh.failures.add(who + ": cannot connect: " + o.message);
+  return nullptr;
+}
+
+// The stream's epoch and phase (the prepared "status"); a failure is counted as `who`'s.
+Outcome read_status(pqxx::connection& c, Shared& sh, const std::string& who, int32_t* epoch, std::string* phase) {
+  Outcome o = attempt([&] {
+    pqxx::nontransaction t(c);
+    pqxx::row r = t.exec_prepared1("status", sh.stream);
+    *epoch = r[0].as<int32_t>();
+    *phase = r[1].as<std::string>();
+  });
+  if (!o.ok) {
+    sh.codes.fail("status", o.code);
+    sh.failures.add(who + ": thresh_status: " + o.code + " " + o.message);
+  }
+  return o;
+}
+
+}  // namespace
+
 void thresh_writer(Shared& sh, int w, ThreshWriterResult& out) {
   const Options& opt = sh.opt;
-  std::unique_ptr<pqxx::connection> c;
-  Outcome o = attempt([&] { c = open_session(opt, "ldp_load_test thresh " + std::to_string(w)); });
-  if (!o.ok) {
-    sh.codes.fail("connect", o.code);
-    sh.failures.add("thresh writer " + std::to_string(w) + ": cannot connect: " + o.message);
-    return;
-  }
+  const std::string who = "thresh writer " + std::to_string(w);
+  std::unique_ptr<pqxx::connection> c = connect_session(sh, "thresh", w, who);
+  if (!c) return;
   WarningCounter wc(*c, sh.stats, sh.warn_m, sh.warnings);
   c->prepare("status", "SELECT epoch, phase FROM ldp.thresh_status($1)");
   c->prepare("votes", "SELECT ldp.thresh_submit_votes($1, $2, $3::bigint[], $4::boolean[])");
@@ -29,15 +56,8 @@ void thresh_writer(Shared& sh, int w, ThreshWriterResult& out) {
   while (!sh.stats.stop.load()) {
     int32_t epoch = 0;
     std::string phase;
-    o = attempt([&] {
-      pqxx::nontransaction t(*c);
-      pqxx::row r = t.exec_prepared1("status", sh.stream);
-      epoch = r[0].as<int32_t>();
-      phase = r[1].as<std::string>();
-    });
+    Outcome o = read_status(*c, sh, who, &epoch, &phase);
     if (!o.ok) {
-      sh.codes.fail("status", o.code);
-      sh.failures.add("thresh writer " + std::to_string(w) + ": thresh_status: " + o.code + " " + o.message);
       if (o.code == "connection-lost") return;
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       continue;
@@ -138,7 +158,7 @@ void thresh_writer(Shared& sh, int w, ThreshWriterResult& out) {
       ++out.cross_refused_23505;
     } else {
       sh.codes.fail(op, o.code);
-      sh.failures.add("thresh writer " + std::to_string(w) + ": " + op + " batch (epoch " + std::to_string(epoch) +
+      sh.failures.add(who + ": " + op + " batch (epoch " + std::to_string(epoch) +
                       (inject ? ", duplicate injected" : cross ? ", users contested by other sessions" : "") +
                       "): " + o.code + " " + o.message);
       if (o.code == "connection-lost") return;
@@ -148,13 +168,8 @@ void thresh_writer(Shared& sh, int w, ThreshWriterResult& out) {
 
 void report_writer(Shared& sh, int w, ReportWriterResult& out) {
   const Options& opt = sh.opt;
-  std::unique_ptr<pqxx::connection> c;
-  Outcome o = attempt([&] { c = open_session(opt, "ldp_load_test reports " + std::to_string(w)); });
-  if (!o.ok) {
-    sh.codes.fail("connect", o.code);
-    sh.failures.add("report writer " + std::to_string(w) + ": cannot connect: " + o.message);
-    return;
-  }
+  std::unique_ptr<pqxx::connection> c = connect_session(sh, "reports", w, "report writer " + std::to_string(w));
+  if (!c) return;
   WarningCounter wc(*c, sh.stats, sh.warn_m, sh.warnings);
   // Rows timed now() (the transaction's start) or at an explicit instant; the server
   // says which epoch (ldp.epoch_of, the documented definition) got how many rows.
@@ -198,7 +213,7 @@ void report_writer(Shared& sh, int w, ReportWriterResult& out) {
     pqxx::result r;
     double sent = since_start();
     auto a = Clock::now();
-    o = attempt([&] {
+    Outcome o = attempt([&] {
       pqxx::nontransaction t(*c);
       r = t.exec_prepared("insert", sh.collection, s_text, b_text);
     });
@@ -232,13 +247,9 @@ void report_writer(Shared& sh, int w, ReportWriterResult& out) {
 
 void closer(Shared& sh, int k, CloserResult& out) {
   const Options& opt = sh.opt;
-  std::unique_ptr<pqxx::connection> c;
-  Outcome o = attempt([&] { c = open_session(opt, "ldp_load_test closer " + std::to_string(k)); });
-  if (!o.ok) {
-    sh.codes.fail("connect", o.code);
-    sh.failures.add("closer " + std::to_string(k) + ": cannot connect: " + o.message);
-    return;
-  }
+  const std::string who = "closer " + std::to_string(k);
+  std::unique_ptr<pqxx::connection> c = connect_session(sh, "closer", k, who);
+  if (!c) return;
   WarningCounter wc(*c, sh.stats, sh.warn_m, sh.warnings);
   prepare_closer_statements(*c);
   std::mt19937_64 rng(splitmix64(opt.seed * 1000003 + 17 * static_cast<uint64_t>(k) + 3));
@@ -251,15 +262,8 @@ void closer(Shared& sh, int k, CloserResult& out) {
   while (!sh.stats.stop.load()) {
     int32_t epoch = 0;
     std::string phase;
-    o = attempt([&] {
-      pqxx::nontransaction t(*c);
-      pqxx::row r = t.exec_prepared1("status", sh.stream);
-      epoch = r[0].as<int32_t>();
-      phase = r[1].as<std::string>();
-    });
+    Outcome o = read_status(*c, sh, who, &epoch, &phase);
     if (!o.ok) {
-      sh.codes.fail("status", o.code);
-      sh.failures.add("closer " + std::to_string(k) + ": thresh_status: " + o.code + " " + o.message);
       if (o.code == "connection-lost") return;
     } else {
       if (epoch != seen_epoch || phase != seen_phase) {
@@ -292,7 +296,7 @@ void closer(Shared& sh, int k, CloserResult& out) {
           (votes ? sh.stats.votes_closed : sh.stats.epochs_closed).fetch_add(1);
         } else {
           sh.codes.fail(op, o.code);
-          sh.failures.add("closer " + std::to_string(k) + ": " + op + "(" + std::to_string(epoch) +
+          sh.failures.add(who + ": " + op + "(" + std::to_string(epoch) +
                           "): " + o.code + " " + o.message);
           if (o.code == "connection-lost") return;
         }
@@ -303,15 +307,12 @@ void closer(Shared& sh, int k, CloserResult& out) {
       o = close_and_look(*c, sh.collection, sh.close_log, sh.stats, &out.close_due);
       if (!o.ok) {
         sh.codes.fail("close_due_epochs", o.code);
-        sh.failures.add("closer " + std::to_string(k) + ": close_due_epochs: " + o.code + " " + o.message);
+        sh.failures.add(who + ": close_due_epochs: " + o.code + " " + o.message);
         if (o.code == "connection-lost") return;
       }
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
 }
-
-// ---------------------------------------------------------------------------
-// Checks
 
 }  // namespace ldp_load_test

@@ -2,14 +2,13 @@
 // extension (or, with --local, through the core's rules in memory) and prints, per
 // epoch, the true mean, the published estimate, whether it updated, and the largest
 // privacy any user has spent, next to a 1BitMean re-collection at ε/T per epoch.
-#include <getopt.h>
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
 
+#include "tools/common/cli.hpp"
 #include "tools/common/progress.hpp"
 #include "tools/thresh/thresh_hist_sim.hpp"
 #include "tools/thresh/thresh_sim.hpp"
@@ -49,10 +48,7 @@ estimate_cap (b * max_truthful_estimates <= eps/3), max_spent, worst_case_loss (
 estimate_cap <= eps), baseline_max_error, baseline_mean_error.
 )";
 
-[[noreturn]] void usage_error(const std::string& msg) {
-  std::fprintf(stderr, "ldp_thresh_sim: %s\n(see ldp_thresh_sim --help)\n", msg.c_str());
-  std::exit(2);
-}
+[[noreturn]] void usage_error(const std::string& msg) { ldp::tools::usage_error("ldp_thresh_sim", msg); }
 
 double parse_double(const char* opt, const char* text) {
   char* end = nullptr;
@@ -70,86 +66,76 @@ int64_t parse_int(const char* opt, const char* text) {
   return v;
 }
 
+struct SimOptions {
+  ldp::tools::ThreshSimSpec spec;
+  std::string stream = "thresh_sim", dsn;
+  bool replace = false, local = false;
+};
+
+// The options, each parsed as it comes (usage_error exits with status 2).
+SimOptions read_options(int argc, char** argv) {
+  SimOptions o;
+  ldp::thresh::Config& config = o.spec.config;
+  config.epochs = 32;
+  config.epoch_rounds = 20000;
+  config.epsilon = 8;
+  config.delta = 0.1;
+  using ldp::tools::CliOption;
+  auto number = [](const char* name, double* out) {
+    return CliOption{name, true, [=](const char* v) { *out = parse_double(name, v); }};
+  };
+  auto integer = [](const char* name, auto* out) {
+    return CliOption{name, true, [=](const char* v) { *out = parse_int(name, v); }};
+  };
+  ldp::tools::parse_cli(
+      "ldp_thresh_sim", argc, argv,
+      {{"group", true, [&](const char* v) { ldp::tools::parse_thresh_group(v, &o.spec.scenario); }},
+       {"epochs", true,
+        [&](const char* v) {
+          int64_t t = parse_int("epochs", v);
+          if (t > 1000000) usage_error("--epochs is too large");
+          config.epochs = static_cast<int32_t>(t);
+        }},
+       integer("rounds", &config.epoch_rounds),
+       integer("min-group-size", &config.min_group_size),
+       number("epsilon", &config.epsilon),
+       number("delta", &config.delta),
+       {"vote-noise", true, [&](const char* v) { config.vote_noise = parse_double("vote-noise", v); }},
+       {"estimate-noise", true, [&](const char* v) { config.estimate_noise = parse_double("estimate-noise", v); }},
+       {"threshold-unit", true, [&](const char* v) { config.threshold_unit = parse_double("threshold-unit", v); }},
+       {"seed", true, [&](const char* v) { o.spec.seed = static_cast<uint64_t>(parse_int("seed", v)); }},
+       integer("batch", &o.spec.batch),
+       {"stream", true, [&](const char* v) { o.stream = v; }},
+       {"replace", false, [&](const char*) { o.replace = true; }},
+       {"local", false, [&](const char*) { o.local = true; }},
+       {"no-baseline", false, [&](const char*) { o.spec.baseline = false; }},
+       {"dsn", true, [&](const char* v) { o.dsn = v; }},
+       {"help", false, [](const char*) {
+          std::fputs(kUsage, stdout);
+          std::exit(0);
+        }}});
+  if (o.spec.scenario.group_sizes.empty()) usage_error("at least one --group is required");
+  return o;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace ldp::tools;
   for (int i = 1; i < argc; ++i)  // HEAVYTHRESH: its own options (thresh_hist_sim.hpp)
     if (std::string(argv[i]) == "--histogram") return histogram_main(argc, argv);
-  ThreshSimSpec spec;
-  spec.config.epochs = 32;
-  spec.config.epoch_rounds = 20000;
-  spec.config.epsilon = 8;
-  spec.config.delta = 0.1;
-  std::string stream = "thresh_sim", dsn;
-  bool replace = false, local = false;
-
-  enum { kGroup = 1, kEpochs, kRounds, kMinGroup, kEpsilon, kDelta, kVoteNoise, kEstimateNoise,
-         kThresholdUnit, kSeed, kBatch, kStream, kReplace, kLocal, kNoBaseline, kDsn, kHelp };
-  static const option options[] = {
-      {"group", required_argument, nullptr, kGroup},
-      {"epochs", required_argument, nullptr, kEpochs},
-      {"rounds", required_argument, nullptr, kRounds},
-      {"min-group-size", required_argument, nullptr, kMinGroup},
-      {"epsilon", required_argument, nullptr, kEpsilon},
-      {"delta", required_argument, nullptr, kDelta},
-      {"vote-noise", required_argument, nullptr, kVoteNoise},
-      {"estimate-noise", required_argument, nullptr, kEstimateNoise},
-      {"threshold-unit", required_argument, nullptr, kThresholdUnit},
-      {"seed", required_argument, nullptr, kSeed},
-      {"batch", required_argument, nullptr, kBatch},
-      {"stream", required_argument, nullptr, kStream},
-      {"replace", no_argument, nullptr, kReplace},
-      {"local", no_argument, nullptr, kLocal},
-      {"no-baseline", no_argument, nullptr, kNoBaseline},
-      {"dsn", required_argument, nullptr, kDsn},
-      {"help", no_argument, nullptr, kHelp},
-      {nullptr, 0, nullptr, 0}};
-  int c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "", options, nullptr)) != -1) {
-    try {
-      switch (c) {
-        case kGroup: parse_thresh_group(optarg, &spec.scenario); break;
-        case kEpochs: {
-          int64_t t = parse_int("epochs", optarg);
-          if (t > 1000000) usage_error("--epochs is too large");
-          spec.config.epochs = static_cast<int32_t>(t);
-          break;
-        }
-        case kRounds: spec.config.epoch_rounds = parse_int("rounds", optarg); break;
-        case kMinGroup: spec.config.min_group_size = parse_int("min-group-size", optarg); break;
-        case kEpsilon: spec.config.epsilon = parse_double("epsilon", optarg); break;
-        case kDelta: spec.config.delta = parse_double("delta", optarg); break;
-        case kVoteNoise: spec.config.vote_noise = parse_double("vote-noise", optarg); break;
-        case kEstimateNoise: spec.config.estimate_noise = parse_double("estimate-noise", optarg); break;
-        case kThresholdUnit: spec.config.threshold_unit = parse_double("threshold-unit", optarg); break;
-        case kSeed: spec.seed = static_cast<uint64_t>(parse_int("seed", optarg)); break;
-        case kBatch: spec.batch = parse_int("batch", optarg); break;
-        case kStream: stream = optarg; break;
-        case kReplace: replace = true; break;
-        case kLocal: local = true; break;
-        case kNoBaseline: spec.baseline = false; break;
-        case kDsn: dsn = optarg; break;
-        case kHelp: std::fputs(kUsage, stdout); return 0;
-        case ':': usage_error(std::string(argv[optind - 1]) + " needs a value");
-        default: usage_error(std::string("unknown option ") + argv[optind - 1]);
-      }
-    } catch (const std::exception& e) {
-      usage_error(e.what());
-    }
-  }
-  if (optind < argc) usage_error(std::string("unexpected argument '") + argv[optind] + "'");
-  if (spec.scenario.group_sizes.empty()) usage_error("at least one --group is required");
-
+  const SimOptions o = read_options(argc, argv);
+  const ThreshSimSpec& spec = o.spec;
+  const std::string& stream = o.stream;
+  const bool local = o.local;
   try {
     std::unique_ptr<pqxx::connection> conn;
     std::unique_ptr<ThreshServer> server;
     if (local) {
       server = std::make_unique<LocalThreshServer>();
     } else {
-      conn = std::make_unique<pqxx::connection>(dsn);
-      server = std::make_unique<PgThreshServer>(*conn, stream, replace);
+      conn = std::make_unique<pqxx::connection>(o.dsn);
+      server = std::make_unique<PgThreshServer>(*conn, stream, o.replace);
     }
     ldp::thresh::validate_scenario(spec.scenario);
     int64_t reports = 2 * ldp::thresh::population_size(spec.scenario) * spec.config.epochs;
