@@ -78,6 +78,8 @@ uint64_t parse_seed(const char* text) {
   return static_cast<uint64_t>(v);
 }
 
+std::string int_sized(const OptionValue& v) { return v.count > INT32_MAX ? "{option} is too large" : ""; }
+
 std::string refusal_message(const char* refusal, const LoadOption& option, const std::string& mechanism) {
   std::string out = refusal;
   for (const auto& [key, value] : {std::pair<std::string, std::string>{"{option}", std::string("--") + option.name},
@@ -140,7 +142,6 @@ const char* const kFreqRefusal =
 namespace {
 using Arg = LoadOption::Arg;
 constexpr const char* kSketchRefusal = "{option} applies to the sketches (cms, hcms, hashtogram), not {mechanism}";
-std::string int_sized(const OptionValue& v) { return v.count > INT32_MAX ? "{option} is too large" : ""; }
 std::string file_named(const OptionValue& v) { return v.text.empty() ? "{option} needs a file name" : ""; }
 }  // namespace
 

@@ -57,6 +57,9 @@ struct LoadOption {
   const char* owner = nullptr;
 };
 
+// Rules of counts: at most INT32_MAX ("{option} is too large", as the aggregates take int).
+std::string int_sized(const OptionValue& value);
+
 // "{option}" and "{mechanism}" of a refusal replaced.
 std::string refusal_message(const char* refusal, const LoadOption& option, const std::string& mechanism);
 

@@ -94,10 +94,12 @@ Examples:
 )";
 
 bool takes(const LoadFamily& family, const LoadOption& option, const std::string& mechanism) {
-  for (const OptionUse& use : family.options)
-    if (use.option == &option)
-      return use.only.empty() || std::find(use.only.begin(), use.only.end(), mechanism) != use.only.end();
-  return std::find(options::every_load.begin(), options::every_load.end(), &option) != options::every_load.end();
+  auto has = [](const auto& list, const auto& x) { return std::find(list.begin(), list.end(), x) != list.end(); };
+  if (has(options::every_load, &option)) return true;
+  if (!has(family.options, &option)) return false;
+  for (const OptionOnly& only : family.only)
+    if (only.option == &option) return has(only.mechanisms, mechanism);
+  return true;
 }
 
 }  // namespace
@@ -138,8 +140,8 @@ std::string refuse_option(const LoadFamily& family, const LoadOption& option, co
 std::vector<const LoadOption*> all_load_options() {
   std::vector<const LoadOption*> all = options::every_load;
   for (const LoadFamily* f : load_families())
-    for (const OptionUse& use : f->options)
-      if (std::find(all.begin(), all.end(), use.option) == all.end()) all.push_back(use.option);
+    for (const LoadOption* o : f->options)
+      if (std::find(all.begin(), all.end(), o) == all.end()) all.push_back(o);
   return all;
 }
 

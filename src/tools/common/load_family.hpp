@@ -49,10 +49,25 @@ class FamilyLoad {
   virtual void print(const LoadTarget& target, double seconds) const = 0;
 };
 
-// An option a family takes, and for which of its mechanisms.
-struct OptionUse {
+// What every family's load holds: its spec, validated when the load is made (the one
+// validation: Validated), and the result generate() fills (load_spec, pg_load.hpp, sets
+// its seconds).
+template <class Spec, class Result>
+class SpecLoad : public FamilyLoad {
+ public:
+  explicit SpecLoad(const Spec& spec) : spec_(spec) {}
+  const Spec& spec() const { return *spec_; }
+  Result& result() { return result_; }
+
+ protected:
+  Validated<Spec> spec_;
+  Result result_;
+};
+
+// An option that only some of a family's mechanisms take.
+struct OptionOnly {
   const LoadOption* option;
-  std::vector<std::string> only;  // the mechanisms that take it; empty: all of the family's
+  std::vector<std::string> mechanisms;
 };
 
 // A family's row.
@@ -65,7 +80,8 @@ struct LoadFamily {
   const char* mechanism_help;
   const char* option_help;
   const char* help;
-  std::vector<OptionUse> options;  // what it takes besides options::every_load
+  std::vector<const LoadOption*> options;  // what it takes besides options::every_load
+  std::vector<OptionOnly> only;            // of those, the ones only some of its mechanisms take
   // The message when a mechanism of the family is given an option it does not take, or
   // "" for the option's own (LoadOption::refusal).
   std::string (*refusal)(const LoadOption& option, const std::string& mechanism);

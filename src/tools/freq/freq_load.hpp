@@ -10,13 +10,11 @@
 
 namespace ldp::tools {
 
-class FreqLoad final : public FamilyLoad {
+class FreqLoad final : public SpecLoad<FreqLoadSpec, FreqLoadResult> {
  public:
   // top: the items printed (0: all); print_summary: also local_summary=.
   explicit FreqLoad(const FreqLoadSpec& spec, int64_t top = 10, bool print_summary = false)
-      : spec_(spec), top_(top), print_summary_(print_summary) {}
-  const FreqLoadSpec& spec() const { return *spec_; }
-  FreqLoadResult& result() { return result_; }
+      : SpecLoad(spec), top_(top), print_summary_(print_summary) {}
 
   std::string mechanism() const override { return freq_mechanism_name(spec_->mechanism); }
   int64_t reports() const override { return spec_->users * spec_->rounds; }
@@ -29,10 +27,8 @@ class FreqLoad final : public FamilyLoad {
   void print(const LoadTarget& target, double seconds) const override;
 
  private:
-  Validated<FreqLoadSpec> spec_;
   int64_t top_;
   bool print_summary_;
-  FreqLoadResult result_;
 };
 
 const LoadFamily& freq_family();

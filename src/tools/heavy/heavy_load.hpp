@@ -17,11 +17,9 @@ struct HeavyOutput {
   std::string truth_path;      // --truth FILE: the true counts as a word-count file
 };
 
-class HeavyLoad final : public FamilyLoad {
+class HeavyLoad final : public SpecLoad<HeavyLoadSpec, HeavyLoadResult> {
  public:
-  explicit HeavyLoad(const HeavyLoadSpec& spec, HeavyOutput output = {}) : spec_(spec), output_(std::move(output)) {}
-  const HeavyLoadSpec& spec() const { return *spec_; }
-  HeavyLoadResult& result() { return result_; }
+  explicit HeavyLoad(const HeavyLoadSpec& spec, HeavyOutput output = {}) : SpecLoad(spec), output_(std::move(output)) {}
 
   std::string mechanism() const override { return heavy_mechanism_name(spec_->mechanism); }
   int64_t reports() const override { return spec_->users; }
@@ -35,9 +33,7 @@ class HeavyLoad final : public FamilyLoad {
 
  private:
   void print_protocol(const LoadTarget& target) const;
-  Validated<HeavyLoadSpec> spec_;
   HeavyOutput output_;
-  HeavyLoadResult result_;
 };
 
 const LoadFamily& heavy_family();

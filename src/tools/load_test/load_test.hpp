@@ -198,35 +198,27 @@ struct Outcome {
   std::string code, message;
 };
 
+// The SQLSTATE of an error, or a word for one that has none (libpqxx 6 gives no
+// sqlstate() on its transaction_rollback family).
+inline std::string error_code(const std::exception& e) {
+  if (auto* s = dynamic_cast<const pqxx::sql_error*>(&e)) return s->sqlstate().empty() ? "sql-error" : s->sqlstate();
+  if (dynamic_cast<const pqxx::deadlock_detected*>(&e)) return "40P01";
+  if (dynamic_cast<const pqxx::serialization_failure*>(&e)) return "40001";
+  if (dynamic_cast<const pqxx::statement_completion_unknown*>(&e)) return "40003";
+  if (dynamic_cast<const pqxx::transaction_rollback*>(&e)) return "40000";
+  if (dynamic_cast<const pqxx::in_doubt_error*>(&e)) return "in-doubt";
+  if (dynamic_cast<const pqxx::broken_connection*>(&e)) return "connection-lost";
+  return "exception";
+}
+
 template <class F>
 Outcome attempt(F&& f) {
   Outcome o;
   try {
     f();
     return o;
-  } catch (const pqxx::sql_error& e) {
-    o.code = e.sqlstate().empty() ? "sql-error" : e.sqlstate();
-    o.message = e.what();
-  } catch (const pqxx::deadlock_detected& e) {  // libpqxx 6: no sqlstate() on these
-    o.code = "40P01";
-    o.message = e.what();
-  } catch (const pqxx::serialization_failure& e) {
-    o.code = "40001";
-    o.message = e.what();
-  } catch (const pqxx::statement_completion_unknown& e) {
-    o.code = "40003";
-    o.message = e.what();
-  } catch (const pqxx::transaction_rollback& e) {
-    o.code = "40000";
-    o.message = e.what();
-  } catch (const pqxx::in_doubt_error& e) {
-    o.code = "in-doubt";
-    o.message = e.what();
-  } catch (const pqxx::broken_connection& e) {
-    o.code = "connection-lost";
-    o.message = e.what();
   } catch (const std::exception& e) {
-    o.code = "exception";
+    o.code = error_code(e);
     o.message = e.what();
   }
   o.ok = false;

@@ -5,16 +5,23 @@ namespace ldp_load_test {
 
 namespace {
 
-// A session named "ldp_load_test <kind> <n>", or null when it cannot connect (a failure
-// of `who`).
-std::unique_ptr<pqxx::connection> connect_session(Shared& sh, const char* kind, int n, const std::string& who) {
-  std::unique_ptr<pqxx::connection> c;
+// A worker's session, named "ldp_load_test <kind> <n>", its warnings counted; no
+// connection when it cannot connect (a failure of `who`).
+struct WorkerSession {
+  std::unique_ptr<pqxx::connection> conn;
+  std::unique_ptr<WarningCounter> warnings;
+};
+WorkerSession connect_session(Shared& sh, const char* kind, int n, const std::string& who) {
+  WorkerSession s;
   const std::string app = std::string("ldp_load_test ") + kind + " " + std::to_string(n);
-  Outcome o = attempt([&] { c = open_session(sh.opt, app); });
-  if (o.ok) return c;
-  sh.codes.fail("connect", o.code);
-  sh.failures.add(who + ": cannot connect: " + o.message);
-  return nullptr;
+  Outcome o = attempt([&] { s.conn = open_session(sh.opt, app); });
+  if (o.ok) {
+    s.warnings = std::make_unique<WarningCounter>(*s.conn, sh.stats, sh.warn_m, sh.warnings);
+  } else {
+    sh.codes.fail("connect", o.code);
+    sh.failures.add(who + ": cannot connect: " + o.message);
+  }
+  return s;
 }
 
 // The stream's epoch and phase (the prepared "status"); a failure is counted as `who`'s.
@@ -37,9 +44,9 @@ Outcome read_status(pqxx::connection& c, Shared& sh, const std::string& who, int
 void thresh_writer(Shared& sh, int w, ThreshWriterResult& out) {
   const Options& opt = sh.opt;
   const std::string who = "thresh writer " + std::to_string(w);
-  std::unique_ptr<pqxx::connection> c = connect_session(sh, "thresh", w, who);
-  if (!c) return;
-  WarningCounter wc(*c, sh.stats, sh.warn_m, sh.warnings);
+  WorkerSession session = connect_session(sh, "thresh", w, who);
+  if (!session.conn) return;
+  auto& c = session.conn;
   c->prepare("status", "SELECT epoch, phase FROM ldp.thresh_status($1)");
   c->prepare("votes", "SELECT ldp.thresh_submit_votes($1, $2, $3::bigint[], $4::boolean[])");
   c->prepare("estimates", "SELECT ldp.thresh_submit_estimates($1, $2, $3::bigint[], $4::boolean[])");
@@ -168,9 +175,9 @@ void thresh_writer(Shared& sh, int w, ThreshWriterResult& out) {
 
 void report_writer(Shared& sh, int w, ReportWriterResult& out) {
   const Options& opt = sh.opt;
-  std::unique_ptr<pqxx::connection> c = connect_session(sh, "reports", w, "report writer " + std::to_string(w));
-  if (!c) return;
-  WarningCounter wc(*c, sh.stats, sh.warn_m, sh.warnings);
+  WorkerSession session = connect_session(sh, "reports", w, "report writer " + std::to_string(w));
+  if (!session.conn) return;
+  auto& c = session.conn;
   // Rows timed now() (the transaction's start) or at an explicit instant; the server
   // says which epoch (ldp.epoch_of, the documented definition) got how many rows.
   c->prepare("insert",
@@ -248,9 +255,9 @@ void report_writer(Shared& sh, int w, ReportWriterResult& out) {
 void closer(Shared& sh, int k, CloserResult& out) {
   const Options& opt = sh.opt;
   const std::string who = "closer " + std::to_string(k);
-  std::unique_ptr<pqxx::connection> c = connect_session(sh, "closer", k, who);
-  if (!c) return;
-  WarningCounter wc(*c, sh.stats, sh.warn_m, sh.warnings);
+  WorkerSession session = connect_session(sh, "closer", k, who);
+  if (!session.conn) return;
+  auto& c = session.conn;
   prepare_closer_statements(*c);
   std::mt19937_64 rng(splitmix64(opt.seed * 1000003 + 17 * static_cast<uint64_t>(k) + 3));
   std::uniform_real_distribution<double> jitter(0.5, 1.5);

@@ -10,11 +10,9 @@
 
 namespace ldp::tools {
 
-class MeanLoad final : public FamilyLoad {
+class MeanLoad final : public SpecLoad<LoadSpec, LoadResult> {
  public:
-  explicit MeanLoad(const LoadSpec& spec) : spec_(spec) {}
-  const LoadSpec& spec() const { return *spec_; }
-  LoadResult& result() { return result_; }
+  using SpecLoad::SpecLoad;
 
   std::string mechanism() const override { return mechanism_name(spec_->mechanism); }
   int64_t reports() const override { return spec_->users * spec_->rounds; }
@@ -25,10 +23,6 @@ class MeanLoad final : public FamilyLoad {
   std::string aggregate_sql() const override;
   std::optional<std::string> local_summary() const override { return result_.summary; }
   void print(const LoadTarget& target, double seconds) const override;
-
- private:
-  Validated<LoadSpec> spec_;
-  LoadResult result_;
 };
 
 const LoadFamily& mean_family();

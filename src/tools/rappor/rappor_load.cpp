@@ -47,7 +47,6 @@ uniformly, holds one item and sends one report):
 
 using Arg = LoadOption::Arg;
 constexpr const char* kRapporRefusal = "{option} applies to rappor only";
-std::string int_sized(const OptionValue& v) { return v.count > INT32_MAX ? "{option} is too large" : ""; }
 const LoadOption kBits{"bits", Arg::Count, int_sized, kRapporRefusal, "rappor"};
 const LoadOption kCohorts{"cohorts", Arg::Count, int_sized, kRapporRefusal, "rappor"};
 const LoadOption kCandidates{"candidates", Arg::Count, int_sized, kRapporRefusal, "rappor"};
@@ -182,19 +181,10 @@ const LoadFamily& rappor_family() {
       kMechanismHelp,
       kOptionHelp,
       kHelp,
-      {{&options::k, {}},
-       {&options::hashes, {}},
-       {&options::words, {}},
-       {&options::top, {}},
-       {&options::print_summary, {}},  // taken, as ever, though RAPPOR prints no local_summary=
-       {&options::no_decode, {}},
-       {&options::truth, {}},
-       {&kBits, {}},
-       {&kCohorts, {}},
-       {&kCandidates, {}},
-       {&kF, {}},
-       {&kP, {}},
-       {&kQ, {}}},
+      // --print-summary taken, as ever, though RAPPOR prints no local_summary=
+      {&options::k, &options::hashes, &options::words, &options::top, &options::print_summary, &options::no_decode,
+       &options::truth, &kBits, &kCohorts, &kCandidates, &kF, &kP, &kQ},
+      {},
       refusal,
       prepare,
       {"--mechanism rappor --bits 32 --cohorts 8 --words {words} --users 20000 --seed 41 --candidates 200",

@@ -17,12 +17,10 @@ struct RapporOutput {
   int64_t candidates = 1000;  // the local decode's candidates: the most likely items
 };
 
-class RapporLoad final : public FamilyLoad {
+class RapporLoad final : public SpecLoad<RapporLoadSpec, RapporLoadResult> {
  public:
   explicit RapporLoad(const RapporLoadSpec& spec, RapporOutput output = {})
-      : spec_(spec), output_(std::move(output)) {}
-  const RapporLoadSpec& spec() const { return *spec_; }
-  RapporLoadResult& result() { return result_; }
+      : SpecLoad(spec), output_(std::move(output)) {}
 
   std::string mechanism() const override { return "rappor"; }
   int64_t reports() const override { return spec_->users; }
@@ -36,9 +34,7 @@ class RapporLoad final : public FamilyLoad {
 
  private:
   void print_results(const LoadTarget& target) const;
-  Validated<RapporLoadSpec> spec_;
   RapporOutput output_;
-  RapporLoadResult result_;
 };
 
 const LoadFamily& rappor_family();

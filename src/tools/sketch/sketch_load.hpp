@@ -10,13 +10,11 @@
 
 namespace ldp::tools {
 
-class SketchLoad final : public FamilyLoad {
+class SketchLoad final : public SpecLoad<SketchLoadSpec, SketchLoadResult> {
  public:
   // top: the words printed (0: all); print_summary: also local_summary=.
   explicit SketchLoad(const SketchLoadSpec& spec, int64_t top = 10, bool print_summary = false)
-      : spec_(spec), top_(top), print_summary_(print_summary) {}
-  const SketchLoadSpec& spec() const { return *spec_; }
-  SketchLoadResult& result() { return result_; }
+      : SpecLoad(spec), top_(top), print_summary_(print_summary) {}
 
   std::string mechanism() const override { return sketch_mechanism_name(spec_->mechanism); }
   int64_t reports() const override { return spec_->users; }
@@ -29,10 +27,8 @@ class SketchLoad final : public FamilyLoad {
   void print(const LoadTarget& target, double seconds) const override;
 
  private:
-  Validated<SketchLoadSpec> spec_;
   int64_t top_;
   bool print_summary_;
-  SketchLoadResult result_;
 };
 
 const LoadFamily& sketch_family();
