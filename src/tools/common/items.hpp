@@ -102,6 +102,13 @@ std::string core_text(const Summary& s, size_t (*size)(const Summary&), void (*w
   return out;
 }
 
+// A local decoding's text form, or none without one (--no-decode).
+template <class Local>
+std::optional<std::string> text_of(const std::optional<Local>& local) {
+  if (!local) return std::nullopt;
+  return local->text();
+}
+
 // ---------------------------------------------------------------------------
 // The lines the item loaders print (freq, sketch, heavy and RAPPOR's load)
 

@@ -24,6 +24,10 @@ std::string num(double v) {
   return s;
 }
 
+void print_mechanism(const std::string& mechanism, double epsilon) {
+  std::printf("mechanism=%s\nepsilon=%s\n", mechanism.c_str(), num(epsilon).c_str());
+}
+
 std::optional<double> to_double(const std::string& s) {
   if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) return std::nullopt;
   errno = 0;

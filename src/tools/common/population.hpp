@@ -43,6 +43,8 @@ class Validated {
 std::string short_num(double v);
 // A number as the key=value lines print it (append_double: shortest round trip).
 std::string num(double v);
+// The first lines every load prints: mechanism= and epsilon=.
+void print_mechanism(const std::string& mechanism, double epsilon);
 // A whole string as a finite double, or nullopt.
 std::optional<double> to_double(const std::string& s);
 

@@ -97,17 +97,11 @@ std::string FreqLoad::aggregate_sql() const {
   return aggregate_call("ldp." + mechanism() + "_agg", report_columns(), parameters);
 }
 
-std::optional<std::string> FreqLoad::local_summary() const {
-  if (!result_.total.local) return std::nullopt;
-  return result_.total.local->text();
-}
-
 void FreqLoad::print(const LoadTarget& target, double seconds) const {
   const FreqLoadSpec& s = *spec_;
   const FreqLoadResult& r = result_;
   const std::string mname = mechanism();
-  std::printf("mechanism=%s\n", mname.c_str());
-  std::printf("epsilon=%s\n", num(s.epsilon).c_str());
+  print_mechanism(mname, s.epsilon);
   std::printf("k=%" PRId64 "\n", s.k);
   if (s.mechanism == FreqMechanism::DBitFlip) {
     std::printf("d=%" PRId64 "\n", s.d);

@@ -23,7 +23,7 @@ class FreqLoad final : public SpecLoad<FreqLoadSpec, FreqLoadResult> {
     result_ = generate_freq_reports(spec_, sink, progress);
   }
   std::string aggregate_sql() const override;
-  std::optional<std::string> local_summary() const override;
+  std::optional<std::string> local_summary() const override { return text_of(result_.total.local); }
   void print(const LoadTarget& target, double seconds) const override;
 
  private:

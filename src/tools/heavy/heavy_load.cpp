@@ -151,11 +151,6 @@ std::string HeavyLoad::aggregate_sql() const {
                         {quote_literal(heavy_protocol_to_text(heavy_load_protocol(*spec_))) + "::ldp.heavy_protocol"});
 }
 
-std::optional<std::string> HeavyLoad::local_summary() const {
-  if (!result_.local) return std::nullopt;
-  return result_.local->text();
-}
-
 void HeavyLoad::print_protocol(const LoadTarget& target) const {
   const HeavyLoadSpec& s = *spec_;
   const HeavyLoadResult& r = result_;

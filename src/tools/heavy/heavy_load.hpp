@@ -28,7 +28,7 @@ class HeavyLoad final : public SpecLoad<HeavyLoadSpec, HeavyLoadResult> {
     result_ = generate_heavy_reports(spec_, sink, progress);
   }
   std::string aggregate_sql() const override;
-  std::optional<std::string> local_summary() const override;
+  std::optional<std::string> local_summary() const override { return text_of(result_.local); }
   void print(const LoadTarget& target, double seconds) const override;
 
  private:

@@ -106,8 +106,7 @@ void MeanLoad::print(const LoadTarget& target, double seconds) const {
   const LoadSpec& spec = *spec_;
   const LoadResult& result = result_;
   const std::string mname = mechanism();
-  std::printf("mechanism=%s\n", mname.c_str());
-  std::printf("epsilon=%s\n", num(spec.epsilon).c_str());
+  print_mechanism(mname, spec.epsilon);
   if (spec.mechanism != Mechanism::RR) std::printf("max_value=%s\n", num(spec.max_value).c_str());
   if (spec.mechanism == Mechanism::OneBit) {
     std::printf("gamma=%s\n", num(spec.gamma).c_str());

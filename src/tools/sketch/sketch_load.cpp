@@ -82,17 +82,11 @@ std::string SketchLoad::aggregate_sql() const {
   return aggregate_call("ldp." + mechanism() + "_agg", report_columns(), parameters);
 }
 
-std::optional<std::string> SketchLoad::local_summary() const {
-  if (!result_.local) return std::nullopt;
-  return result_.local->text();
-}
-
 void SketchLoad::print(const LoadTarget& target, double seconds) const {
   const SketchLoadSpec& s = *spec_;
   const SketchLoadResult& r = result_;
   const std::string mname = mechanism();
-  std::printf("mechanism=%s\n", mname.c_str());
-  std::printf("epsilon=%s\n", num(s.epsilon).c_str());
+  print_mechanism(mname, s.epsilon);
   std::printf("hashes=%" PRId64 "\n", s.hashes);
   std::printf("width=%" PRId64 "\n", s.width);
   std::printf("words_file=%s\n", s.words_path.c_str());

@@ -23,7 +23,7 @@ class SketchLoad final : public SpecLoad<SketchLoadSpec, SketchLoadResult> {
     result_ = generate_sketch_reports(spec_, sink, progress);
   }
   std::string aggregate_sql() const override;
-  std::optional<std::string> local_summary() const override;
+  std::optional<std::string> local_summary() const override { return text_of(result_.local); }
   void print(const LoadTarget& target, double seconds) const override;
 
  private:
