@@ -131,7 +131,7 @@ std::unique_ptr<FamilyLoad> prepare(const CommandLine& cl, const std::string& me
   // Read and check the word file before connecting (the load reads it again), and say
   // what the protocol cannot encode.
   if (!h.integers()) {
-    const HeavyWords w = read_heavy_words(h, heavy_load_protocol(h));
+    const HeavyWords w = read_heavy_words(h, load->protocol());
     if (w.skipped > 0) {
       std::string eg;
       for (const std::string& e : w.skipped_examples) eg += (eg.empty() ? "" : "; ") + e;
@@ -148,7 +148,7 @@ std::unique_ptr<FamilyLoad> prepare(const CommandLine& cl, const std::string& me
 
 std::string HeavyLoad::aggregate_sql() const {
   return aggregate_call("ldp." + mechanism() + "_agg", report_columns(),
-                        {quote_literal(heavy_protocol_to_text(heavy_load_protocol(*spec_))) + "::ldp.heavy_protocol"});
+                        {quote_literal(heavy_protocol_to_text(protocol())) + "::ldp.heavy_protocol"});
 }
 
 void HeavyLoad::print_protocol(const LoadTarget& target) const {

@@ -20,6 +20,7 @@ struct HeavyOutput {
 class HeavyLoad final : public SpecLoad<HeavyLoadSpec, HeavyLoadResult> {
  public:
   explicit HeavyLoad(const HeavyLoadSpec& spec, HeavyOutput output = {}) : SpecLoad(spec), output_(std::move(output)) {}
+  const HeavyProtocol& protocol() const { return spec_.protocol(); }
 
   std::string mechanism() const override { return heavy_mechanism_name(spec_->mechanism); }
   int64_t reports() const override { return spec_->users; }

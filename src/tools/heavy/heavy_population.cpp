@@ -37,6 +37,9 @@ bool parse_heavy_mechanism(const std::string& name, HeavyMechanism* out) {
   return false;
 }
 
+namespace {
+
+// The protocol of the spec (UsageError naming the options when the core refuses it).
 HeavyProtocol heavy_load_protocol(const HeavyLoadSpec& s) {
   HeavyProtocolSpec p;
   p.mechanism = s.mechanism;
@@ -63,6 +66,8 @@ HeavyProtocol heavy_load_protocol(const HeavyLoadSpec& s) {
                      "--hashes, --width" + (s.mechanism == HeavyMechanism::PEM ? ", --start-length)" : ")"));
   }
 }
+
+}  // namespace
 
 HeavyProtocol validate_spec(const HeavyLoadSpec& s) {
   if (s.users < 1) throw UsageError("--users must be at least 1");
@@ -306,7 +311,7 @@ HeavyLoadResult generate_heavy_reports(const Validated<HeavyLoadSpec>& checked, 
                                        const ProgressFn& progress, size_t chunk_bytes) {
   const HeavyLoadSpec& spec = *checked;
   HeavyLoadResult result;
-  result.protocol = heavy_load_protocol(spec);
+  result.protocol = checked.protocol();
   const HeavyProtocol& p = result.protocol;
 
   // The items and their weights: encodable words by count, or Zipf ranks.

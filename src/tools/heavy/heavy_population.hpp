@@ -69,10 +69,23 @@ HeavyLoadSpec heavy_words_spec(HeavyMechanism m, const std::string& path, int64_
 // false for any other name.
 bool parse_heavy_mechanism(const std::string& name, HeavyMechanism* out);
 
-// The protocol of the spec (UsageError naming the options when the core refuses it).
-HeavyProtocol heavy_load_protocol(const HeavyLoadSpec& spec);
-// Checks the options (UsageError naming the option); returns the protocol.
+// Checks the options and builds the protocol as the SQL builders do (UsageError naming
+// the options, also when the core refuses the protocol); returns the protocol.
 HeavyProtocol validate_spec(const HeavyLoadSpec& spec);
+
+// A validated heavy-hitters spec keeps the protocol its validation built.
+template <>
+class Validated<HeavyLoadSpec> {
+ public:
+  Validated(const HeavyLoadSpec& spec) : spec_(spec), protocol_(validate_spec(spec_)) {}  // NOLINT
+  const HeavyLoadSpec& operator*() const { return spec_; }
+  const HeavyLoadSpec* operator->() const { return &spec_; }
+  const HeavyProtocol& protocol() const { return protocol_; }
+
+ private:
+  HeavyLoadSpec spec_;
+  HeavyProtocol protocol_;
+};
 
 // The word file under a protocol: the words it can encode, most frequent first, and
 // what was skipped.
