@@ -85,9 +85,9 @@ struct LoadFamily {
   // The message when a mechanism of the family is given an option it does not take, or
   // "" for the option's own (LoadOption::refusal).
   std::string (*refusal)(const LoadOption& option, const std::string& mechanism);
-  // The load of a command line (its options already the family's): the options that
-  // must be given, the spec they make validated (once), and what can be checked before
-  // connecting (the table's name, the word file). UsageError.
+  // The load of a command line (its options already the family's, its table named): the
+  // options that must be given, the spec they make validated (once), and what can be
+  // checked before connecting (the word file). UsageError.
   std::unique_ptr<FamilyLoad> (*prepare)(const CommandLine& cl, const std::string& mechanism);
   // A small load of each mechanism, as ldp_load's arguments ({words}: a word-count file):
   // the loader tests load them and check the aggregate against the local decoding.
