@@ -1,6 +1,6 @@
 // Recall and precision of the heavy-hitters protocols over seeds (issue 20), without a
 // server: each run draws USERS devices from a word file as `ldp_load --mechanism M
-// --words FILE --seed S` does (src/tools/heavy_population.cpp: the core's device
+// --words FILE --seed S` does (src/tools/heavy/heavy_population.cpp: the core's device
 // encoder, the core's summary fed report by report, heavy_prepare and heavy_hitters:
 // the code ldp.<m>_encode, ldp.<m>_agg and ldp.heavy_hitters run in the server), then
 // compares the output with the devices' true counts:
@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "core/heavy/heavy_summary.hpp"
-#include "tools/heavy_population.hpp"
+#include "tools/heavy/heavy_population.hpp"
 
 using namespace ldp;
 using namespace ldp::tools;

@@ -1,5 +1,5 @@
-// Integration tests of the frequency-oracle loader against a server: load_freq_reports
-// (pg_load.hpp) and the ldp aggregates on what it loaded. FreqLoaderDb connects with the
+// Integration tests of the frequency-oracle loader against a server: load_spec<FreqLoad>
+// (common/pg_load.hpp) and the ldp aggregates on what it loaded. FreqLoaderDb connects with the
 // libpq environment (PGHOST, PGPORT, PGUSER, PGDATABASE) that the test script sets and
 // fails (it does not skip) when it cannot connect; the checks against the ldp
 // aggregates are skipped, with a message, only when the server does not have the
@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "freq_loader_support.hpp"
-#include "tools/pg_load.hpp"
+#include "tools/common/pg_load.hpp"
+#include "tools/freq/freq_load.hpp"
 #include "table_db_test.hpp"
 
 using namespace ldp::tools;
@@ -68,7 +69,7 @@ TEST_F(FreqLoaderDb, EveryMechanismDecodesInSqlAsLocally) {
     const char* name = freq_mechanism_name(c.mechanism);
     SCOPED_TRACE(c.agg);
     FreqLoadSpec s = make_spec(c.mechanism, 2, 64, "words:" + kWords, 4000, 21, c.d);
-    FreqLoadResult r = load_freq_reports(*conn_, s, table_, false);
+    FreqLoadResult r = load_spec<FreqLoad>(*conn_, s, table_, false);
     ASSERT_TRUE(r.total.local);
     EXPECT_GT(r.seconds, 0);
     EXPECT_EQ(count("SELECT count(*) FROM " + table_), 4000) << name;
@@ -93,7 +94,7 @@ TEST_F(FreqLoaderDb, ParallelPlansDecodeTheSame) {
   for (const MechCase& c : all_mechanisms()) {
     SCOPED_TRACE(c.agg);
     FreqLoadSpec s = make_spec(c.mechanism, 2, 64, "zipf:1.1", 20000, 22, c.d);
-    FreqLoadResult r = load_freq_reports(*conn_, s, table_, false);
+    FreqLoadResult r = load_spec<FreqLoad>(*conn_, s, table_, false);
     std::string plan;
     for (const auto& row : query("EXPLAIN SELECT " + c.agg + " FROM " + table_))
       plan += row[0].as<std::string>() + "\n";
@@ -110,7 +111,7 @@ TEST_F(FreqLoaderDb, MemoizedRoundsDecodePerRound) {
   s.memoize = true;
   s.rounds = 3;
   s.redraw = 0.3;
-  FreqLoadResult r = load_freq_reports(*conn_, s, table_, false);
+  FreqLoadResult r = load_spec<FreqLoad>(*conn_, s, table_, false);
   EXPECT_EQ(count("SELECT count(*) FROM " + table_), 4500);
   const std::string agg = "ldp.dbitflip_agg(buckets, bits, 1.0, 64)";
   ASSERT_EQ(r.rounds.size(), 3u);
@@ -144,7 +145,7 @@ TEST_F(FreqLoaderDb, CreatesTheDocumentedLayouts) {
     SCOPED_TRACE(freq_mechanism_name(w.m));
     FreqLoadSpec s = make_spec(w.m, 1, 16, "uniform", 100, 24,
                                w.m == FreqMechanism::DBitFlip ? 3 : 0);
-    load_freq_reports(*conn_, s, table_, false);
+    load_spec<FreqLoad>(*conn_, s, table_, false);
     pqxx::result cols;
     {
       pqxx::nontransaction t(*conn_);
@@ -160,7 +161,7 @@ TEST_F(FreqLoaderDb, CreatesTheDocumentedLayouts) {
   // the stored varbits have k bits, in either text form
   for (int64_t k : {int64_t{64}, int64_t{61}}) {
     FreqLoadSpec s = make_spec(FreqMechanism::SUE, 1, k, "uniform", 50, 25);
-    load_freq_reports(*conn_, s, table_, true);
+    load_spec<FreqLoad>(*conn_, s, table_, true);
     EXPECT_EQ(count("SELECT min(length(report)) FROM " + table_), k);
     EXPECT_EQ(count("SELECT max(length(report)) FROM " + table_), k);
   }
@@ -174,24 +175,24 @@ TEST_F(FreqLoaderDb, AcceptsExtraColumnsAndRefusesWrongShapes) {
             "(user_id::int4) STORED)");
   }
   FreqLoadSpec s = make_spec(FreqMechanism::GRR, 1, 16, "uniform", 300, 26);
-  load_freq_reports(*conn_, s, table_, false);
+  load_spec<FreqLoad>(*conn_, s, table_, false);
   EXPECT_EQ(count("SELECT sum(v) FROM " + table_), 300 * 301 / 2);
   // sue reports cannot go into an int column: nothing is truncated or added
   FreqLoadSpec sue = make_spec(FreqMechanism::SUE, 1, 16, "uniform", 10, 27);
   try {
-    load_freq_reports(*conn_, sue, table_, true);
+    load_spec<FreqLoad>(*conn_, sue, table_, true);
     FAIL() << "loading sue reports into an integer column must fail";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("bit varying"), std::string::npos) << e.what();
   }
   EXPECT_EQ(count("SELECT count(*) FROM " + table_), 300);
   FreqLoadSpec olh = make_spec(FreqMechanism::OLH, 1, 16, "uniform", 10, 28);
-  EXPECT_THROW(load_freq_reports(*conn_, olh, table_, true), UsageError);  // no seed column
+  EXPECT_THROW(load_spec<FreqLoad>(*conn_, olh, table_, true), UsageError);  // no seed column
   EXPECT_EQ(count("SELECT count(*) FROM " + table_), 300);
   // appending with new user ids, then truncating
   s.first_user_id = 301;
-  load_freq_reports(*conn_, s, table_, false);
+  load_spec<FreqLoad>(*conn_, s, table_, false);
   EXPECT_EQ(count("SELECT count(DISTINCT user_id) FROM " + table_), 600);
-  load_freq_reports(*conn_, s, table_, true);
+  load_spec<FreqLoad>(*conn_, s, table_, true);
   EXPECT_EQ(count("SELECT count(*) FROM " + table_), 300);
 }

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/freq/freq_encoders.hpp"
-#include "tools/freq_population.hpp"
+#include "tools/freq/freq_population.hpp"
 
 namespace ldp::tools::testing {
 

@@ -1,4 +1,4 @@
-// Tests of the frequency-oracle loader (src/tools/freq_population.*), the code behind
+// Tests of the frequency-oracle loader (src/tools/freq/freq_population.*), the code behind
 // `ldp_load --mechanism grr|sue|oue|dbitflip|olh|hadamard`, that need no server (the
 // ones that do are in freq_loader_db_test.cpp). Populations come from
 // test/data/subtlex_top1000.tsv (the 1000 most frequent words of SUBTLEX-US; see
@@ -113,9 +113,9 @@ TEST(FreqLoaderOffline, DrawsItemsInTheDomain) {
 
 TEST(FreqLoaderOffline, ValidatesSpecs) {
   FreqLoadSpec ok = make_spec(FreqMechanism::GRR, 1, 64, "uniform", 10, 1);
-  EXPECT_NO_THROW(validate_freq_spec(ok));
+  EXPECT_NO_THROW(validate_spec(ok));
   auto refused = [](FreqLoadSpec s) {
-    EXPECT_THROW(validate_freq_spec(s), UsageError);
+    EXPECT_THROW(validate_spec(s), UsageError);
   };
   FreqLoadSpec s = ok;
   s.epsilon = 0;
@@ -137,21 +137,21 @@ TEST(FreqLoaderOffline, ValidatesSpecs) {
   db.d = 65;
   refused(db);
   db.d = 4;
-  EXPECT_NO_THROW(validate_freq_spec(db));
+  EXPECT_NO_THROW(validate_spec(db));
   db.rounds = 3;  // repeated collection needs memoization
   refused(db);
   db.memoize = true;
-  EXPECT_NO_THROW(validate_freq_spec(db));
+  EXPECT_NO_THROW(validate_spec(db));
   db.redraw = 1.5;
   refused(db);
   db.redraw = 0.2;
-  EXPECT_NO_THROW(validate_freq_spec(db));
+  EXPECT_NO_THROW(validate_spec(db));
   db.rounds = 1;  // redraw needs rounds
   refused(db);
   FreqLoadSpec had = make_spec(FreqMechanism::Hadamard, 1, ldp::kMaxDomain, "uniform", 10, 1);
   refused(had);  // K would exceed the largest domain
   had.k = ldp::kMaxDomain - 1;
-  EXPECT_NO_THROW(validate_freq_spec(had));
+  EXPECT_NO_THROW(validate_spec(had));
   FreqLoadSpec olh = make_spec(FreqMechanism::OLH, 16, 64, "uniform", 10, 1);
   refused(olh);  // g = round(e^16)+1 is too large
 }
@@ -178,10 +178,10 @@ TEST(FreqLoaderOffline, FormatsRows) {
   append_hadamard_row(out, 2, 1, 127, false);
   append_hadamard_row(out, 3, 1, 0, true);
   EXPECT_EQ(out, "1\t1\t9223372036854775807\t4\n2\t1\t127\tf\n3\t1\t0\tt\n");
-  EXPECT_EQ(freq_create_table_sql("\"t\"", FreqMechanism::Hadamard),
+  EXPECT_EQ(report_create_table_sql("\"t\"", freq_report_columns(FreqMechanism::Hadamard)),
             "CREATE TABLE IF NOT EXISTS \"t\" (user_id bigint NOT NULL, round integer NOT NULL, "
             "\"row\" integer NOT NULL, \"report\" boolean NOT NULL)");
-  EXPECT_EQ(freq_copy_columns(FreqMechanism::DBitFlip),
+  EXPECT_EQ(report_copy_columns(freq_report_columns(FreqMechanism::DBitFlip)),
             (std::vector<std::string>{"\"user_id\"", "\"round\"", "\"buckets\"", "\"bits\""}));
 }
 

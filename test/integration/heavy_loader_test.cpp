@@ -1,4 +1,4 @@
-// Tests of the heavy-hitters loader (src/tools/heavy_population.*, pg_load.hpp), the code
+// Tests of the heavy-hitters loader (src/tools/heavy/heavy_population.*, common/pg_load.hpp), the code
 // behind `ldp_load --mechanism treehist|bitstogram|pem|sfp`: the protocol, the words it skips, the COPY
 // text, the truth and the truth file without a server (HeavyLoaderOffline), then loads
 // into a server and ldp.treehist_agg / ldp.heavy_hitters on what was loaded
@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "freq_loader_support.hpp"
-#include "tools/heavy_population.hpp"
-#include "tools/pg_load.hpp"
+#include "tools/heavy/heavy_load.hpp"
+#include "tools/common/pg_load.hpp"
 #include "table_db_test.hpp"
 
 using namespace ldp::tools;
@@ -76,7 +76,7 @@ LocalHeavy decode_heavy_text(const HeavyLoadSpec& s, const ldp::HeavyProtocol& p
 
 void expect_refused(const HeavyLoadSpec& s, const char* what) {
   try {
-    validate_heavy_spec(s);
+    validate_spec(s);
     ADD_FAILURE() << "accepted: " << what;
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
@@ -89,7 +89,7 @@ void expect_refused(const HeavyLoadSpec& s, const char* what) {
 // Without a server
 
 TEST(HeavyLoaderOffline, BuildsTheProtocolAsTheSqlBuildersDo) {
-  const ldp::HeavyProtocol p = validate_heavy_spec(word_spec(kWords, 1000000, 1));
+  const ldp::HeavyProtocol p = validate_spec(word_spec(kWords, 1000000, 1));
   EXPECT_EQ(ldp::heavy_protocol_to_text(p),
             "v1:treehist{epsilon=2,domain=alphabet,alphabet=\"abcdefghijklmnopqrstuvwxyz\",max_length=6,"
             "chars_per_level=2,levels=3,hashes=128,width=1024,expected_users=1000000}");
@@ -100,15 +100,15 @@ TEST(HeavyLoaderOffline, BuildsTheProtocolAsTheSqlBuildersDo) {
   given.chars_per_level = 1;
   given.hashes = 16;
   given.width = 256;
-  const ldp::HeavyProtocol q = validate_heavy_spec(given);
+  const ldp::HeavyProtocol q = validate_spec(given);
   EXPECT_EQ(q.alphabet_view(), "abc");
   EXPECT_EQ(q.levels, 4);
   EXPECT_EQ(q.hashes, 16);
   EXPECT_EQ(q.expected_users, 1000000);
   HeavyLoadSpec bytes = word_spec(kWords, 1000, 1);
   bytes.bytes_domain = true;
-  EXPECT_EQ(validate_heavy_spec(bytes).dom(), ldp::HeavyDomain::Bytes);
-  const ldp::HeavyProtocol ints = validate_heavy_spec(zipf_spec(1.1, 100, 1000000, 1));
+  EXPECT_EQ(validate_spec(bytes).dom(), ldp::HeavyDomain::Bytes);
+  const ldp::HeavyProtocol ints = validate_spec(zipf_spec(1.1, 100, 1000000, 1));
   EXPECT_EQ(ints.dom(), ldp::HeavyDomain::Int64);
   EXPECT_EQ(ints.levels, 8);
 
@@ -134,7 +134,7 @@ TEST(HeavyLoaderOffline, BuildsTheProtocolAsTheSqlBuildersDo) {
 TEST(HeavyLoaderOffline, SkipsAndCountsTheWordsTheProtocolCannotEncode) {
   TempFile f("word\tcount\nthe\t10\nThe\t5\nI\t7\ntoolongword\t3\nna\xC3\xAFve\t2\n");
   HeavyLoadSpec s = word_spec(f.path, 100, 1);
-  HeavyWords w = read_heavy_words(s, validate_heavy_spec(s));
+  HeavyWords w = read_heavy_words(s, validate_spec(s));
   EXPECT_EQ(w.in_file, 5);
   EXPECT_EQ(w.words, std::vector<std::string>{"the"});
   EXPECT_EQ(w.skipped, 4);
@@ -143,7 +143,7 @@ TEST(HeavyLoaderOffline, SkipsAndCountsTheWordsTheProtocolCannotEncode) {
   EXPECT_EQ(w.skipped_examples[0].rfind("'I': ", 0), 0u) << w.skipped_examples[0];  // most frequent first
   // lowercase: "The" adds to "the", "I" becomes "i"
   s.lowercase = true;
-  w = read_heavy_words(s, validate_heavy_spec(s));
+  w = read_heavy_words(s, validate_spec(s));
   EXPECT_EQ(w.words, (std::vector<std::string>{"the", "i"}));
   EXPECT_EQ(w.counts, (std::vector<int64_t>{15, 7}));
   EXPECT_EQ(w.folded, 1);
@@ -151,17 +151,17 @@ TEST(HeavyLoaderOffline, SkipsAndCountsTheWordsTheProtocolCannotEncode) {
   // any UTF-8 of at most 6 bytes
   s.lowercase = false;
   s.bytes_domain = true;
-  w = read_heavy_words(s, validate_heavy_spec(s));
+  w = read_heavy_words(s, validate_spec(s));
   EXPECT_EQ(w.words, (std::vector<std::string>{"the", "I", "The", "na\xC3\xAFve"}));
   EXPECT_EQ(w.skipped, 1);
   // nothing left to draw
   TempFile none("word\tcount\nHELLO\t3\n");
   HeavyLoadSpec n = word_spec(none.path, 10, 1);
-  EXPECT_THROW(read_heavy_words(n, validate_heavy_spec(n)), UsageError);
+  EXPECT_THROW(read_heavy_words(n, validate_spec(n)), UsageError);
   // the bundled top 1000 at the default alphabet: "I" and the words with capitals or
   // apostrophes, and those longer than 6 letters, are skipped
   HeavyLoadSpec top = word_spec(kWords, 10, 1);
-  w = read_heavy_words(top, validate_heavy_spec(top));
+  w = read_heavy_words(top, validate_spec(top));
   EXPECT_EQ(w.in_file, 1000);
   EXPECT_GT(w.skipped, 0);
   EXPECT_EQ(static_cast<int64_t>(w.words.size()) + w.skipped, 1000);
@@ -215,7 +215,7 @@ TEST(HeavyLoaderOffline, ZipfIdsAndTheTruthFile) {
   EXPECT_EQ(r.truth.top_items(1)[0], 0);
   EXPECT_EQ(r.items[0], "1");
   TempFile truth;
-  write_heavy_truth(truth.path, r);
+  write_truth_file(truth.path, r.items, r.truth);
   std::vector<WordCount> back = read_word_counts(truth.path);
   int64_t total = 0;
   for (const WordCount& w : back) {
@@ -286,10 +286,10 @@ TEST(HeavyLoaderOffline, PemSfpAndBitstogramCopyTextDecodesToTheLocalSummary) {
   EXPECT_FALSE(parse_heavy_mechanism("bitstogram2", &parsed));
   // Bitstogram's defaults are ldp.bitstogram_protocol(2, 1000000)'s (expected/heavy_bitstogram.out)
   const ldp::HeavyMechanism bits = ldp::HeavyMechanism::Bitstogram;
-  EXPECT_EQ(ldp::heavy_protocol_to_text(validate_heavy_spec(word_spec(f.path, 1000000, 1, bits))),
+  EXPECT_EQ(ldp::heavy_protocol_to_text(validate_spec(word_spec(f.path, 1000000, 1, bits))),
             "v1:bitstogram{epsilon=2,domain=alphabet,alphabet=\"abcdefghijklmnopqrstuvwxyz\",max_length=6,"
             "chars_per_level=1,levels=6,hashes=128,width=1024,buckets=4854,expected_users=1000000}");
-  EXPECT_EQ(ldp::heavy_protocol_to_text(validate_heavy_spec(zipf_spec(1.1, 100, 1000000, 1, bits))),
+  EXPECT_EQ(ldp::heavy_protocol_to_text(validate_spec(zipf_spec(1.1, 100, 1000000, 1, bits))),
             "v1:bitstogram{epsilon=2,domain=int64,max_length=8,chars_per_level=1,levels=8,hashes=256,width=2048,"
             "buckets=2047,expected_users=1000000}");
 }
@@ -318,7 +318,7 @@ namespace {
 // ldp.<mechanism>_agg over the loader's columns, up to the protocol argument
 std::string heavy_agg(ldp::HeavyMechanism m) {
   std::string cols;
-  for (const FreqColumn& c : heavy_report_columns(m)) cols += std::string(c.name) + ", ";
+  for (const ReportColumn& c : heavy_report_columns(m)) cols += std::string(c.name) + ", ";
   return "ldp." + std::string(ldp::heavy_mechanism_name(m)) + "_agg(" + cols;
 }
 
@@ -360,7 +360,7 @@ class HeavyLoaderDb : public TableDbTest {
 
 TEST_F(HeavyLoaderDb, CreatesTheDocumentedLayout) {
   TempFile f(heavy_words_file());
-  HeavyLoadResult r = load_heavy_reports(*conn_, word_spec(f.path, 500, 41), table_, false);
+  HeavyLoadResult r = load_spec<HeavyLoad>(*conn_, word_spec(f.path, 500, 41), table_, false);
   EXPECT_GT(r.seconds, 0);
   pqxx::work t(*conn_);
   auto cols = table_columns(t, quote_table_name(table_));
@@ -381,7 +381,7 @@ TEST_F(HeavyLoaderDb, CreatesTheDocumentedLayout) {
   query("CREATE TABLE " + table_ + " (user_id bigint, round int, hash_index int, coefficient int, report boolean)");
   query("INSERT INTO " + table_ + " VALUES (1, 1, 0, 0, true)");
   try {
-    load_heavy_reports(*conn_, word_spec(f.path, 10, 42), table_, true);
+    load_spec<HeavyLoad>(*conn_, word_spec(f.path, 10, 42), table_, true);
     FAIL() << "loading treehist reports into an hcms table must fail";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("level integer"), std::string::npos) << e.what();
@@ -393,7 +393,7 @@ TEST_F(HeavyLoaderDb, HeavyHittersOfWordsAreTheLoadersAndTheTruths) {
   if (!need_extension())
     GTEST_SKIP() << "the ldp extension is not installed on the test server: the check of ldp.treehist_agg is skipped";
   TempFile f(heavy_words_file());
-  HeavyLoadResult r = load_heavy_reports(*conn_, word_spec(f.path, 50000, 43), table_, false);
+  HeavyLoadResult r = load_spec<HeavyLoad>(*conn_, word_spec(f.path, 50000, 43), table_, false);
   ASSERT_TRUE(r.local);
   // the protocol the loader printed is ldp.treehist_protocol's for the same arguments
   EXPECT_EQ(one_row("SELECT ldp.treehist_protocol(2, 50000)::text")[0].as<std::string>(),
@@ -412,7 +412,7 @@ TEST_F(HeavyLoaderDb, HeavyHittersOfWordsAreTheLoadersAndTheTruths) {
 
 TEST_F(HeavyLoaderDb, ZipfIdsAndParallelPlans) {
   if (!need_extension()) GTEST_SKIP() << "the ldp extension is not installed on the test server: skipped";
-  HeavyLoadResult r = load_heavy_reports(*conn_, zipf_spec(2, 50, 50000, 44), table_, false);
+  HeavyLoadResult r = load_spec<HeavyLoad>(*conn_, zipf_spec(2, 50, 50000, 44), table_, false);
   EXPECT_EQ(one_row("SELECT ldp.treehist_int8_protocol(2, 50000)::text")[0].as<std::string>(),
             ldp::heavy_protocol_to_text(r.protocol));
   const std::string serial = one_row("SELECT " + summary(r) + "::text")[0].as<std::string>();
@@ -443,7 +443,7 @@ TEST_F(HeavyLoaderDb, PemSfpAndBitstogramHeavyHittersAreTheLoaders) {
        {ldp::HeavyMechanism::PEM, ldp::HeavyMechanism::SFP, ldp::HeavyMechanism::Bitstogram}) {
     const std::string name = ldp::heavy_mechanism_name(m);
     SCOPED_TRACE(name);
-    HeavyLoadResult r = load_heavy_reports(*conn_, word_spec(f.path, 50000, 45, m), table_, true);
+    HeavyLoadResult r = load_spec<HeavyLoad>(*conn_, word_spec(f.path, 50000, 45, m), table_, true);
     ASSERT_TRUE(r.local);
     EXPECT_EQ(one_row("SELECT ldp." + name + "_protocol(2, 50000)::text")[0].as<std::string>(),
               ldp::heavy_protocol_to_text(r.protocol));
@@ -453,7 +453,7 @@ TEST_F(HeavyLoaderDb, PemSfpAndBitstogramHeavyHittersAreTheLoaders) {
     drop();
   }
   // Bitstogram's integer ids: ldp.bitstogram_int8_protocol's protocol, the same counters
-  HeavyLoadResult ids = load_heavy_reports(*conn_, zipf_spec(2, 50, 50000, 46, ldp::HeavyMechanism::Bitstogram),
+  HeavyLoadResult ids = load_spec<HeavyLoad>(*conn_, zipf_spec(2, 50, 50000, 46, ldp::HeavyMechanism::Bitstogram),
                                            table_, true);
   EXPECT_EQ(one_row("SELECT ldp.bitstogram_int8_protocol(2, 50000)::text")[0].as<std::string>(),
             ldp::heavy_protocol_to_text(ids.protocol));

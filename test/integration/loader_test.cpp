@@ -1,4 +1,4 @@
-// Integration tests of the report loader (src/tools/population.*, pg_load.hpp), the
+// Integration tests of the report loader (src/tools/mean/mean_population.*, common/pg_load.hpp), the
 // code behind ldp_load. The tests in LoaderOffline need no server; LoaderDb connects
 // with the libpq environment (PGHOST, PGPORT, PGUSER, PGDATABASE) that the test
 // script sets, and fails (it does not skip) when it cannot connect. Only the check
@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "tools/pg_load.hpp"
+#include "tools/common/pg_load.hpp"
 #include "table_db_test.hpp"
-#include "tools/population.hpp"
+#include "tools/mean/mean_load.hpp"
 
 using namespace ldp::tools;
 using ldp::tools::testing::TableDbTest;
@@ -245,7 +245,7 @@ class LoaderDb : public TableDbTest {
 TEST_F(LoaderDb, RrRowsCountAndMeanMatch) {
   LoadSpec s = make_spec(Mechanism::RR, 1, 1, "bernoulli:0.3", 200000, 1);
   int64_t progress_calls = 0, last = 0;
-  LoadResult r = load_reports(*conn_, s, table_, false, [&](int64_t done) {
+  LoadResult r = load_spec<MeanLoad>(*conn_, s, table_, false, [&](int64_t done) {
     ++progress_calls;
     EXPECT_GE(done, last);
     last = done;
@@ -278,7 +278,7 @@ TEST_F(LoaderDb, RrRowsCountAndMeanMatch) {
 
 TEST_F(LoaderDb, RealReportsAreStoredExactly) {
   LoadSpec s = make_spec(Mechanism::Laplace, 1, 100, "uniform:10:90", 100000, 2);
-  LoadResult r = load_reports(*conn_, s, table_, false);
+  LoadResult r = load_spec<MeanLoad>(*conn_, s, table_, false);
   pqxx::row row = one_row("SELECT count(*), avg(report) FROM " + table_);
   EXPECT_EQ(row[0].as<int64_t>(), r.total.reports);
   // a float8 sum depends on the order of additions: allow for its rounding
@@ -299,7 +299,7 @@ TEST_F(LoaderDb, RealReportsAreStoredExactly) {
   }
   // laplace reports of the piecewise kind land in a float8 column
   LoadSpec p = make_spec(Mechanism::Piecewise, 2, 100, "uniform:10:90", 1000, 3);
-  EXPECT_NO_THROW(load_reports(*conn_, p, table_, true));
+  EXPECT_NO_THROW(load_spec<MeanLoad>(*conn_, p, table_, true));
   EXPECT_EQ(count("SELECT count(*) FROM " + table_), 1000);
 }
 
@@ -308,7 +308,7 @@ TEST_F(LoaderDb, OneBitRoundsAreMemoizedPerUser) {
   s.granularity = 86400.0 / 8;
   s.rounds = 4;
   s.constant_users = true;
-  LoadResult r = load_reports(*conn_, s, table_, false);
+  LoadResult r = load_spec<MeanLoad>(*conn_, s, table_, false);
   EXPECT_EQ(count("SELECT count(*) FROM " + table_), 20000);
   EXPECT_EQ(count("SELECT count(*) FROM (SELECT user_id FROM " + table_ +
                   " GROUP BY user_id HAVING count(DISTINCT report) > 1) q"),
@@ -329,7 +329,7 @@ TEST_F(LoaderDb, OneBitRoundsAreMemoizedPerUser) {
   // with drifting values and output perturbation rows still add up per round
   s.constant_users = false;
   s.gamma = 0.2;
-  LoadResult r2 = load_reports(*conn_, s, table_, true);
+  LoadResult r2 = load_spec<MeanLoad>(*conn_, s, table_, true);
   pqxx::result again;
   {
     pqxx::nontransaction t(*conn_);
@@ -341,12 +341,12 @@ TEST_F(LoaderDb, OneBitRoundsAreMemoizedPerUser) {
 
 TEST_F(LoaderDb, TruncateEmptiesAndAppendAdds) {
   LoadSpec s = make_spec(Mechanism::RR, 2, 1, "constant:1", 1000, 5);
-  load_reports(*conn_, s, table_, false);
+  load_spec<MeanLoad>(*conn_, s, table_, false);
   s.first_user_id = 1001;
-  load_reports(*conn_, s, table_, false);
+  load_spec<MeanLoad>(*conn_, s, table_, false);
   EXPECT_EQ(count("SELECT count(*) FROM " + table_), 2000);
   EXPECT_EQ(count("SELECT count(DISTINCT user_id) FROM " + table_), 2000);
-  load_reports(*conn_, s, table_, true);
+  load_spec<MeanLoad>(*conn_, s, table_, true);
   EXPECT_EQ(count("SELECT count(*) FROM " + table_), 1000);
 }
 
@@ -358,7 +358,7 @@ TEST_F(LoaderDb, RefusesATableOfTheWrongShape) {
   }
   LoadSpec s = make_spec(Mechanism::RR, 1, 1, "bernoulli:0.5", 100, 6);
   try {
-    load_reports(*conn_, s, table_, true);
+    load_spec<MeanLoad>(*conn_, s, table_, true);
     FAIL() << "loading rr reports into a float8 column must fail";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("report"), std::string::npos) << e.what();
@@ -379,10 +379,10 @@ TEST_F(LoaderDb, FailedLoadLeavesNoRows) {
     for (int i = 0; i < 100000; ++i) f << (i % 100) << "\n";
   }
   LoadSpec s = make_spec(Mechanism::Laplace, 1, 100, std::string("file:") + path, 100000, 7);
-  load_reports(*conn_, s, table_, false);
+  load_spec<MeanLoad>(*conn_, s, table_, false);
   EXPECT_EQ(count("SELECT count(*) FROM " + table_), 100000);
   std::remove(path);  // the next load cannot read its file: nothing changes
-  EXPECT_THROW(load_reports(*conn_, s, table_, true), UsageError);
+  EXPECT_THROW(load_spec<MeanLoad>(*conn_, s, table_, true), UsageError);
   EXPECT_EQ(count("SELECT count(*) FROM " + table_), 100000);
 }
 
@@ -393,7 +393,7 @@ TEST_F(LoaderDb, LoadsIntoSchemaQualifiedQuotedNames) {
     t.exec0("DROP TABLE IF EXISTS ldp_it_schema.\"Mixed Case\"");
   }
   LoadSpec s = make_spec(Mechanism::OneBit, 1, 10, "constant:5", 300, 8);
-  load_reports(*conn_, s, "ldp_it_schema.\"Mixed Case\"", false);
+  load_spec<MeanLoad>(*conn_, s, "ldp_it_schema.\"Mixed Case\"", false);
   EXPECT_EQ(count("SELECT count(*) FROM ldp_it_schema.\"Mixed Case\""), 300);
   pqxx::nontransaction t(*conn_);
   t.exec0("DROP SCHEMA ldp_it_schema CASCADE");
@@ -426,7 +426,7 @@ TEST_F(LoaderDb, ExtensionDecodesWhatTheLoaderTallied) {
                    "ldp.piecewise_mean_agg(report, 2.0, 100)"});
   for (const Case& c : cases) {
     SCOPED_TRACE(c.agg);
-    LoadResult r = load_reports(*conn_, c.spec, table_, false, {}, false);
+    LoadResult r = load_spec<MeanLoad>(*conn_, c.spec, table_, false, {}, false);
     pqxx::row row = one_row("SELECT ldp.estimate(s), ldp.std_error(s), ldp.report_count(s) "
                             "FROM (SELECT " + c.agg + " AS s FROM " + table_ + ") q");
     // the same core decoder on the same reports (exact sums: any order, any plan)

@@ -1,4 +1,4 @@
-// Tests of the RAPPOR loader (src/tools/rappor_population.*, pg_load.hpp), the code behind
+// Tests of the RAPPOR loader (src/tools/rappor/rappor_population.*, common/pg_load.hpp), the code behind
 // `ldp_load --mechanism rappor`: the COPY text re-read into a summary is the local one,
 // reproducibility, the local decode, Zipf ids and the truth file, refusals, without a
 // server (RapporLoaderOffline); then a load into a server, whose ldp.rappor_agg is the
@@ -15,9 +15,9 @@
 
 #include "freq_loader_support.hpp"
 #include "core/rappor/rappor_client.hpp"
-#include "tools/heavy_population.hpp"  // write_truth_file
-#include "tools/pg_load.hpp"
-#include "tools/rappor_population.hpp"
+#include "tools/common/items.hpp"  // write_truth_file
+#include "tools/common/pg_load.hpp"
+#include "tools/rappor/rappor_load.hpp"
 #include "table_db_test.hpp"
 
 using namespace ldp::tools;
@@ -84,7 +84,7 @@ ldp::RapporAccumulator reread(const RapporLoadSpec& s, const std::string& text) 
 
 void expect_refused(const RapporLoadSpec& s, const char* what) {
   try {
-    validate_rappor_spec(s);
+    validate_spec(s);
     ADD_FAILURE() << "accepted: " << what;
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
@@ -199,7 +199,7 @@ class RapporLoaderDb : public TableDbTest {
 TEST_F(RapporLoaderDb, AggregateAndDecodeAreTheLoaders) {
   TempFile f(words_file());
   const RapporLoadSpec s = word_spec(f.path, 20000, 57);
-  RapporLoadResult r = load_rappor_reports(*conn_, s, table_, false);
+  RapporLoadResult r = load_spec<RapporLoad>(*conn_, s, table_, false);
   EXPECT_GT(r.seconds, 0);
   {
     pqxx::work t(*conn_);

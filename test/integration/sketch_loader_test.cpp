@@ -1,4 +1,4 @@
-// Tests of the sketch loader (src/tools/sketch_population.*, pg_load.hpp), the code
+// Tests of the sketch loader (src/tools/sketch/sketch_population.*, common/pg_load.hpp), the code
 // behind `ldp_load --mechanism cms|hcms|hashtogram --words FILE`: the COPY text and the
 // truth without a server (SketchLoaderOffline), then loads into a server and the ldp
 // sketch aggregates on what was loaded (SketchLoaderDb: connects with the libpq
@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "freq_loader_support.hpp"
-#include "tools/pg_load.hpp"
+#include "tools/common/pg_load.hpp"
 #include "table_db_test.hpp"
 #include "core/sketch/sketch_summary.hpp"
-#include "tools/sketch_population.hpp"
+#include "tools/sketch/sketch_load.hpp"
 
 using namespace ldp::tools;
 using namespace ldp::tools::testing;
@@ -109,10 +109,10 @@ TEST(SketchLoaderOffline, NamesTheMechanisms) {
 }
 
 TEST(SketchLoaderOffline, ValidatesTheSpec) {
-  EXPECT_NO_THROW(validate_sketch_spec(sketch_spec(SketchMechanism::CMS, 2, 4, 30, 10, 1)));
+  EXPECT_NO_THROW(validate_spec(sketch_spec(SketchMechanism::CMS, 2, 4, 30, 10, 1)));
   auto refused = [](SketchLoadSpec s, const char* what) {
     try {
-      validate_sketch_spec(s);
+      validate_spec(s);
       ADD_FAILURE() << "accepted: " << what;
     } catch (const UsageError& e) {
       EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
@@ -239,7 +239,7 @@ TEST_F(SketchLoaderDb, CreatesTheDocumentedLayouts) {
   for (const SketchCase& c : sketch_cases()) {
     SCOPED_TRACE(sketch_mechanism_name(c.mechanism));
     SketchLoadSpec s = sketch_spec(c.mechanism, 4, c.hashes, c.width, 500, 41);
-    SketchLoadResult r = load_sketch_reports(*conn_, s, table_, false);
+    SketchLoadResult r = load_spec<SketchLoad>(*conn_, s, table_, false);
     EXPECT_GT(r.seconds, 0);
     EXPECT_EQ(layout(), c.mechanism == SketchMechanism::CMS ? cms : signed_layout);
     EXPECT_EQ(count("SELECT count(*) FROM " + table_), 500);
@@ -260,7 +260,7 @@ TEST_F(SketchLoaderDb, CreatesTheDocumentedLayouts) {
   }
   // the 0/1 text form of a width that is not a multiple of 4
   SketchLoadSpec odd = sketch_spec(SketchMechanism::CMS, 4, 3, 30, 50, 42);
-  load_sketch_reports(*conn_, odd, table_, false);
+  load_spec<SketchLoad>(*conn_, odd, table_, false);
   EXPECT_EQ(count("SELECT min(length(report)) FROM " + table_), 30);
   EXPECT_EQ(count("SELECT max(length(report)) FROM " + table_), 30);
 }
@@ -274,7 +274,7 @@ TEST_F(SketchLoaderDb, EstimatesOfTheTopWordsAgreeWithTheTruth) {
     const char* name = sketch_mechanism_name(c.mechanism);
     SCOPED_TRACE(c.agg);
     SketchLoadSpec s = sketch_spec(c.mechanism, 4, c.hashes, c.width, 20000, 43);
-    SketchLoadResult r = load_sketch_reports(*conn_, s, table_, false);
+    SketchLoadResult r = load_spec<SketchLoad>(*conn_, s, table_, false);
     ASSERT_TRUE(r.local);
     EXPECT_EQ(count("SELECT count(*) FROM " + table_), 20000) << name;
     // the aggregate's counters are the loader's, bit for bit
@@ -340,7 +340,7 @@ TEST_F(SketchLoaderDb, ParallelPlansGiveTheSameSummary) {
   for (const SketchCase& c : sketch_cases()) {
     SCOPED_TRACE(c.agg);
     SketchLoadSpec s = sketch_spec(c.mechanism, 4, c.hashes, c.width, 20000, 44);
-    SketchLoadResult r = load_sketch_reports(*conn_, s, table_, false);
+    SketchLoadResult r = load_spec<SketchLoad>(*conn_, s, table_, false);
     std::string plan;
     for (const auto& row : query("EXPLAIN SELECT " + c.agg + " FROM " + table_))
       plan += row[0].as<std::string>() + "\n";
@@ -359,12 +359,12 @@ TEST_F(SketchLoaderDb, AcceptsExtraColumnsAndRefusesWrongShapes) {
             "loaded_at timestamptz DEFAULT now())");
   }
   SketchLoadSpec cms = sketch_spec(SketchMechanism::CMS, 2, 4, 64, 300, 45);
-  load_sketch_reports(*conn_, cms, table_, false);
+  load_spec<SketchLoad>(*conn_, cms, table_, false);
   EXPECT_EQ(count("SELECT count(loaded_at) FROM " + table_), 300);
   // hcms reports need a coefficient column: nothing is truncated or added
   SketchLoadSpec hcms = sketch_spec(SketchMechanism::HCMS, 2, 4, 64, 10, 46);
   try {
-    load_sketch_reports(*conn_, hcms, table_, true);
+    load_spec<SketchLoad>(*conn_, hcms, table_, true);
     FAIL() << "loading hcms reports into a cms table must fail";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("coefficient integer"), std::string::npos) << e.what();
@@ -372,8 +372,8 @@ TEST_F(SketchLoaderDb, AcceptsExtraColumnsAndRefusesWrongShapes) {
   EXPECT_EQ(count("SELECT count(*) FROM " + table_), 300);
   // appending with new user ids, then truncating
   cms.first_user_id = 301;
-  load_sketch_reports(*conn_, cms, table_, false);
+  load_spec<SketchLoad>(*conn_, cms, table_, false);
   EXPECT_EQ(count("SELECT count(DISTINCT user_id) FROM " + table_), 600);
-  load_sketch_reports(*conn_, cms, table_, true);
+  load_spec<SketchLoad>(*conn_, cms, table_, true);
   EXPECT_EQ(count("SELECT count(*) FROM " + table_), 300);
 }

@@ -12,7 +12,7 @@
 
 #include <pqxx/pqxx>
 
-#include "tools/pg_load.hpp"
+#include "tools/common/pg_load.hpp"
 
 namespace ldp::tools::testing {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/thresh_hist_sim.hpp"
+#include "tools/thresh/thresh_hist_sim.hpp"
 
 using namespace ldp::tools;
 

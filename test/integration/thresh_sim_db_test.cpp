@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "tools/thresh_sim.hpp"
-#include "tools/thresh_sim_pg.hpp"
+#include "tools/thresh/thresh_sim.hpp"
+#include "tools/thresh/thresh_sim_pg.hpp"
 
 using namespace ldp::tools;
 

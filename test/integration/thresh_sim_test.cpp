@@ -4,8 +4,8 @@
 
 #include <stdexcept>
 
-#include "tools/thresh_scenario.hpp"
-#include "tools/thresh_sim.hpp"
+#include "tools/thresh/thresh_scenario.hpp"
+#include "tools/thresh/thresh_sim.hpp"
 
 using namespace ldp::tools;
 

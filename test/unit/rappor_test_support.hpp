@@ -17,7 +17,7 @@
 
 #include "core/common/random.hpp"
 #include "core/rappor/rappor_summary.hpp"
-#include "tools/thresh_scenario.hpp"
+#include "tools/thresh/thresh_scenario.hpp"
 
 namespace ldp_test {
 

@@ -20,7 +20,7 @@
 #include "test_support.hpp"
 #include "core/thresh/histogram.hpp"
 #include "core/thresh/server.hpp"
-#include "tools/thresh_scenario.hpp"
+#include "tools/thresh/thresh_scenario.hpp"
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include "core/thresh/client.hpp"
 #include "core/thresh/params.hpp"
 #include "core/thresh/server.hpp"
-#include "tools/thresh_scenario.hpp"
+#include "tools/thresh/thresh_scenario.hpp"
 #include "thresh_test_support.hpp"
 
 namespace {

@@ -10,7 +10,7 @@
 //  - client.hpp: the device (Client: Algorithms 2 VOTE and 3 EST, with persistable
 //    state).
 // The simulation helpers (Scenario, binomial) are not part of the core: they are in
-// src/tools/thresh_scenario.hpp, for the tests and the simulator.
+// src/tools/thresh/thresh_scenario.hpp, for the tests and the simulator.
 //
 // Derivation of the parameters (n users, T epochs of ℓ rounds, m subgroups of at
 // least L users, privacy ε, failure probability δ, log base 2):
