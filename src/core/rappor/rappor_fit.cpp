@@ -172,189 +172,250 @@ class CholeskyFactor {
 // the KKT system through a Cholesky factor of H_FF), then steps to it or to the first
 // blocking constraint; at a stationary point the multipliers decide: a negative one
 // leaves the working set, none means optimal (N&W Algorithm 16.3).
-ConstrainedFit rappor_constrained_fit(const SparseColumns& X, const std::vector<double>& y,
-                                      const std::vector<double>& w, const std::vector<double>& upper) {
-  const int64_t N = X.nrows, S = X.cols();
-  ConstrainedFit out;
-  out.beta.assign(static_cast<size_t>(S), 0.0);
-  if (S == 0) return out;
-  std::vector<double> w2(static_cast<size_t>(N));
-  for (int64_t i = 0; i < N; ++i) w2[static_cast<size_t>(i)] = w[static_cast<size_t>(i)] * w[static_cast<size_t>(i)];
-  std::vector<double> g(static_cast<size_t>(S), 0.0);
+namespace {
+
+class ActiveSetFit {
+ public:
+  ActiveSetFit(const SparseColumns& X, const std::vector<double>& y, const std::vector<double>& w,
+               const std::vector<double>& upper, ConstrainedFit* out);
+  void run();
+
+ private:
+  void enter(int64_t j);
+  double x_entry(int64_t i, int64_t j) const {
+    const int32_t* b = X_.col(j);
+    return std::binary_search(b, b + X_.nnz(j), static_cast<int32_t>(i)) ? 1.0 : 0.0;
+  }
+  void mul(const std::vector<double>& coef, std::vector<double>* into);  // X·coef over F
+  bool solve_working_set();  // the target on F and the direction to it; true when stationary
+  bool change_working_set();  // at a stationary point: false when optimal
+  void step();                // toward the target, stopped by the first blocking constraint
+
+  const SparseColumns& X_;
+  const std::vector<double>& y_;
+  const std::vector<double>& upper_;
+  ConstrainedFit* out_;
+  int64_t N_, S_;
+  std::vector<double> w2_, g_;
+  double delta_ = 0, tol_ = 0;
+  // Gram entries of the columns that have been free, computed once each.
+  std::vector<int64_t> slot_, cached_;
+  Eigen::MatrixXd gram_;
+  std::vector<double> mark_;
+  InterruptPoll poll_;
+  std::vector<int64_t> F_;  // free columns
+  std::vector<char> free_flag_;
+  std::vector<int64_t> K_;  // general constraints: -1 for Σβ <= 1, else a row
+  std::vector<char> row_in_K_;
+  bool sum_in_K_ = false;
+  std::vector<double> xb_, xd_, vrow_, target_, dir_;
+  Eigen::VectorXd lambda_;
+  CholeskyFactor factor_;
+};
+
+ActiveSetFit::ActiveSetFit(const SparseColumns& X, const std::vector<double>& y, const std::vector<double>& w,
+                           const std::vector<double>& upper, ConstrainedFit* out)
+    : X_(X), y_(y), upper_(upper), out_(out), N_(X.nrows), S_(X.cols()), factor_(0, 0) {
+  const auto N = static_cast<size_t>(N_), S = static_cast<size_t>(S_);
+  w2_.resize(N);
+  for (size_t i = 0; i < N; ++i) w2_[i] = w[i] * w[i];
+  g_.assign(S, 0.0);
   double hmax = 0, gmax = 0;
-  for (int64_t j = 0; j < S; ++j) {
+  for (int64_t j = 0; j < S_; ++j) {
     double gj = 0, hj = 0;
-    for (const int32_t* p = X.col(j), *e = p + X.nnz(j); p < e; ++p) {
-      gj += w2[static_cast<size_t>(*p)] * y[static_cast<size_t>(*p)];
-      hj += w2[static_cast<size_t>(*p)];
+    for (const int32_t* p = X_.col(j), *e = p + X_.nnz(j); p < e; ++p) {
+      gj += w2_[static_cast<size_t>(*p)] * y_[static_cast<size_t>(*p)];
+      hj += w2_[static_cast<size_t>(*p)];
     }
-    g[static_cast<size_t>(j)] = gj;
+    g_[static_cast<size_t>(j)] = gj;
     hmax = std::max(hmax, hj);
     gmax = std::max(gmax, std::fabs(gj));
   }
-  const double delta = 1e-10 * (hmax > 0 ? hmax : 1);
-  const double tol = 1e-11 * std::max({1.0, gmax, hmax});
+  delta_ = 1e-10 * (hmax > 0 ? hmax : 1);
+  tol_ = 1e-11 * std::max({1.0, gmax, hmax});
+  slot_.assign(S, -1);
+  mark_.assign(N, 0.0);
+  free_flag_.assign(S, 0);
+  row_in_K_.assign(N, 0);
+  xb_.assign(N, 0.0);
+  xd_.assign(N, 0.0);
+  vrow_.resize(N);
+  target_.assign(S, 0.0);
+  dir_.assign(S, 0.0);
+  factor_ = CholeskyFactor(delta_, S_);
+}
 
-  // Gram entries of the columns that have been free, computed once each.
-  std::vector<int64_t> slot(static_cast<size_t>(S), -1);
-  std::vector<int64_t> cached;
-  Eigen::MatrixXd gram(0, 0);
-  std::vector<double> mark(static_cast<size_t>(N), 0.0);
-  InterruptPoll poll;
-  auto enter = [&](int64_t j) {
-    if (slot[static_cast<size_t>(j)] >= 0) return;
-    const int64_t e = static_cast<int64_t>(cached.size());
-    if (e >= gram.rows()) {  // doubled as columns enter, at most S × S (rappor_decode plans that)
-      const int64_t size = std::min(S, std::max<int64_t>(16, 2 * e));
-      gram.conservativeResize(size, size);
-    }
-    for (const int32_t* p = X.col(j), *q = p + X.nnz(j); p < q; ++p) mark[static_cast<size_t>(*p)] = w2[static_cast<size_t>(*p)];
-    for (int64_t a = 0; a <= e; ++a) {
-      const int64_t c = a < e ? cached[static_cast<size_t>(a)] : j;
-      double s = 0;
-      for (const int32_t* p = X.col(c), *q = p + X.nnz(c); p < q; ++p) s += mark[static_cast<size_t>(*p)];
-      gram(a, e) = gram(e, a) = s;
-      poll.tick(1 + X.nnz(c));
-    }
-    for (const int32_t* p = X.col(j), *q = p + X.nnz(j); p < q; ++p) mark[static_cast<size_t>(*p)] = 0;
-    slot[static_cast<size_t>(j)] = e;
-    cached.push_back(j);
-  };
-  auto x_entry = [&](int64_t i, int64_t j) {
-    const int32_t* b = X.col(j);
-    return std::binary_search(b, b + X.nnz(j), static_cast<int32_t>(i)) ? 1.0 : 0.0;
-  };
+void ActiveSetFit::enter(int64_t j) {
+  if (slot_[static_cast<size_t>(j)] >= 0) return;
+  const int64_t e = static_cast<int64_t>(cached_.size());
+  if (e >= gram_.rows()) {  // doubled as columns enter, at most S × S (rappor_decode plans that)
+    const int64_t size = std::min(S_, std::max<int64_t>(16, 2 * e));
+    gram_.conservativeResize(size, size);
+  }
+  for (const int32_t* p = X_.col(j), *q = p + X_.nnz(j); p < q; ++p)
+    mark_[static_cast<size_t>(*p)] = w2_[static_cast<size_t>(*p)];
+  for (int64_t a = 0; a <= e; ++a) {
+    const int64_t c = a < e ? cached_[static_cast<size_t>(a)] : j;
+    double s = 0;
+    for (const int32_t* p = X_.col(c), *q = p + X_.nnz(c); p < q; ++p) s += mark_[static_cast<size_t>(*p)];
+    gram_(a, e) = gram_(e, a) = s;
+    poll_.tick(1 + X_.nnz(c));
+  }
+  for (const int32_t* p = X_.col(j), *q = p + X_.nnz(j); p < q; ++p) mark_[static_cast<size_t>(*p)] = 0;
+  slot_[static_cast<size_t>(j)] = e;
+  cached_.push_back(j);
+}
 
-  std::vector<double>& beta = out.beta;
-  std::vector<int64_t> F;  // free columns
-  std::vector<char> free_flag(static_cast<size_t>(S), 0);
-  std::vector<int64_t> K;  // general constraints: -1 for Σβ <= 1, else a row
-  std::vector<char> row_in_K(static_cast<size_t>(N), 0);
-  bool sum_in_K = false;
-  std::vector<double> xb(static_cast<size_t>(N), 0.0), xd(static_cast<size_t>(N), 0.0), vrow(static_cast<size_t>(N));
-  auto mul = [&](const std::vector<double>& coef, std::vector<double>* into) {  // X·coef over F
-    std::fill(into->begin(), into->end(), 0.0);
-    for (int64_t j : F) {
-      for (const int32_t* p = X.col(j), *q = p + X.nnz(j); p < q; ++p)
-        (*into)[static_cast<size_t>(*p)] += coef[static_cast<size_t>(j)];
-      poll.tick(1 + X.nnz(j));
+void ActiveSetFit::mul(const std::vector<double>& coef, std::vector<double>* into) {
+  std::fill(into->begin(), into->end(), 0.0);
+  for (int64_t j : F_) {
+    for (const int32_t* p = X_.col(j), *q = p + X_.nnz(j); p < q; ++p)
+      (*into)[static_cast<size_t>(*p)] += coef[static_cast<size_t>(j)];
+    poll_.tick(1 + X_.nnz(j));
+  }
+}
+
+// The equality-constrained problem on F (its dense steps: O(|F|²·|K| + |K|³), with
+// |K| <= |F| in exact arithmetic: independent working constraints).
+bool ActiveSetFit::solve_working_set() {
+  const std::vector<double>& beta = out_->beta;
+  const auto nf = static_cast<Eigen::Index>(F_.size()), nk = static_cast<Eigen::Index>(K_.size());
+  poll_.tick(N_ + static_cast<int64_t>(nf * nf * (1 + nk)));
+  Eigen::VectorXd gf(nf);
+  for (Eigen::Index a = 0; a < nf; ++a) gf(a) = g_[static_cast<size_t>(F_[static_cast<size_t>(a)])];
+  Eigen::VectorXd bf = factor_.solve(gf);
+  lambda_.setZero(nk);
+  if (nk > 0 && nf > 0) {
+    Eigen::MatrixXd A(nk, nf);
+    Eigen::VectorXd bk(nk);
+    for (Eigen::Index r = 0; r < nk; ++r) {
+      const int64_t k = K_[static_cast<size_t>(r)];
+      bk(r) = k < 0 ? 1.0 : upper_[static_cast<size_t>(k)];
+      for (Eigen::Index a = 0; a < nf; ++a) A(r, a) = k < 0 ? 1.0 : x_entry(k, F_[static_cast<size_t>(a)]);
     }
-  };
-  std::vector<double> target(static_cast<size_t>(S), 0.0), dir(static_cast<size_t>(S), 0.0);
-  const int64_t max_iter = 10 * (S + N) + 100;
-  Eigen::VectorXd lambda;
-  CholeskyFactor factor(delta, S);
-  for (out.iterations = 0; out.iterations < max_iter; ++out.iterations) {
-    // the equality-constrained problem on F (its dense steps: O(|F|²·|K| + |K|³), with
-    // |K| <= |F| in exact arithmetic: independent working constraints)
-    const auto nf = static_cast<Eigen::Index>(F.size()), nk = static_cast<Eigen::Index>(K.size());
-    poll.tick(N + static_cast<int64_t>(nf * nf * (1 + nk)));
-    Eigen::VectorXd gf(nf);
-    for (Eigen::Index a = 0; a < nf; ++a) gf(a) = g[static_cast<size_t>(F[static_cast<size_t>(a)])];
-    Eigen::VectorXd bf = factor.solve(gf);
-    lambda.setZero(nk);
-    if (nk > 0 && nf > 0) {
-      Eigen::MatrixXd A(nk, nf);
-      Eigen::VectorXd bk(nk);
-      for (Eigen::Index r = 0; r < nk; ++r) {
-        const int64_t k = K[static_cast<size_t>(r)];
-        bk(r) = k < 0 ? 1.0 : upper[static_cast<size_t>(k)];
-        for (Eigen::Index a = 0; a < nf; ++a) A(r, a) = k < 0 ? 1.0 : x_entry(k, F[static_cast<size_t>(a)]);
-      }
-      const Eigen::MatrixXd HiAt = factor.solve(A.transpose());
-      const Eigen::MatrixXd M = A * HiAt;
-      lambda = M.ldlt().solve(A * bf - bk);
-      bf -= HiAt * lambda;
+    const Eigen::MatrixXd HiAt = factor_.solve(A.transpose());
+    const Eigen::MatrixXd M = A * HiAt;
+    lambda_ = M.ldlt().solve(A * bf - bk);
+    bf -= HiAt * lambda_;
+  }
+  std::fill(target_.begin(), target_.end(), 0.0);
+  double dmax = 0, bmax = 0;
+  for (Eigen::Index a = 0; a < nf; ++a) {
+    const auto j = static_cast<size_t>(F_[static_cast<size_t>(a)]);
+    target_[j] = bf(a);
+    dir_[j] = bf(a) - beta[j];
+    dmax = std::max(dmax, std::fabs(dir_[j]));
+    bmax = std::max(bmax, std::fabs(beta[j]));
+  }
+  return dmax <= 1e-13 * (1 + bmax);
+}
+
+// Stationary: the multipliers of the bounds, μ_j = x_jᵀ(W²(Xβ - y) + Σ_{rows in K} λ e_i) +
+// λ_sum, and of the general constraints decide: the most negative leaves the working set.
+bool ActiveSetFit::change_working_set() {
+  const auto nk = static_cast<Eigen::Index>(K_.size());
+  double lambda_sum = 0;
+  for (size_t i = 0; i < static_cast<size_t>(N_); ++i) vrow_[i] = w2_[i] * (xb_[i] - y_[i]);
+  for (Eigen::Index r = 0; r < nk; ++r) {
+    const int64_t k = K_[static_cast<size_t>(r)];
+    if (k < 0) lambda_sum = lambda_(r);
+    else vrow_[static_cast<size_t>(k)] += lambda_(r);
+  }
+  double worst = -tol_;
+  int64_t leave_col = -1, leave_k = -1;
+  for (int64_t j = 0; j < S_; ++j) {
+    if (free_flag_[static_cast<size_t>(j)]) continue;
+    double mu = lambda_sum;
+    for (const int32_t* p = X_.col(j), *q = p + X_.nnz(j); p < q; ++p) mu += vrow_[static_cast<size_t>(*p)];
+    poll_.tick(1 + X_.nnz(j));
+    if (mu < worst) worst = mu, leave_col = j, leave_k = -1;
+  }
+  for (Eigen::Index r = 0; r < nk; ++r)
+    if (lambda_(r) < worst) worst = lambda_(r), leave_k = r, leave_col = -1;
+  if (leave_col >= 0) {
+    enter(leave_col);
+    const auto nf0 = static_cast<Eigen::Index>(F_.size());
+    Eigen::VectorXd h(nf0);
+    const int64_t sj = slot_[static_cast<size_t>(leave_col)];
+    for (Eigen::Index a = 0; a < nf0; ++a) h(a) = gram_(slot_[static_cast<size_t>(F_[static_cast<size_t>(a)])], sj);
+    factor_.append(h, gram_(sj, sj) + delta_);
+    F_.push_back(leave_col);
+    free_flag_[static_cast<size_t>(leave_col)] = 1;
+    return true;
+  }
+  if (leave_k >= 0) {
+    const int64_t k = K_[static_cast<size_t>(leave_k)];
+    if (k < 0) sum_in_K_ = false;
+    else row_in_K_[static_cast<size_t>(k)] = 0;
+    K_.erase(K_.begin() + leave_k);
+    return true;
+  }
+  return false;  // optimal
+}
+
+void ActiveSetFit::step() {
+  std::vector<double>& beta = out_->beta;
+  double alpha = 1;
+  int64_t block_col = -1, block_k = -2;
+  for (int64_t j : F_) {
+    const auto u = static_cast<size_t>(j);
+    if (dir_[u] < 0) {
+      const double a = std::max(0.0, -beta[u] / dir_[u]);
+      if (a < alpha) alpha = a, block_col = j, block_k = -2;
     }
-    std::fill(target.begin(), target.end(), 0.0);
-    double dmax = 0, bmax = 0;
-    for (Eigen::Index a = 0; a < nf; ++a) {
-      const auto j = static_cast<size_t>(F[static_cast<size_t>(a)]);
-      target[j] = bf(a);
-      dir[j] = bf(a) - beta[j];
-      dmax = std::max(dmax, std::fabs(dir[j]));
-      bmax = std::max(bmax, std::fabs(beta[j]));
+  }
+  mul(dir_, &xd_);
+  if (!sum_in_K_) {
+    double sb = 0, sd = 0;
+    for (int64_t j : F_) sb += beta[static_cast<size_t>(j)], sd += dir_[static_cast<size_t>(j)];
+    if (sd > 0) {
+      const double a = std::max(0.0, (1 - sb) / sd);
+      if (a < alpha) alpha = a, block_col = -1, block_k = -1;
     }
-    if (dmax <= 1e-13 * (1 + bmax)) {
-      // stationary: the multipliers of the bounds, μ_j = x_jᵀ(W²(Xβ - y) + Σ_{rows in K} λ e_i) + λ_sum
-      double lambda_sum = 0;
-      for (size_t i = 0; i < static_cast<size_t>(N); ++i) vrow[i] = w2[i] * (xb[i] - y[i]);
-      for (Eigen::Index r = 0; r < nk; ++r) {
-        const int64_t k = K[static_cast<size_t>(r)];
-        if (k < 0) lambda_sum = lambda(r);
-        else vrow[static_cast<size_t>(k)] += lambda(r);
-      }
-      double worst = -tol;
-      int64_t leave_col = -1, leave_k = -1;
-      for (int64_t j = 0; j < S; ++j) {
-        if (free_flag[static_cast<size_t>(j)]) continue;
-        double mu = lambda_sum;
-        for (const int32_t* p = X.col(j), *q = p + X.nnz(j); p < q; ++p) mu += vrow[static_cast<size_t>(*p)];
-        poll.tick(1 + X.nnz(j));
-        if (mu < worst) worst = mu, leave_col = j, leave_k = -1;
-      }
-      for (Eigen::Index r = 0; r < nk; ++r)
-        if (lambda(r) < worst) worst = lambda(r), leave_k = r, leave_col = -1;
-      if (leave_col >= 0) {
-        enter(leave_col);
-        const auto nf0 = static_cast<Eigen::Index>(F.size());
-        Eigen::VectorXd h(nf0);
-        const int64_t sj = slot[static_cast<size_t>(leave_col)];
-        for (Eigen::Index a = 0; a < nf0; ++a) h(a) = gram(slot[static_cast<size_t>(F[static_cast<size_t>(a)])], sj);
-        factor.append(h, gram(sj, sj) + delta);
-        F.push_back(leave_col);
-        free_flag[static_cast<size_t>(leave_col)] = 1;
-      } else if (leave_k >= 0) {
-        const int64_t k = K[static_cast<size_t>(leave_k)];
-        if (k < 0) sum_in_K = false;
-        else row_in_K[static_cast<size_t>(k)] = 0;
-        K.erase(K.begin() + leave_k);
-      } else {
-        return out;  // optimal
-      }
+  }
+  for (int64_t i = 0; i < N_; ++i) {
+    const auto u = static_cast<size_t>(i);
+    if (row_in_K_[u] || !(xd_[u] > 0)) continue;
+    const double a = std::max(0.0, (upper_[u] - xb_[u]) / xd_[u]);
+    if (a < alpha) alpha = a, block_col = -1, block_k = i;
+  }
+  for (int64_t j : F_) beta[static_cast<size_t>(j)] += alpha * dir_[static_cast<size_t>(j)];
+  if (block_col >= 0) {
+    beta[static_cast<size_t>(block_col)] = 0;
+    free_flag_[static_cast<size_t>(block_col)] = 0;
+    const auto at = std::find(F_.begin(), F_.end(), block_col);
+    factor_.remove(static_cast<Eigen::Index>(at - F_.begin()));
+    F_.erase(at);
+  } else if (block_k >= -1) {
+    K_.push_back(block_k);
+    if (block_k < 0) sum_in_K_ = true;
+    else row_in_K_[static_cast<size_t>(block_k)] = 1;
+  }
+  for (int64_t j : F_) beta[static_cast<size_t>(j)] = std::max(0.0, beta[static_cast<size_t>(j)]);
+  mul(beta, &xb_);
+}
+
+void ActiveSetFit::run() {
+  const int64_t max_iter = 10 * (S_ + N_) + 100;
+  for (out_->iterations = 0; out_->iterations < max_iter; ++out_->iterations) {
+    if (solve_working_set()) {
+      if (!change_working_set()) return;  // optimal
       continue;
     }
-    // step toward the target, stopped by the first blocking constraint
-    double alpha = 1;
-    int64_t block_col = -1, block_k = -2;
-    for (int64_t j : F) {
-      const auto u = static_cast<size_t>(j);
-      if (dir[u] < 0) {
-        const double a = std::max(0.0, -beta[u] / dir[u]);
-        if (a < alpha) alpha = a, block_col = j, block_k = -2;
-      }
-    }
-    mul(dir, &xd);
-    if (!sum_in_K) {
-      double sb = 0, sd = 0;
-      for (int64_t j : F) sb += beta[static_cast<size_t>(j)], sd += dir[static_cast<size_t>(j)];
-      if (sd > 0) {
-        const double a = std::max(0.0, (1 - sb) / sd);
-        if (a < alpha) alpha = a, block_col = -1, block_k = -1;
-      }
-    }
-    for (int64_t i = 0; i < N; ++i) {
-      const auto u = static_cast<size_t>(i);
-      if (row_in_K[u] || !(xd[u] > 0)) continue;
-      const double a = std::max(0.0, (upper[u] - xb[u]) / xd[u]);
-      if (a < alpha) alpha = a, block_col = -1, block_k = i;
-    }
-    for (int64_t j : F) beta[static_cast<size_t>(j)] += alpha * dir[static_cast<size_t>(j)];
-    if (block_col >= 0) {
-      beta[static_cast<size_t>(block_col)] = 0;
-      free_flag[static_cast<size_t>(block_col)] = 0;
-      const auto at = std::find(F.begin(), F.end(), block_col);
-      factor.remove(static_cast<Eigen::Index>(at - F.begin()));
-      F.erase(at);
-    } else if (block_k >= -1) {
-      K.push_back(block_k);
-      if (block_k < 0) sum_in_K = true;
-      else row_in_K[static_cast<size_t>(block_k)] = 1;
-    }
-    for (int64_t j : F) beta[static_cast<size_t>(j)] = std::max(0.0, beta[static_cast<size_t>(j)]);
-    mul(beta, &xb);
+    step();
   }
-  out.converged = false;  // the iterate is feasible; the glue may report it
+  out_->converged = false;  // the iterate is feasible; the glue may report it
+}
+
+}  // namespace
+
+ConstrainedFit rappor_constrained_fit(const SparseColumns& X, const std::vector<double>& y,
+                                      const std::vector<double>& w, const std::vector<double>& upper) {
+  ConstrainedFit out;
+  out.beta.assign(static_cast<size_t>(X.cols()), 0.0);
+  if (X.cols() == 0) return out;
+  ActiveSetFit fit(X, y, w, upper, &out);
+  fit.run();
   return out;
 }
 
