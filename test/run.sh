@@ -111,6 +111,14 @@ step "unit and statistical tests of the core (CTest)"
 (cd build/cmake && ctest -LE integration --output-on-failure -j "$jobs") | tee build/unit.log || status=1
 count_ctest build/unit.log
 
+step "source: no C++ function of src/ or test/ past 150 lines (test/long_functions.sh)"
+long=$(bash test/long_functions.sh 150)
+if [[ -z $long ]]; then
+  echo "source: no function past 150 lines ... ok"; passed=$((passed + 1))
+else
+  printf '%s\n' "$long"; echo "source: no function past 150 lines ... FAILED"; failed=$((failed + 1)); status=1
+fi
+
 step "the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer: build (build/asan)"
 # (LDP_SKIP_SANITIZE=1 skips this step for a quicker local run; CI runs it)
 if [ "${LDP_SKIP_SANITIZE:-0}" != 1 ]; then

@@ -98,7 +98,7 @@ ldp_root() {
 ldp_install_deps() {
   ldp_install_packages build-essential cmake pkg-config postgresql-15 postgresql-server-dev-15 \
     postgresql-15-cron libpqxx-dev libxxhash-dev libboost-dev libgtest-dev \
-    googletest libbenchmark-dev libssl-dev libeigen3-dev python3
+    googletest libbenchmark-dev libssl-dev libeigen3-dev python3 universal-ctags
 }
 
 ldp_install_packages() {
