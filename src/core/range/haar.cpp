@@ -1,0 +1,122 @@
+#include "core/range/haar.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/common/error.hpp"
+#include "core/common/fwht.hpp"
+#include "core/oracles/hadamard_response.hpp"
+
+namespace ldp {
+
+bool haar_true_sign(int domain_bits, int64_t bucket, int level, int64_t row) {
+  const int shift = domain_bits - level;
+  const int64_t node = bucket >> shift;
+  const bool left = ((bucket >> (shift - 1)) & 1) == 0;
+  return hadamard_plus(row, node) == left;
+}
+
+HaarReport haar_encode(const RangeProtocol& p, int64_t bucket, RandomSource& rng) {
+  HaarReport r;
+  r.level = static_cast<int>(rng.below(static_cast<uint64_t>(p.domain_bits)));
+  r.row = static_cast<int64_t>(rng.below(uint64_t{1} << r.level));
+  const bool truth = haar_true_sign(p.domain_bits, bucket, r.level, r.row);
+  const double keep = 1.0 / (1.0 + std::exp(-p.epsilon));  // e^ε/(e^ε+1), finite for every ε
+  r.plus_one = rng.bernoulli(keep) ? truth : !truth;
+  return r;
+}
+
+void HaarCounts::add(int level, int64_t row, bool plus_one) {
+  if (level < 0 || level >= domain_bits)
+    throw_error(ErrorKind::InvalidParameter, "a HaarHRR report's level must be in [0, %d), got %d", domain_bits, level);
+  if (row < 0 || row >= (int64_t{1} << level))
+    throw_error(ErrorKind::InvalidParameter, "a HaarHRR report of level %d has a row in [0, %lld), got %lld", level,
+                static_cast<long long>(int64_t{1} << level), static_cast<long long>(row));
+  ++n[static_cast<size_t>(level)];
+  sums[(size_t{1} << level) - 1 + static_cast<size_t>(row)] += plus_one ? 1 : -1;
+}
+
+int64_t HaarCounts::reports() const {
+  int64_t t = 0;
+  for (int64_t v : n) t += v;
+  return t;
+}
+
+HaarDecoded::HaarDecoded(const RangeProtocol& p, const HaarCounts& counts)
+    : k_(counts.domain_bits), reports_(counts.reports()), coef_(counts.sums.size(), 0.0), n_(counts.n) {
+  const double e = std::expm1(p.epsilon);
+  const double c = (e + 2) / e;
+  c2_ = c * c;
+  std::vector<uint64_t> t;
+  for (int j = 0; j < k_; ++j) {
+    if (n_[static_cast<size_t>(j)] == 0) continue;
+    const size_t off = (size_t{1} << j) - 1, m = size_t{1} << j;
+    t.assign(counts.sums.begin() + static_cast<std::ptrdiff_t>(off),
+             counts.sums.begin() + static_cast<std::ptrdiff_t>(off + m));
+    fwht_exact(t.data(), static_cast<int64_t>(m));
+    const double scale = c / static_cast<double>(n_[static_cast<size_t>(j)]);
+    for (size_t q = 0; q < m; ++q) coef_[off + q] = scale * static_cast<double>(static_cast<int64_t>(t[q]));
+  }
+}
+
+double HaarDecoded::level_variance(int level, int64_t u, double au, int64_t v, double av) const {
+  if (u == v) {
+    au += av;
+    av = 0;
+  }
+  const double sumsq = au * au + av * av;
+  if (sumsq == 0) return 0;
+  const int64_t n = n_[static_cast<size_t>(level)];
+  if (n == 0) return std::numeric_limits<double>::infinity();
+  // the plug-in coefficients, clipped to what two disjoint nodes can have: |du| + |dv| <= 1
+  double du = std::clamp(coefficient(level, u), -1.0, 1.0);
+  double dv = av == 0 ? 0.0 : std::clamp(coefficient(level, v), -1.0, 1.0);
+  const double l1 = std::fabs(du) + std::fabs(dv);
+  if (l1 > 1) {
+    du /= l1;
+    dv /= l1;
+  }
+  const double dot = au * du + av * dv;
+  return std::max(0.0, (c2_ * sumsq - dot * dot) / static_cast<double>(n));
+}
+
+LinearAnswer HaarDecoded::prefix(int64_t x) const {
+  LinearAnswer a;
+  if (x < 0) return a;
+  const int64_t d = domain();
+  if (x >= d - 1) {
+    a.estimate = 1;
+    return a;
+  }
+  a.estimate = static_cast<double>(x + 1) / static_cast<double>(d);
+  for (int j = 0; j < k_; ++j) {
+    const int shift = k_ - j;
+    const int64_t m = int64_t{1} << shift, node = x >> shift, o = x - (node << shift) + 1;
+    const double w = static_cast<double>(std::min(o, m - o)) / static_cast<double>(m);
+    if (w == 0) continue;
+    a.estimate += w * coefficient(j, node);
+    a.variance += level_variance(j, node, w, node, 0);
+  }
+  return a;
+}
+
+LinearAnswer HaarDecoded::range(int64_t lo, int64_t hi) const {
+  if (lo <= 0) return prefix(hi);
+  LinearAnswer a;
+  a.estimate = static_cast<double>(hi - lo + 1) / static_cast<double>(domain());
+  const int64_t below = lo - 1;
+  for (int j = 0; j < k_; ++j) {
+    const int shift = k_ - j;
+    const int64_t m = int64_t{1} << shift;
+    const int64_t nh = hi >> shift, oh = hi - (nh << shift) + 1;
+    const int64_t nl = below >> shift, ol = below - (nl << shift) + 1;
+    const double wh = static_cast<double>(std::min(oh, m - oh)) / static_cast<double>(m);
+    const double wl = static_cast<double>(std::min(ol, m - ol)) / static_cast<double>(m);
+    a.estimate += wh * coefficient(j, nh) - wl * coefficient(j, nl);
+    a.variance += level_variance(j, nh, wh, nl, -wl);
+  }
+  return a;
+}
+
+}  // namespace ldp

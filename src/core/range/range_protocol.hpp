@@ -1,0 +1,52 @@
+// Numeric distributions (docs/algorithms/ranges.md): a device maps one real value to
+// a bucket of the domain [0, 2^k) and reports it with one of the range mechanisms; the
+// server answers range counts, CDFs and quantiles with their standard errors.
+//
+// The protocol says how: ε, the domain's bits k, the mechanism (HaarHRR for now) and
+// the mapping of a value to its bucket:
+// - floor: bucket = clamp(floor(v), 0, 2^k − 1), so a latency in ms is one call and a
+//   bucket is the value interval [b, b + 1);
+// - linear over [lo, hi): 2^k buckets of equal width (hi − lo)/2^k, clamped;
+// - log over [lo, hi), 0 < lo: buckets of equal width in ln v, clamped (v <= lo in
+//   bucket 0).
+// NaN is refused; an infinite value clamps like any other.
+#pragma once
+
+#include <cstdint>
+
+namespace ldp {
+
+enum class RangeMechanism : uint8_t { Haar = 1 };
+enum class RangeMapping : uint8_t { Floor = 1, Linear = 2, Log = 3 };
+
+// The widest domain: 2^24 buckets (HaarHRR keeps 2^k − 1 coefficients).
+constexpr int kMaxRangeDomainBits = 24;
+
+struct RangeProtocol {
+  double epsilon = 1;
+  int domain_bits = 16;
+  RangeMechanism mechanism = RangeMechanism::Haar;
+  RangeMapping mapping = RangeMapping::Floor;
+  double lo = 0;  // linear and log mappings: the value interval [lo, hi)
+  double hi = 0;
+
+  int64_t domain() const { return int64_t{1} << domain_bits; }
+};
+
+// InvalidParameter unless ε is in range, 1 <= domain_bits <= kMaxRangeDomainBits, the
+// mechanism and mapping are known and a linear (log) mapping has finite lo < hi (0 < lo).
+void validate_range_protocol(const RangeProtocol& p);
+
+const char* range_mechanism_name(RangeMechanism m);
+const char* range_mapping_name(RangeMapping m);
+// By name ("haar"; "floor", "linear", "log"); InvalidParameter naming the known ones.
+RangeMechanism range_mechanism_from_name(const char* name);
+RangeMapping range_mapping_from_name(const char* name);
+
+// The bucket of a value under the protocol's mapping; InvalidParameter for NaN.
+int64_t range_bucket(const RangeProtocol& p, double value);
+// The value interval [lower, upper) of bucket b (for floor: [b, b + 1)).
+double range_bucket_lower(const RangeProtocol& p, int64_t b);
+double range_bucket_upper(const RangeProtocol& p, int64_t b);
+
+}  // namespace ldp
