@@ -3,7 +3,7 @@
 // into a PostgreSQL table with COPY. Prints the truth (the population's mean or
 // proportion, or its item or word frequencies) so that the ldp aggregates' estimates
 // can be checked against it. Each family of mechanisms is a row of the registry
-// (common/load_families.cpp, the row in src/tools/<family>/<family>_load.cpp): main reads
+// (families/load_families.cpp, the row in src/tools/<family>/<family>_load.cpp): main reads
 // the options, finds the row of --mechanism, refuses the options it does not take, and
 // hands the command line to it.
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Tests of ldp_load's registry of families (src/tools/common/load_families.cpp): every
+// Tests of ldp_load's registry of families (src/tools/families/load_families.cpp): every
 // mechanism answers to one row, every row's options and --help are whole, and every
 // row's examples (a small load of each of its mechanisms) load, without a server
 // (LoadFamilies) and into one (LoadFamiliesDb: the row's aggregate over the loaded table
