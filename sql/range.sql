@@ -138,6 +138,7 @@ SELECT try_sql($$SELECT range_protocol(1, 12, mapping => 'cubic')$$);
 SELECT try_sql($$SELECT range_protocol(1, 12, mapping => 'linear')$$);
 SELECT try_sql($$SELECT range_protocol(1, 12, mapping => 'linear', lo => 5, hi => 5)$$);
 SELECT try_sql($$SELECT range_protocol(1, 12, mapping => 'log', lo => 0, hi => 5)$$);
+SELECT try_sql($$SELECT range_protocol(1, 12, mapping => 'log', lo => 5e-324, hi => 1e6)$$);
 SELECT try_sql($$SELECT range_protocol(1, 12, mapping => 'linear', lo => 'NaN', hi => 5)$$);
 SELECT try_sql($$SELECT range_protocol(1, 12, lo => 1)$$);
 SELECT try_sql($$SELECT 'v1:haar{epsilon=1,domain_bits=12}'::range_protocol$$);

@@ -64,6 +64,7 @@ TEST(RangeProtocolForms, MalformedFormsAreRefused) {
            "v1:haar{epsilon=1,domain_bits=16,mapping=linear}",                   // no bounds
            "v1:haar{epsilon=1,domain_bits=16,mapping=linear,lo=5,hi=5}",         // lo = hi
            "v1:haar{epsilon=1,domain_bits=16,mapping=log,lo=0,hi=5}",            // log from 0
+           "v1:haar{epsilon=1,domain_bits=5,mapping=log,lo=5e-324,hi=1e+06}",    // hi/lo overflows (the fuzzer's)
            "v1:haar{epsilon=1,domain_bits=0,mapping=floor}",                     // no domain
            "v1:haar{epsilon=1,domain_bits=25,mapping=floor}",                    // past 24
            "v1:haar{epsilon=1,domain_bits=99999999999999999999,mapping=floor}",  // past bigint
@@ -100,6 +101,9 @@ TEST(RangeProtocolForms, MalformedFormsAreRefused) {
   t = b;
   t[3 + 16 + 7] = 1;
   EXPECT_TRUE(refused(t));  // a floor protocol with a bound
+  t = b;
+  t[3 + 16] = 0x80;
+  EXPECT_TRUE(refused(t));  // ... or with lo = -0 (the fuzzer's: the text form has no bounds to say it)
 }
 
 TEST(RangeSummary, HandComputedReportsAndText) {

@@ -20,7 +20,7 @@ void validate_range_protocol(const RangeProtocol& p) {
     throw_error(ErrorKind::InvalidParameter, "unknown range mechanism %d", static_cast<int>(p.mechanism));
   switch (p.mapping) {
     case RangeMapping::Floor:
-      if (p.lo != 0 || p.hi != 0)
+      if (p.lo != 0 || p.hi != 0 || std::signbit(p.lo) || std::signbit(p.hi))  // -0 too: one form each
         throw_error(ErrorKind::InvalidParameter, "a floor mapping takes no bounds, got lo = %g and hi = %g", p.lo, p.hi);
       return;
     case RangeMapping::Linear:
@@ -32,6 +32,10 @@ void validate_range_protocol(const RangeProtocol& p) {
       if (!std::isfinite(p.lo) || !std::isfinite(p.hi) || !(p.lo > 0) || !(p.lo < p.hi))
         throw_error(ErrorKind::InvalidParameter, "a log mapping needs finite bounds 0 < lo < hi, got [%g, %g)", p.lo,
                     p.hi);
+      // ln(hi/lo), which cuts the buckets, must be finite (hi/lo overflows for a tiny lo)
+      if (const double r = std::log(p.hi / p.lo); !(std::isfinite(r) && r > 0))
+        throw_error(ErrorKind::InvalidParameter,
+                    "a log mapping needs a finite ratio hi/lo > 1, got [%g, %g) (ratio %g)", p.lo, p.hi, p.hi / p.lo);
       return;
   }
   throw_error(ErrorKind::InvalidParameter, "unknown range mapping %d", static_cast<int>(p.mapping));

@@ -44,7 +44,8 @@ struct RangeProtocol {
 };
 
 // InvalidParameter unless ε is in range, 1 <= domain_bits <= kMaxRangeDomainBits, the
-// mechanism and mapping are known, a linear (log) mapping has finite lo < hi (0 < lo)
+// mechanism and mapping are known, a linear (log) mapping has finite lo < hi (0 < lo and
+// a finite ratio hi/lo > 1)
 // and a floor mapping has lo = hi = 0 (so that equal protocols have equal fields).
 void validate_range_protocol(const RangeProtocol& p);
 // Field by field (a summary may only merge with one of the same protocol).
