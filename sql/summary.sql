@@ -8,7 +8,9 @@ CREATE TABLE typed AS
 SELECT 'rr' AS label, rr_agg(rr_encode(i % 3 = 0, 1.5, i), 1.5)::summary AS s FROM generate_series(1, 300) i
 UNION ALL SELECT 'laplace', laplace_mean_agg(laplace_mean_encode(i % 50, 0.7, 50, i), 0.7, 50)::summary FROM generate_series(1, 300) i
 UNION ALL SELECT 'grr', grr_agg(grr_encode(i % 5, 1.2, 6, i), 1.2, 6)::summary FROM generate_series(1, 300) i
-UNION ALL SELECT 'sue', sue_agg(sue_encode(i % 5, 1.2, 6, i), 1.2)::summary FROM generate_series(1, 300) i;
+UNION ALL SELECT 'sue', sue_agg(sue_encode(i % 5, 1.2, 6, i), 1.2)::summary FROM generate_series(1, 300) i
+UNION ALL SELECT 'range', range_agg(r.level, r.hadamard_row, r.report, range_protocol(1.5, 3))::summary
+          FROM generate_series(1, 300) i, range_encode(i % 8, range_protocol(1.5, 3), i) r;
 -- the accessors every kind has, and the text form of its kind
 SELECT label, summary_kind(s), mechanism(s), report_count(s), epsilon(s), s FROM typed ORDER BY label;
 -- casts back give the kind's own summary, with the same estimates
@@ -22,6 +24,7 @@ FROM typed WHERE label = 'grr';
 -- text and binary round trips (the binary form is the stored form, format 2)
 SELECT label, s::text::summary::text = s::text AS text_round_trip,
        substr(summary_send(s), 1, 6) = substr(CASE summary_kind(s) WHEN 'mean' THEN mean_summary_send(s::mean_summary)
+                                                WHEN 'range' THEN range_summary_send(s::range_summary)
                                                 ELSE freq_summary_send(s::freq_summary) END, 1, 6) AS same_header
 FROM typed ORDER BY label;
 SELECT regress_file('ldp_regress_summary.bin') AS bin_file \gset
@@ -33,6 +36,7 @@ SELECT a.label, a.s::text = b.s::text AS binary_round_trip FROM typed a JOIN typ
 -- the wrong kind: 42804; text of no kind: 22P02; bytes that are no stored form: 22P03
 SELECT try_sql($$SELECT s::freq_summary FROM typed WHERE label = 'rr'$$);
 SELECT try_sql($$SELECT s::mean_summary FROM typed WHERE label = 'grr'$$);
+SELECT try_sql($$SELECT s::range_summary FROM typed WHERE label = 'rr'$$);
 SELECT try_sql($$SELECT 'v1:nope{epsilon=1,n=3,ones=1}'::summary$$);
 SELECT try_sql($$SELECT 'garbage'::summary$$);
 SELECT try_sql($$SELECT 'v1:rr{epsilon=1,n=3,ones=4}'::summary$$);

@@ -48,7 +48,7 @@ FAMILY_PAGES = {
     '30_security': 'docs/security.md', '40_collections': 'docs/collections.md',
     '41_collection_close': 'docs/collections.md', '50_thresh': 'docs/thresh.md',
     '61_heavythresh': 'docs/thresh.md', '60_sketch': 'docs/sketches.md',
-    '65_heavy': 'docs/heavy-hitters.md', '68_rappor': 'docs/rappor.md',
+    '65_heavy': 'docs/heavy-hitters.md', '68_rappor': 'docs/rappor.md', '69_range': 'docs/ranges.md',
     '70_role_rules': 'docs/security.md',
 }
 

@@ -121,7 +121,7 @@ CREATE FUNCTION @extschema@.epsilon(@extschema@.summary) RETURNS float8
   AS 'MODULE_PATHNAME', 'ldp_summary_epsilon' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION @extschema@.mechanism(@extschema@.summary) RETURNS text
   AS 'MODULE_PATHNAME', 'ldp_summary_mechanism' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.summary_kind(@extschema@.summary) IS 'The kind of a summary: its row in ldp.summary_kinds (mean, frequency, sketch, heavy, rappor).';
+COMMENT ON FUNCTION @extschema@.summary_kind(@extschema@.summary) IS 'The kind of a summary: its row in ldp.summary_kinds (mean, frequency, sketch, heavy, rappor, range).';
 COMMENT ON FUNCTION @extschema@.report_count(@extschema@.summary) IS 'Number of reports summarized.';
 COMMENT ON FUNCTION @extschema@.epsilon(@extschema@.summary) IS 'The privacy parameter the reports were made with.';
 COMMENT ON FUNCTION @extschema@.mechanism(@extschema@.summary) IS 'The mechanism''s name, as in the text form.';

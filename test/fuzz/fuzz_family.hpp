@@ -1,6 +1,7 @@
 // What ldp_summary_fuzz knows of a family of forms (summary_fuzz.cpp has the mean,
 // frequency and sketch families, heavy_family.cpp the heavy-hitters summary and its
-// protocol, rappor_family.cpp the RAPPOR summary): its type, seeds, accessor queries and transition functions, and the
+// protocol, rappor_family.cpp the RAPPOR summary, range_family.cpp the range summary and its
+// protocol): its type, seeds, accessor queries and transition functions, and the
 // pieces they are written with.
 #pragma once
 
@@ -76,5 +77,7 @@ struct Family {
 extern const Family kHeavyFamily;          // ldp.heavy_summary (heavy_family.cpp)
 extern const Family kHeavyProtocolFamily;  // ldp.heavy_protocol
 extern const Family kRapporFamily;         // ldp.rappor_summary (rappor_family.cpp)
+extern const Family kRangeFamily;          // ldp.range_summary (range_family.cpp)
+extern const Family kRangeProtocolFamily;  // ldp.range_protocol
 
 }  // namespace ldp_fuzz

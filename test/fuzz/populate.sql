@@ -73,6 +73,24 @@ CROSS JOIN LATERAL (SELECT (ARRAY['ab', 'abca', 'wa', 'c', 'bcw'])[1 + i * 7919 
 CROSS JOIN LATERAL (SELECT p, treehist_encode(item, p, i) r FROM heavy_protocols WHERE name = 'words') w
 CROSS JOIN LATERAL (SELECT treehist_encode(id8, p, i) r FROM heavy_protocols WHERE name = 'ids') x;
 
+-- numeric distributions (HaarHRR) over small domains (2^6 buckets: milliseconds, a linear
+-- and a log mapping); the protocols are a table of their own too, and in each report row
+CREATE TABLE range_protocols (name text PRIMARY KEY, p range_protocol);
+INSERT INTO range_protocols VALUES ('ms', range_protocol(1, 6)),
+  ('linear', range_protocol(2, 5, mapping => 'linear', lo => -1, hi => 1)),
+  ('log', range_protocol(0.5, 6, mapping => 'log', lo => 1, hi => 1000)), ('null', NULL);
+CREATE TABLE range_reports (
+  id int PRIMARY KEY, at timestamptz NOT NULL, value float8, p range_protocol,
+  level int, hadamard_row bigint, report boolean);
+INSERT INTO range_reports
+SELECT i, date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '3 days'
+          + (i * 83 % 259200) * interval '1 second',
+       v, q.p, r.level, r.hadamard_row, r.report
+FROM generate_series(1, 2000) i
+CROSS JOIN LATERAL (SELECT (i * 7919 % 80)::float8 + 0.5 AS v) x0
+CROSS JOIN LATERAL (SELECT p FROM range_protocols WHERE name = 'ms') q
+CROSS JOIN LATERAL range_encode(v, q.p, i) r;
+
 -- ---- stored summaries: per day and mechanism, and rollups of them ----
 CREATE TABLE mean_summaries (id serial PRIMARY KEY, day date, mechanism text, s mean_summary);
 INSERT INTO mean_summaries (day, mechanism, s)
@@ -131,6 +149,19 @@ INSERT INTO heavy_summaries (day, mechanism, s) VALUES
   (NULL, 'text', 'v1:bitstogram{epsilon=2,domain=alphabet,alphabet="ab",max_length=2,chars_per_level=1,levels=2,hashes=2,width=4,buckets=2,expected_users=10,n=1,coordinates=[0,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0],final=[0,0,0,0,0,0,0,-1]}'),
   (NULL, 'null', NULL);
 
+CREATE TABLE range_summaries (id serial PRIMARY KEY, day date, mechanism text, s range_summary);
+INSERT INTO range_summaries (day, mechanism, s)
+SELECT at::date, 'ms', range_agg(level, hadamard_row, report, range_protocol(1, 6)) FROM range_reports GROUP BY 1
+UNION ALL SELECT h.at::date, 'log', range_agg(r.level, r.hadamard_row, r.report,
+  range_protocol(0.5, 6, mapping => 'log', lo => 1, hi => 1000))
+FROM range_reports h, range_encode(h.value, range_protocol(0.5, 6, mapping => 'log', lo => 1, hi => 1000), h.id) r GROUP BY 1;
+INSERT INTO range_summaries (day, mechanism, s)
+SELECT NULL, mechanism, rollup(s) FROM range_summaries GROUP BY mechanism;
+INSERT INTO range_summaries (day, mechanism, s) VALUES
+  (NULL, 'text', 'v1:haar{epsilon=1,domain_bits=2,mapping=floor,n=1,levels=[0,1],sums=[0,1,0]}'),
+  (NULL, 'text', 'v1:haar{epsilon=1,domain_bits=3,mapping=floor,n=0,levels=[0,0,0],sums=[0,0,0,0,0,0,0]}'),
+  (NULL, 'null', NULL);
+
 -- ---- a mean, a frequency and a sketch collection, their ended epochs closed ----
 SELECT create_collection('usage', 'mean_reports', 'at', '1 day', 'ldp.onebit_mean_agg(onebit, 1.0, 100)');
 CALL close_due_epochs('usage');
@@ -145,6 +176,9 @@ SELECT create_collection('heavy_words', 'heavy_reports', 'at', '1 day',
   format('ldp.treehist_agg(w_level, w_j, w_r, w_prefix, w_item, %L::ldp.heavy_protocol)',
          treehist_protocol(2, 2000, 'abcw', 4, 2, 2, 16)::text));
 CALL close_due_epochs('heavy_words');
+SELECT create_collection('latencies', 'range_reports', 'at', '1 day',
+  format('ldp.range_agg(level, hadamard_row, report, %L::ldp.range_protocol)', range_protocol(1, 6)::text));
+CALL close_due_epochs('latencies');
 -- a few odd rows (after the closes, which they would fail): NULL reports and values that
 -- the encoders never produce
 INSERT INTO mean_reports VALUES (100001, now() - interval '1 day', NULL, NULL, NULL, NULL, NULL, NULL),
@@ -159,6 +193,9 @@ INSERT INTO sketch_reports VALUES (100001, now() - interval '1 day', NULL, NULL,
 INSERT INTO heavy_reports VALUES (100001, now() - interval '1 day', NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                                   NULL, NULL, NULL, NULL, NULL, NULL, NULL),
   (100002, now() - interval '1 day', 'ABC', 0, '{}', NULL, 0, 2, 16, true, NULL, 9, -1, 2147483647, false, true);
+
+INSERT INTO range_reports VALUES (100001, now() - interval '1 day', NULL, NULL, NULL, NULL, NULL),
+  (100002, now() - interval '1 day', 'NaN', NULL, 6, 64, true);
 
 -- a late report, shown by late_reports until a refresh
 INSERT INTO mean_reports VALUES (100003, now() - interval '2 days', 5, true, true, true, 5, 5);

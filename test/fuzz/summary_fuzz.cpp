@@ -1,7 +1,7 @@
 // ldp_summary_fuzz: feeds mutated text and binary forms of every summary type
 // (ldp.mean_summary, ldp.freq_summary, ldp.sketch_summary, ldp.heavy_summary,
-// ldp.rappor_summary) and of
-// ldp.heavy_protocol (a type of its own: read back, then used) to a server through SQL
+// ldp.rappor_summary, ldp.range_summary) and of ldp.heavy_protocol and ldp.range_protocol
+// (types of their own: read back, then used) to a server through SQL
 // (test/fuzz.sh runs it against a server whose ldp.so is built with ASan + UBSan). The
 // unit test summary_mutation_test.cpp does the same to the core's parsers; this goes
 // through the type input functions ('...'::type), the binary receive functions (binary
@@ -11,7 +11,7 @@
 // One row of kFamilies per summary family: its type, send function, seed queries,
 // accessor queries (rollup included) and transition functions (the state tests below);
 // fuzz_family.hpp says what a row holds, heavy_family.cpp has the heavy-hitters rows,
-// rappor_family.cpp the RAPPOR rows.
+// rappor_family.cpp the RAPPOR rows, range_family.cpp the range rows.
 // Each form picks a family (uniformly, whatever its number of seeds), then a seed.
 //
 // Valid forms come from the aggregates (seeded encoders). Every mutated form must be
@@ -362,6 +362,8 @@ const Family kFamilies[] = {
     ldp_fuzz::kHeavyFamily,
     ldp_fuzz::kHeavyProtocolFamily,
     ldp_fuzz::kRapporFamily,
+    ldp_fuzz::kRangeFamily,
+    ldp_fuzz::kRangeProtocolFamily,
 };
 
 // A field of a text form ("epsilon", "k", ...) as written, or `fallback`.

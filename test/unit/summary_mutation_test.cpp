@@ -1,5 +1,5 @@
 // Anything stored in a table: the text and binary parsers of every summary type
-// (mean, frequency, sketch) fed hundreds of thousands of mutations of valid forms
+// (mean, frequency, sketch, range) fed hundreds of thousands of mutations of valid forms
 // (seeded, deterministic).
 // Every input must either be refused with InvalidText / InvalidBinary, or give a
 // summary that passes the in-memory check, decodes without trouble and writes
@@ -17,7 +17,9 @@
 #include "core/freq/freq_summary.hpp"
 #include "freq_test_support.hpp"
 #include "core/mean/mean_summary.hpp"
+#include "core/range/range_summary.hpp"
 #include "core/sketch/sketch_summary.hpp"
+#include "range_test_support.hpp"
 #include "sketch_test_support.hpp"
 #include "test_support.hpp"
 
@@ -265,6 +267,54 @@ TEST(Mutations, SketchTextIsRefusedOrSound) {
 TEST(Mutations, SketchBinaryIsRefusedOrSound) {
   mutate_and_parse<std::vector<uint8_t>>(sketch_seeds(), sketch_binary, ErrorKind::InvalidBinary, 106,
                                          sketch_from_binary, check_sketch);
+}
+
+// ---- range_summary ----
+
+// small domains, so that the mutations reach every counter; n = 0 and n = 1 too
+std::vector<ldp_test::Range> range_seeds() {
+  auto floor_of = [](int64_t i) { return static_cast<double>((i * 5) % 16); };
+  ldp::RangeProtocol log = ldp_test::range_protocol(2, 0.5);
+  log.mapping = ldp::RangeMapping::Log;
+  log.lo = 1;
+  log.hi = 1000;
+  ldp::RangeProtocol linear = ldp_test::range_protocol(3, 2);
+  linear.mapping = ldp::RangeMapping::Linear;
+  linear.lo = -1;
+  linear.hi = 1;
+  std::vector<ldp_test::Range> out;
+  out.push_back(ldp_test::simulate_range(ldp_test::range_protocol(3, 1), 40, 1, floor_of));
+  out.push_back(ldp_test::simulate_range(log, 1, 2, floor_of));
+  out.push_back(ldp_test::Range(ldp_test::range_protocol(4, 1)));  // no reports
+  out.push_back(ldp_test::simulate_range(linear, 300, 3, [](int64_t i) { return std::sin(double(i)); }));
+  return out;
+}
+
+void check_range(const ldp_test::Range& r) {
+  EXPECT_EQ(ldp::range_summary_size(*r), r.bytes());
+  if (r->n > 0) {
+    ldp_test::RangeDecode d(*r);
+    const ldp::HaarView v = d.view();
+    for (int64_t x = 0; x < v.domain(); ++x) EXPECT_FALSE(v.prefix(x).variance < 0) << x;
+    const ldp::QuantileAnswer q = d.quantile(0.5, 1.96);
+    EXPECT_LE(q.lower, q.bucket);
+    EXPECT_LE(q.bucket, q.upper);
+  }
+  EXPECT_EQ(ldp_test::Range::from_text(r.text()).text(), r.text());
+  EXPECT_EQ(ldp_test::Range::from_binary(r.binary()).text(), r.text());
+}
+
+TEST(Mutations, RangeTextIsRefusedOrSound) {
+  size_t accepted = mutate_and_parse<std::string>(
+      range_seeds(), [](const ldp_test::Range& r) { return r.text(); }, ErrorKind::InvalidText, 107,
+      [](const std::string& t) { return ldp_test::Range::from_text(t); }, check_range);
+  EXPECT_GT(accepted, 0u);
+}
+
+TEST(Mutations, RangeBinaryIsRefusedOrSound) {
+  mutate_and_parse<std::vector<uint8_t>>(
+      range_seeds(), [](const ldp_test::Range& r) { return r.binary(); }, ErrorKind::InvalidBinary, 108,
+      [](const std::vector<uint8_t>& b) { return ldp_test::Range::from_binary(b); }, check_range);
 }
 
 }  // namespace

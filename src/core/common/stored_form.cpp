@@ -19,6 +19,8 @@ const char* family_name(uint8_t f) {
       return "a heavy-hitters summary";
     case static_cast<uint8_t>(Family::Rappor):
       return "a RAPPOR summary";
+    case static_cast<uint8_t>(Family::Range):
+      return "a range summary";
     default:
       return "an unknown family";
   }

@@ -16,7 +16,7 @@
 // wrote up to extension 0.4.0, and recv still reads it. The header is the only
 // part every family shares; each family reads and writes its own body.
 //
-// Format 3 (extension 0.7.0; the families with counter arrays: sketches, heavy hitters, RAPPOR) is format 2
+// Format 3 (extension 0.7.0; the families with counter arrays: sketches, heavy hitters, RAPPOR, ranges) is format 2
 // with the counter array compact: after n, u8 bytes per counter (1, 2, 4 or 8, the
 // fewest that hold every counter) and the counters at that width, big-endian two's
 // complement (common/byte_reader.hpp: compact_counter_bytes, put_counters,
@@ -30,7 +30,7 @@
 
 namespace ldp {
 
-enum class Family : uint8_t { Mean = 1, Frequency = 2, Sketch = 3, Heavy = 4, Rappor = 5 };
+enum class Family : uint8_t { Mean = 1, Frequency = 2, Sketch = 3, Heavy = 4, Rappor = 5, Range = 6 };
 
 constexpr uint8_t kStoredMagic[4] = {'L', 'D', 'P', 'S'};
 constexpr uint8_t kStoredFormat = 2;

@@ -6,6 +6,7 @@
 
 #include "core/common/error.hpp"
 #include "core/common/fwht.hpp"
+#include "core/common/interrupt.hpp"
 #include "core/oracles/hadamard_response.hpp"
 
 namespace ldp {
@@ -27,12 +28,18 @@ HaarReport haar_encode(const RangeProtocol& p, int64_t bucket, RandomSource& rng
   return r;
 }
 
-void HaarCounts::add(int level, int64_t row, bool plus_one) {
-  if (level < 0 || level >= domain_bits)
-    throw_error(ErrorKind::InvalidParameter, "a HaarHRR report's level must be in [0, %d), got %d", domain_bits, level);
+void haar_check_report(int k, int64_t level, int64_t row) {
+  if (level < 0 || level >= k)
+    throw_error(ErrorKind::ImpossibleReport, "a HaarHRR report's level must be in [0, %d), got %lld", k,
+                static_cast<long long>(level));
   if (row < 0 || row >= (int64_t{1} << level))
-    throw_error(ErrorKind::InvalidParameter, "a HaarHRR report of level %d has a row in [0, %lld), got %lld", level,
-                static_cast<long long>(int64_t{1} << level), static_cast<long long>(row));
+    throw_error(ErrorKind::ImpossibleReport, "a HaarHRR report of level %lld has a row in [0, %lld), got %lld",
+                static_cast<long long>(level), static_cast<long long>(int64_t{1} << level),
+                static_cast<long long>(row));
+}
+
+void HaarCounts::add(int level, int64_t row, bool plus_one) {
+  haar_check_report(domain_bits, level, row);
   ++n[static_cast<size_t>(level)];
   sums[(size_t{1} << level) - 1 + static_cast<size_t>(row)] += plus_one ? 1 : -1;
 }
@@ -43,32 +50,44 @@ int64_t HaarCounts::reports() const {
   return t;
 }
 
-HaarDecoded::HaarDecoded(const RangeProtocol& p, const HaarCounts& counts)
-    : k_(counts.domain_bits), reports_(counts.reports()), coef_(counts.sums.size(), 0.0), n_(counts.n) {
-  const double e = std::expm1(p.epsilon);
-  const double c = (e + 2) / e;
-  c2_ = c * c;
+double haar_c(double epsilon) {
+  const double e = std::expm1(epsilon);
+  return (e + 2) / e;
+}
+
+void haar_decode(const RangeProtocol& p, const int64_t* n, const int64_t* sums, double* coef) {
+  const int k = p.domain_bits;
+  const double c = haar_c(p.epsilon);
   std::vector<uint64_t> t;
-  for (int j = 0; j < k_; ++j) {
-    if (n_[static_cast<size_t>(j)] == 0) continue;
+  for (int j = 0; j < k; ++j) {
+    check_interrupt();
     const size_t off = (size_t{1} << j) - 1, m = size_t{1} << j;
-    t.assign(counts.sums.begin() + static_cast<std::ptrdiff_t>(off),
-             counts.sums.begin() + static_cast<std::ptrdiff_t>(off + m));
+    if (n[j] == 0) {
+      std::fill(coef + off, coef + off + m, 0.0);
+      continue;
+    }
+    t.assign(sums + off, sums + off + m);
     fwht_exact(t.data(), static_cast<int64_t>(m));
-    const double scale = c / static_cast<double>(n_[static_cast<size_t>(j)]);
-    for (size_t q = 0; q < m; ++q) coef_[off + q] = scale * static_cast<double>(static_cast<int64_t>(t[q]));
+    const double scale = c / static_cast<double>(n[j]);
+    for (size_t q = 0; q < m; ++q) coef[off + q] = scale * static_cast<double>(static_cast<int64_t>(t[q]));
   }
 }
 
-double HaarDecoded::level_variance(int level, int64_t u, double au, int64_t v, double av) const {
+HaarDecoded::HaarDecoded(const RangeProtocol& p, const HaarCounts& counts)
+    : k_(counts.domain_bits), c2_(haar_c2(p.epsilon)), reports_(counts.reports()), coef_(counts.sums.size(), 0.0),
+      n_(counts.n) {
+  haar_decode(p, n_.data(), counts.sums.data(), coef_.data());
+}
+
+double HaarView::level_variance(int level, int64_t u, double au, int64_t v, double av) const {
   if (u == v) {
     au += av;
     av = 0;
   }
   const double sumsq = au * au + av * av;
   if (sumsq == 0) return 0;
-  const int64_t n = n_[static_cast<size_t>(level)];
-  if (n == 0) return std::numeric_limits<double>::infinity();
+  const int64_t nl = n[level];
+  if (nl == 0) return std::numeric_limits<double>::infinity();
   // the plug-in coefficients, clipped to what two disjoint nodes can have: |du| + |dv| <= 1
   double du = std::clamp(coefficient(level, u), -1.0, 1.0);
   double dv = av == 0 ? 0.0 : std::clamp(coefficient(level, v), -1.0, 1.0);
@@ -78,10 +97,10 @@ double HaarDecoded::level_variance(int level, int64_t u, double au, int64_t v, d
     dv /= l1;
   }
   const double dot = au * du + av * dv;
-  return std::max(0.0, (c2_ * sumsq - dot * dot) / static_cast<double>(n));
+  return std::max(0.0, (c2 * sumsq - dot * dot) / static_cast<double>(nl));
 }
 
-LinearAnswer HaarDecoded::prefix(int64_t x) const {
+LinearAnswer HaarView::prefix(int64_t x) const {
   LinearAnswer a;
   if (x < 0) return a;
   const int64_t d = domain();
@@ -90,8 +109,8 @@ LinearAnswer HaarDecoded::prefix(int64_t x) const {
     return a;
   }
   a.estimate = static_cast<double>(x + 1) / static_cast<double>(d);
-  for (int j = 0; j < k_; ++j) {
-    const int shift = k_ - j;
+  for (int j = 0; j < k; ++j) {
+    const int shift = k - j;
     const int64_t m = int64_t{1} << shift, node = x >> shift, o = x - (node << shift) + 1;
     const double w = static_cast<double>(std::min(o, m - o)) / static_cast<double>(m);
     if (w == 0) continue;
@@ -101,13 +120,13 @@ LinearAnswer HaarDecoded::prefix(int64_t x) const {
   return a;
 }
 
-LinearAnswer HaarDecoded::range(int64_t lo, int64_t hi) const {
+LinearAnswer HaarView::range(int64_t lo, int64_t hi) const {
   if (lo <= 0) return prefix(hi);
   LinearAnswer a;
   a.estimate = static_cast<double>(hi - lo + 1) / static_cast<double>(domain());
   const int64_t below = lo - 1;
-  for (int j = 0; j < k_; ++j) {
-    const int shift = k_ - j;
+  for (int j = 0; j < k; ++j) {
+    const int shift = k - j;
     const int64_t m = int64_t{1} << shift;
     const int64_t nh = hi >> shift, oh = hi - (nh << shift) + 1;
     const int64_t nl = below >> shift, ol = below - (nl << shift) + 1;

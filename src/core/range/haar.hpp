@@ -45,7 +45,7 @@ struct HaarCounts {
   std::vector<int64_t> sums;
 
   explicit HaarCounts(int k) : domain_bits(k), n(k, 0), sums((size_t{1} << k) - 1, 0) {}
-  // InvalidParameter unless 0 <= level < k and 0 <= row < 2^level.
+  // haar_check_report's refusals (ImpossibleReport).
   void add(int level, int64_t row, bool plus_one);
   int64_t reports() const;
 };
@@ -57,6 +57,36 @@ struct LinearAnswer {
   double variance = 0;
 };
 
+// c(ε) = (e^ε+1)/(e^ε−1); c² is the factor of every coefficient's variance.
+double haar_c(double epsilon);
+inline double haar_c2(double epsilon) {
+  const double c = haar_c(epsilon);
+  return c * c;
+}
+// The coefficients d̂_(j,q) = c/n_j · FWHT(S_j)[q] of every level into coef (2^k − 1
+// doubles, level j at 2^j − 1 + q); 0 for a level without reports. Polls for a cancel.
+void haar_decode(const RangeProtocol& p, const int64_t* n, const int64_t* sums, double* coef);
+
+// The answers of a decoded summary, over coefficients and level sizes held elsewhere
+// (HaarDecoded's vectors; the glue's prepared decode in PostgreSQL's memory): trivially
+// copyable and destructible.
+struct HaarView {
+  int k;
+  double c2;
+  const int64_t* n;     // k level sizes
+  const double* coef;   // 2^k − 1 coefficients
+
+  int64_t domain() const { return int64_t{1} << k; }
+  double coefficient(int level, int64_t node) const { return coef[(size_t{1} << level) - 1 + node]; }
+  // F̂(x) = the estimated share of buckets <= x, x in [−1, D) (F̂(−1) = 0, F̂(D−1) = 1).
+  LinearAnswer prefix(int64_t x) const;
+  // The estimated share of buckets in [lo, hi], 0 <= lo <= hi < D.
+  LinearAnswer range(int64_t lo, int64_t hi) const;
+  // The variance of Σ_q a_q d̂_(j,q) for at most two nodes of level j.
+  double level_variance(int level, int64_t u, double au, int64_t v, double av) const;
+};
+
+// A decoded summary that owns its coefficients (tests, the SDK).
 class HaarDecoded {
  public:
   HaarDecoded(const RangeProtocol& p, const HaarCounts& counts);
@@ -64,14 +94,13 @@ class HaarDecoded {
   int domain_bits() const { return k_; }
   int64_t domain() const { return int64_t{1} << k_; }
   int64_t reports() const { return reports_; }
-  double coefficient(int level, int64_t node) const { return coef_[(size_t{1} << level) - 1 + node]; }
-
-  // F̂(x) = the estimated share of buckets <= x, x in [−1, D) (F̂(−1) = 0, F̂(D−1) = 1).
-  LinearAnswer prefix(int64_t x) const;
-  // The estimated share of buckets in [lo, hi], 0 <= lo <= hi < D.
-  LinearAnswer range(int64_t lo, int64_t hi) const;
-  // The variance of Σ_q a_q d̂_(j,q) for at most two nodes of level j.
-  double level_variance(int level, int64_t u, double au, int64_t v, double av) const;
+  HaarView view() const { return HaarView{k_, c2_, n_.data(), coef_.data()}; }
+  double coefficient(int level, int64_t node) const { return view().coefficient(level, node); }
+  LinearAnswer prefix(int64_t x) const { return view().prefix(x); }
+  LinearAnswer range(int64_t lo, int64_t hi) const { return view().range(lo, hi); }
+  double level_variance(int level, int64_t u, double au, int64_t v, double av) const {
+    return view().level_variance(level, u, au, v, av);
+  }
 
  private:
   int k_;
@@ -80,5 +109,9 @@ class HaarDecoded {
   std::vector<double> coef_;
   std::vector<int64_t> n_;
 };
+
+// A report's level and row checked against a domain of k bits: ImpossibleReport unless
+// 0 <= level < k and 0 <= row < 2^level (HaarCounts::add, the summary's add).
+void haar_check_report(int k, int64_t level, int64_t row);
 
 }  // namespace ldp

@@ -1,10 +1,13 @@
 #include "core/range/range_protocol.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 
 #include "core/common/error.hpp"
 #include "core/common/stats.hpp"
+#include "core/range/range_internal.hpp"
 
 namespace ldp {
 
@@ -17,6 +20,8 @@ void validate_range_protocol(const RangeProtocol& p) {
     throw_error(ErrorKind::InvalidParameter, "unknown range mechanism %d", static_cast<int>(p.mechanism));
   switch (p.mapping) {
     case RangeMapping::Floor:
+      if (p.lo != 0 || p.hi != 0 || std::signbit(p.lo) || std::signbit(p.hi))  // -0 too: one form each
+        throw_error(ErrorKind::InvalidParameter, "a floor mapping takes no bounds, got lo = %g and hi = %g", p.lo, p.hi);
       return;
     case RangeMapping::Linear:
       if (!std::isfinite(p.lo) || !std::isfinite(p.hi) || !(p.lo < p.hi) || !std::isfinite(p.hi - p.lo))
@@ -27,9 +32,18 @@ void validate_range_protocol(const RangeProtocol& p) {
       if (!std::isfinite(p.lo) || !std::isfinite(p.hi) || !(p.lo > 0) || !(p.lo < p.hi))
         throw_error(ErrorKind::InvalidParameter, "a log mapping needs finite bounds 0 < lo < hi, got [%g, %g)", p.lo,
                     p.hi);
+      // ln(hi/lo), which cuts the buckets, must be finite (hi/lo overflows for a tiny lo)
+      if (const double r = std::log(p.hi / p.lo); !(std::isfinite(r) && r > 0))
+        throw_error(ErrorKind::InvalidParameter,
+                    "a log mapping needs a finite ratio hi/lo > 1, got [%g, %g) (ratio %g)", p.lo, p.hi, p.hi / p.lo);
       return;
   }
   throw_error(ErrorKind::InvalidParameter, "unknown range mapping %d", static_cast<int>(p.mapping));
+}
+
+bool same_range_protocol(const RangeProtocol& a, const RangeProtocol& b) {
+  return a.epsilon == b.epsilon && a.domain_bits == b.domain_bits && a.mechanism == b.mechanism &&
+         a.mapping == b.mapping && a.lo == b.lo && a.hi == b.hi;
 }
 
 const char* range_mechanism_name(RangeMechanism m) { return m == RangeMechanism::Haar ? "haar" : "?"; }
@@ -91,5 +105,149 @@ double range_bucket_lower(const RangeProtocol& p, int64_t b) {
 }
 
 double range_bucket_upper(const RangeProtocol& p, int64_t b) { return range_bucket_lower(p, b + 1); }
+
+// ---- text and binary forms ----
+
+namespace {
+constexpr RangeMechanism kMechanisms[] = {RangeMechanism::Haar};
+constexpr RangeMapping kMappings[] = {RangeMapping::Floor, RangeMapping::Linear, RangeMapping::Log};
+constexpr uint8_t kProtocolBinaryVersion = 1;
+}  // namespace
+
+const RangeMechanism* range_mechanism_by_name(const char* name, size_t len) {
+  for (const RangeMechanism& m : kMechanisms) {
+    const char* known = range_mechanism_name(m);
+    if (std::strlen(known) == len && std::memcmp(known, name, len) == 0) return &m;
+  }
+  return nullptr;
+}
+
+bool range_mechanism_known(const char* name, size_t len) { return range_mechanism_by_name(name, len) != nullptr; }
+
+std::string range_mechanism_names() {
+  std::string out;
+  for (RangeMechanism m : kMechanisms) out += (out.empty() ? "" : ", ") + std::string(range_mechanism_name(m));
+  return out;
+}
+
+void range_render_fields(const RangeProtocol& p, TextOut& o) {
+  o.put("epsilon=");
+  o.number(p.epsilon);
+  o.put(",domain_bits=");
+  o.number(p.domain_bits);
+  o.put(",mapping=");
+  o.put(range_mapping_name(p.mapping));
+  if (p.mapping != RangeMapping::Floor) {
+    o.put(",lo=");
+    o.number(p.lo);
+    o.put(",hi=");
+    o.number(p.hi);
+  }
+}
+
+RangeProtocol range_parse_fields(TextCursor& c, RangeMechanism m) {
+  RangeProtocol p;
+  p.mechanism = m;
+  p.epsilon = c.number("epsilon");
+  c.expect(",");
+  const int64_t bits = c.field("domain_bits");
+  p.domain_bits = static_cast<int>(std::min<int64_t>(bits, kMaxRangeDomainBits + 1));
+  c.expect(",");
+  const char *b = nullptr, *e = nullptr;
+  c.token("mapping", &b, &e);
+  bool found = false;
+  for (RangeMapping g : kMappings) {
+    const char* name = range_mapping_name(g);
+    if (std::strlen(name) == static_cast<size_t>(e - b) && std::memcmp(name, b, static_cast<size_t>(e - b)) == 0) {
+      p.mapping = g;
+      found = true;
+    }
+  }
+  if (!found) {
+    c.p = b;
+    c.fail("a mapping (floor, linear, log)");
+  }
+  if (p.mapping != RangeMapping::Floor) {
+    c.expect(",");
+    p.lo = c.number("lo");
+    c.expect(",");
+    p.hi = c.number("hi");
+  }
+  try {
+    validate_range_protocol(p);
+  } catch (const Error& err) {
+    throw Error(ErrorKind::InvalidText, std::string("invalid input syntax for type ") + c.type + ": " + err.what());
+  }
+  return p;
+}
+
+std::string range_protocol_to_text(const RangeProtocol& p) {
+  auto render = [&](TextOut& o) {
+    o.put("v1:");
+    o.put(range_mechanism_name(p.mechanism));
+    o.put("{");
+    range_render_fields(p, o);
+    o.put("}");
+  };
+  std::string out(rendered_size("range_protocol", render), '\0');
+  render_into(out.data(), out.size(), "range_protocol", render);
+  out.pop_back();  // the NUL
+  return out;
+}
+
+RangeProtocol range_protocol_from_text(const char* text) {
+  TextCursor c(text, "range_protocol");
+  const RangeMechanism* m = c.envelope(range_mechanism_by_name, range_mechanism_names());
+  const RangeProtocol p = range_parse_fields(c, *m);
+  c.finish();
+  return p;
+}
+
+void range_put_fields(uint8_t*& o, const RangeProtocol& p) {
+  *o++ = static_cast<uint8_t>(p.mechanism);
+  *o++ = static_cast<uint8_t>(p.mapping);
+  put_be64(o, double_bits(p.epsilon));
+  put_be64(o, static_cast<uint64_t>(int64_t{p.domain_bits}));
+  put_be64(o, double_bits(p.lo));
+  put_be64(o, double_bits(p.hi));
+}
+
+RangeProtocol range_read_fields(ByteReader& r) {
+  RangeProtocol p;
+  const uint8_t mech = r.u8();
+  if (std::none_of(std::begin(kMechanisms), std::end(kMechanisms),
+                   [&](RangeMechanism m) { return static_cast<uint8_t>(m) == mech; }))
+    r.fail("unknown mechanism");
+  p.mechanism = static_cast<RangeMechanism>(mech);
+  p.mapping = static_cast<RangeMapping>(r.u8());
+  p.epsilon = r.f64();
+  const int64_t bits = r.i64();
+  p.domain_bits = static_cast<int>(std::clamp<int64_t>(bits, -1, kMaxRangeDomainBits + 1));
+  p.lo = r.f64();
+  p.hi = r.f64();
+  try {
+    validate_range_protocol(p);
+  } catch (const Error& err) {
+    throw Error(ErrorKind::InvalidBinary, std::string("invalid binary ") + r.type + ": " + err.what());
+  }
+  return p;
+}
+
+void range_protocol_to_binary(const RangeProtocol& p, uint8_t* out, size_t cap) {
+  if (cap < kRangeProtocolBinarySize) throw_error(ErrorKind::Internal, "range_protocol binary buffer too small");
+  *out++ = kProtocolBinaryVersion;
+  range_put_fields(out, p);
+}
+
+RangeProtocol range_protocol_from_binary(const uint8_t* bytes, size_t len) {
+  ByteReader r{bytes, len, "range_protocol"};
+  const uint8_t version = r.u8();
+  if (version != kProtocolBinaryVersion)
+    throw_error(ErrorKind::InvalidBinary, "invalid binary range_protocol: version %d, this build reads version %d",
+                version, kProtocolBinaryVersion);
+  const RangeProtocol p = range_read_fields(r);
+  if (r.left != 0) r.fail("trailing bytes");
+  return p;
+}
 
 }  // namespace ldp

@@ -10,9 +10,19 @@
 // - log over [lo, hi), 0 < lo: buckets of equal width in ln v, clamped (v <= lo in
 //   bucket 0).
 // NaN is refused; an infinite value clamps like any other.
+//
+// Text form (ldp.range_protocol's, and the head of a summary's):
+//   v1:haar{epsilon=1,domain_bits=16,mapping=floor}
+//   v1:haar{epsilon=1,domain_bits=12,mapping=log,lo=1,hi=60000}
+// fields in this order, lo and hi only for linear and log. Binary form: u8 version (1),
+// then the fields as a summary's stored form holds them (range_summary.hpp): u8
+// mechanism, u8 mapping, f64 epsilon, i64 domain_bits, f64 lo, f64 hi, big-endian.
+// Parsing is strict and validates (InvalidText, InvalidBinary).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace ldp {
 
@@ -34,14 +44,26 @@ struct RangeProtocol {
 };
 
 // InvalidParameter unless ε is in range, 1 <= domain_bits <= kMaxRangeDomainBits, the
-// mechanism and mapping are known and a linear (log) mapping has finite lo < hi (0 < lo).
+// mechanism and mapping are known, a linear (log) mapping has finite lo < hi (0 < lo and
+// a finite ratio hi/lo > 1)
+// and a floor mapping has lo = hi = 0 (so that equal protocols have equal fields).
 void validate_range_protocol(const RangeProtocol& p);
+// Field by field (a summary may only merge with one of the same protocol).
+bool same_range_protocol(const RangeProtocol& a, const RangeProtocol& b);
 
 const char* range_mechanism_name(RangeMechanism m);
 const char* range_mapping_name(RangeMapping m);
 // By name ("haar"; "floor", "linear", "log"); InvalidParameter naming the known ones.
 RangeMechanism range_mechanism_from_name(const char* name);
 RangeMapping range_mapping_from_name(const char* name);
+// A text form's "v1:<name>{": true for a range mechanism's name.
+bool range_mechanism_known(const char* name, size_t len);
+
+std::string range_protocol_to_text(const RangeProtocol& p);
+RangeProtocol range_protocol_from_text(const char* text);  // InvalidText
+constexpr size_t kRangeProtocolBinarySize = 1 + 2 + 4 * 8;
+void range_protocol_to_binary(const RangeProtocol& p, uint8_t* out, size_t cap);
+RangeProtocol range_protocol_from_binary(const uint8_t* bytes, size_t len);  // InvalidBinary
 
 // The bucket of a value under the protocol's mapping; InvalidParameter for NaN.
 int64_t range_bucket(const RangeProtocol& p, double value);

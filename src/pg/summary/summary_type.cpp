@@ -14,13 +14,14 @@
 #include "pg/freq/freq_glue.hpp"
 #include "pg/heavy/heavy_glue.hpp"
 #include "pg/mean/mean_glue.hpp"
+#include "pg/range/range_glue.hpp"
 #include "pg/rappor/rappor_glue.hpp"
 #include "pg/sketch/sketch_glue.hpp"
 
 namespace {
 
-const ldp_pg::SummaryCodec* const kCodecs[] = {&kMeanCodec, &kFreqCodec, &kSketchCodec, &kHeavyCodec,
-                                                &kRapporCodec};
+const ldp_pg::SummaryCodec* const kCodecs[] = {&kMeanCodec,  &kFreqCodec,   &kSketchCodec,
+                                                &kHeavyCodec, &kRapporCodec, &kRangeCodec};
 
 [[noreturn]] void bad_summary(int code, const char* what) {
   ereport(ERROR, (errcode(code), errmsg("invalid ldp.summary: %s", what)));
@@ -142,3 +143,5 @@ LDP_FUNCTION(ldp_summary_from_heavy) { return from_typed(fcinfo, &kHeavyCodec); 
 LDP_FUNCTION(ldp_summary_to_heavy) { return to_typed(fcinfo, &kHeavyCodec); }
 LDP_FUNCTION(ldp_summary_from_rappor) { return from_typed(fcinfo, &kRapporCodec); }
 LDP_FUNCTION(ldp_summary_to_rappor) { return to_typed(fcinfo, &kRapporCodec); }
+LDP_FUNCTION(ldp_summary_from_range) { return from_typed(fcinfo, &kRangeCodec); }
+LDP_FUNCTION(ldp_summary_to_range) { return to_typed(fcinfo, &kRangeCodec); }

@@ -1,0 +1,79 @@
+// The transition and combine functions of ldp.range_agg(level, hadamard_row, report, protocol). The
+// state is a live ldp.range_summary (common/summary_datum.hpp), updated in place; the
+// argument layout is kRangeTrans (range_glue.hpp).
+#include "pg/common/glue.hpp"  // postgres.h first
+
+#include "pg/range/range_glue.hpp"
+
+namespace {
+
+// A new live state for the protocol argument: empty, or holding a state it was handed
+// that is not its own live summary, read and validated, then merged (which refuses
+// another protocol: 22023).
+__attribute__((noinline, cold)) ldp::RangeSummary* range_state_new(FunctionCallInfo fcinfo,
+                                                                   const ldp::RangeProtocol& p, Datum* state) {
+  return RangeGlue::adopt(fcinfo, range_live_new(fcinfo, p), ldp::range_summary_merge, state);
+}
+
+[[noreturn]] __attribute__((noinline, cold)) void protocol_changed(const ldp::RangeProtocol& was,
+                                                                  const ldp::RangeProtocol& now) {
+  const char* a = range_protocol_cstring(was);
+  const char* b = range_protocol_cstring(now);
+  ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                  errmsg("the protocol changed between reports of one aggregate"),
+                  errdetail("The first row's protocol is %s; this row's is %s.", a, b)));
+  pg_unreachable();
+}
+
+// The general path (the first row, a protocol per row, every error): the state, then
+// the report with the core's checks.
+__attribute__((noinline)) Datum trans_general(FunctionCallInfo fcinfo) {
+  if (ldp_report_is_null(fcinfo, kRangeTrans)) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+  }
+  ldp_pg::TransSite* site = ldp_pg::trans_site(fcinfo, kRangeTrans);
+  ldp_pg::LiveSummary* live = PG_ARGISNULL(0) ? nullptr : RangeGlue::own_state(fcinfo);
+  Datum state;
+  ldp::RangeSummary* st;
+  if (live != nullptr && site->params_stable) {
+    st = RangeGlue::core(live);
+    state = PG_GETARG_DATUM(0);
+  } else {
+    const ldp::RangeProtocol p = range_protocol_arg(fcinfo, kRangeTrans.param());
+    if (live == nullptr) {
+      st = range_state_new(fcinfo, p, &state);
+    } else {
+      st = RangeGlue::core(live);
+      if (unlikely(!ldp::same_range_protocol(st->protocol, p))) protocol_changed(st->protocol, p);
+      state = PG_GETARG_DATUM(0);
+    }
+  }
+  const int64 level = PG_GETARG_INT32(1), row = PG_GETARG_INT64(2);
+  const bool bit = PG_GETARG_BOOL(3);
+  LDP_CORE(ldp::range_add_report(st, level, row, bit));
+  PG_RETURN_DATUM(state);
+}
+
+}  // namespace
+
+// range_agg(level, hadamard_row, report, protocol): one report, 1 into its level's count and ±1 into
+// its row's sum. The fast path: the aggregate's own live state, the protocol a constant
+// of the query, the report's columns not NULL and in range.
+LDP_FUNCTION(ldp_range_trans) {
+  if (likely(!fcinfo->args[1].isnull && !fcinfo->args[2].isnull && !fcinfo->args[3].isnull)) {
+    if (ldp_pg::LiveSummary* live = RangeGlue::fast_state(fcinfo)) {
+      ldp::RangeSummary* st = RangeGlue::core(live);
+      const int64 level = PG_GETARG_INT32(1), row = PG_GETARG_INT64(2);
+      if (likely(static_cast<uint64>(level) < static_cast<uint64>(st->levels()) &&
+                 static_cast<uint64>(row) < (uint64{1} << level))) {
+        ldp::range_add_unchecked(st, level, row, PG_GETARG_BOOL(3));
+        PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+      }
+    }
+  }
+  return trans_general(fcinfo);
+}
+
+// Strict combine function (also rollup's transition).
+LDP_FUNCTION(ldp_range_combine) { return RangeGlue::combine(fcinfo, range_live_copy, ldp::range_summary_merge); }

@@ -1,0 +1,162 @@
+// The range rows of ldp_summary_fuzz's families (fuzz_family.hpp): the summary
+// (ldp.range_summary: seeds of every mapping, counters of 1 and 2 bytes, a level without
+// reports, an empty one; the accessors and their agreements: cdf against range_frequency,
+// quantiles in order with intervals around their values, histograms, rollup, the
+// ldp.summary cast; range_trans in user-defined aggregates with odd reports) and its
+// protocol (ldp.range_protocol: a type of its own, no ldp.summary kind, whose forms are
+// read back and then used by the encoder and the aggregate).
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "fuzz_family.hpp"
+
+namespace ldp_fuzz {
+
+namespace {
+
+#define LDP_FUZZ_COUNT(a) (sizeof(a) / sizeof *(a))
+
+// Small domains, so that a mutated form stays short and most of its counters are seen.
+const char* const kRangeSeeds[][2] = {
+    {"haar floor k=3 n=40", "SELECT ldp.range_agg(e.level, e.hadamard_row, e.report, ldp.range_protocol(1, 3)) "
+                            "FROM generate_series(1, 40) i, ldp.range_encode(i % 9, ldp.range_protocol(1, 3), i) e"},
+    {"haar floor k=2 n=1", "SELECT 'v1:haar{epsilon=1,domain_bits=2,mapping=floor,n=1,levels=[0,1],sums=[0,1,0]}'"
+                           "::ldp.range_summary"},
+    {"haar log k=4 n=400 (2-byte counters)",
+     "SELECT ldp.range_agg(e.level, e.hadamard_row, e.report, ldp.range_protocol(2, 4, 'haar', 'log', 1, 1000)) "
+     "FROM generate_series(1, 400) i, ldp.range_encode(i * 2.5, ldp.range_protocol(2, 4, 'haar', 'log', 1, 1000), i) e"},
+    {"haar linear k=5 n=300", "SELECT ldp.range_agg(e.level, e.hadamard_row, e.report, "
+                              "ldp.range_protocol(0.5, 5, mapping => 'linear', lo => -1, hi => 1)) "
+                              "FROM generate_series(1, 300) i, ldp.range_encode(sin(i), "
+                              "ldp.range_protocol(0.5, 5, mapping => 'linear', lo => -1, hi => 1), i) e"},
+    {"haar k=3 level 0 without reports", "SELECT 'v1:haar{epsilon=3,domain_bits=3,mapping=floor,n=5,levels=[0,2,3],"
+                                         "sums=[0,2,0,1,0,0,0]}'::ldp.range_summary"},
+    {"haar k=3 empty", "SELECT 'v1:haar{epsilon=1,domain_bits=3,mapping=floor,n=0,levels=[0,0,0],sums=[0,0,0,0,0,0,0]}'"
+                       "::ldp.range_summary"},
+};
+
+const char* const kRangeProtocolSeeds[][2] = {
+    {"protocol floor k=4", "SELECT ldp.range_protocol(1, 4)"},
+    {"protocol linear k=3", "SELECT ldp.range_protocol(2, 3, mapping => 'linear', lo => -5, hi => 5)"},
+    {"protocol log k=5", "SELECT ldp.range_protocol(0.5, 5, mapping => 'log', lo => 0.1, hi => 1e6)"},
+};
+
+// The stored form: "LDPS", u8 format (3), u8 family (6), u8 mechanism, u8 mapping, then
+// epsilon, domain_bits, lo, hi and n as 8-byte fields, then the counter width
+// (src/core/range/range_codec.cpp).
+void range_layout(const Bytes& b, size_t* fields_start, size_t* counter_width_at) {
+  *fields_start = 8;
+  *counter_width_at = b.size() > 48 ? 48 : 0;
+}
+// ldp.range_protocol: u8 version, u8 mechanism, u8 mapping, the fields from byte 3.
+void protocol_layout(const Bytes&, size_t* fields_start, size_t* counter_width_at) {
+  *fields_start = 3;
+  *counter_width_at = 0;
+}
+
+std::string answer_values(const std::string& p) {
+  return "(" + nonfinite(p + "frequency") + " + " + nonfinite(p + "count") + " + " + nonfinite(p + "std_error") +
+         " + " + nonfinite(p + "ci_lower") + " + " + nonfinite(p + "ci_upper") + ")::float8";
+}
+
+std::vector<Query> range_queries(const std::string& s, const std::string& seed) {
+  const std::string q_values =
+      "(" + nonfinite("q.value") + " + " + nonfinite("q.ci_lower") + " + " + nonfinite("q.ci_upper") + ")::float8";
+  return {
+      {"SELECT ((ldp.protocol(s)::text)::ldp.range_protocol::text IS DISTINCT FROM ldp.protocol(s)::text)::int::float8, "
+       "ldp.report_count(s)::float8, ldp.epsilon(s), length(ldp.mechanism(s))::float8 FROM (SELECT " + s + " s) q",
+       {{kAccessorError, "protocol(s) does not read back as itself"}}},
+      // ranges and the CDF: cdf(s, x) is range_frequency(s, 0, x); shown values in [0, 1]
+      {"SELECT count(*) FILTER (WHERE (c.frequency, c.std_error) IS DISTINCT FROM (f.frequency, f.std_error))::float8, "
+       "count(*) FILTER (WHERE NOT (f.frequency BETWEEN 0 AND 1 AND f.ci_lower <= f.ci_upper AND f.ci_lower >= 0 "
+       "AND f.ci_upper <= 1 AND f.std_error >= 0))::float8, " + answer_values("f.") +
+       " FROM (SELECT " + s + " s) q, unnest(ARRAY[-1, 0, 1, 2.5, 7, 1e9]) x, ldp.cdf(q.s, x) c, "
+       "ldp.range_frequency(q.s, 0, x) f",
+       {{kAccessorError, "cdf(s, x) differs from range_frequency(s, 0, x)"},
+        {kAccessorError, "range answers outside [0, 1], with an interval out of order or a negative standard error"},
+        {kNonFinite, "non-finite values of range_frequency(s, 0, x)"}}},
+      // quantiles: one row per element (none for n = 0), NULLs for NULL, value in its interval
+      {"SELECT count(*)::float8 - CASE WHEN ldp.report_count(" + s + ") = 0 THEN 0 ELSE 3 END, "
+       "count(*) FILTER (WHERE (q.phi IS NULL) <> (q.value IS NULL) OR NOT (q.ci_lower <= q.value "
+       "AND q.value <= q.ci_upper))::float8, " + q_values +
+       " FROM ldp.quantiles(" + s + ", ARRAY[0.5, NULL, 1]) q",
+       {{kAccessorError, "rows of quantiles(s, 3 phis) other than 3 (none for n = 0)"},
+        {kAccessorError, "quantiles with NULLs for a phi, values for NULL, or a value outside [ci_lower, ci_upper]"},
+        {kNonFinite, "non-finite values of quantiles(s, phis)"}}},
+      {"SELECT count(*)::float8 - CASE WHEN ldp.report_count(" + s + ") = 0 THEN 0 ELSE 2 END, "
+       "count(*) FILTER (WHERE NOT (h.lo <= h.hi))::float8, " + nonfinite("h.frequency") +
+       "::float8 FROM ldp.histogram(" + s + ", 2) h",
+       {{kAccessorError, "rows of histogram(s, 2) other than 2 (none for n = 0)"},
+        {kAccessorError, "histogram rows with lo > hi"},
+        {kNonFinite, "non-finite frequencies of histogram(s, 2)"}}},
+      // rollup with itself: n doubled, the same protocol; the ldp.summary cast reads back
+      {"SELECT (ldp.report_count(r) IS DISTINCT FROM 2 * ldp.report_count(s))::int::float8, "
+       "(ldp.protocol(r)::text IS DISTINCT FROM ldp.protocol(s)::text)::int::float8, "
+       "((s::ldp.summary)::ldp.range_summary::text IS DISTINCT FROM s::text)::int::float8 "
+       "FROM (SELECT ldp.rollup(x) r FROM (VALUES (" + s + "), (" + s + ")) v(x)) q, (SELECT " + s + " s) p",
+       {{kAccessorError, "report_count(rollup(s, s)) is not twice report_count(s)"},
+        {kAccessorError, "protocol(rollup(s, s)) is not protocol(s)"},
+        {kAccessorError, "s::ldp.summary::ldp.range_summary does not read back as s"}}},
+      {"SELECT ldp.report_count(r)::float8, (ldp.quantile(r, 0.5)).value FROM (SELECT ldp.rollup(x) r "
+       "FROM (VALUES (" + s + "), (" + seed + ")) v(x)) q",
+       {}},
+  };
+}
+
+// A protocol is used: 12 encoded reports of values are all counted by range_agg under
+// it, and the summary decodes.
+std::vector<Query> protocol_queries(const std::string& s, const std::string&) {
+  return {{"SELECT 12 - ldp.report_count(x)::float8, (ldp.quantile(x, 0.5)).value, (ldp.cdf(x, 1)).frequency "
+           "FROM (SELECT ldp.range_agg(e.level, e.hadamard_row, e.report, " + s + ") x "
+           "FROM generate_series(1, 12) i, ldp.range_encode(i * 0.75 - 2, " + s + ", i) e) q",
+           {{kAccessorError, "reports of range_encode(value, p) that range_agg(..., p) does not count"}}}};
+}
+
+// range_trans: reports that fit the state (levels and rows of its domain_bits), and now
+// and then one that does not (out of the tree: 22000), an all-NULL report (skipped), a
+// partly NULL one (22004), another protocol (22023), or the state's protocol as a per-row
+// value instead of a constant of the query (the general path on every row).
+Reports range_reports(const StateParams& p) {
+  const std::string bits = [&] {
+    const size_t at = p.form.find(",domain_bits=");
+    return at == std::string::npos ? std::string("3") : p.form.substr(at + 13, p.form.find_first_of(",}", at + 13) - at - 13);
+  }();
+  const long k = std::atol(bits.c_str());
+  if (k < 1 || k > 12) return {};
+  auto row = [](long a, long b, const char* c) {
+    return "(" + std::to_string(a) + ", " + std::to_string(b) + ", " + c + ")";
+  };
+  std::string rows = row(0, 0, "true") + ", " + row(k - 1, (1L << (k - 1)) - 1, "false") + ", " + row(k / 2, 0, "true");
+  std::string protocol = p.protocol;
+  switch (p.variant % 8) {
+    case 0: {
+      const std::string odd[] = {row(k, 0, "true"), row(-1, 0, "true"), row(0, 1, "true"),
+                                 row(k - 1, 1L << (k - 1), "false"), row(1, -1, "true"),
+                                 row(-2147483648L, 0, "true")};
+      rows += ", " + odd[(p.variant / 8) % LDP_FUZZ_COUNT(odd)];
+      break;
+    }
+    case 1: rows += ", (NULL, NULL, NULL)"; break;
+    case 2: rows += ", (0, NULL, true)"; break;
+    case 3: protocol = "ldp.range_protocol(1, 2)"; break;
+    case 4: protocol = "(SELECT " + p.protocol + " WHERE v.a IS NOT NULL)"; break;
+    default: break;
+  }
+  return {rows, "v(a, b, c)", "v.a, v.b::bigint, v.c, " + protocol};
+}
+
+const TransFn kRangeTransFns[] = {
+    {"range_trans", "haar", "int, bigint, boolean, ldp.range_protocol", "range_agg", range_reports},
+};
+
+}  // namespace
+
+const Family kRangeFamily = {"range", "ldp.range_summary", "ldp.range_summary_send", kRangeSeeds,
+                             LDP_FUZZ_COUNT(kRangeSeeds), range_queries, kRangeTransFns,
+                             LDP_FUZZ_COUNT(kRangeTransFns), true, range_layout};
+const Family kRangeProtocolFamily = {"range_protocol", "ldp.range_protocol", "ldp.range_protocol_send",
+                                     kRangeProtocolSeeds, LDP_FUZZ_COUNT(kRangeProtocolSeeds), protocol_queries,
+                                     nullptr, 0, false, protocol_layout};
+
+}  // namespace ldp_fuzz
