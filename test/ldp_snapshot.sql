@@ -79,6 +79,7 @@ SELECT format($q$SELECT 'stored %1$s.%2$s', md5(v::text), md5(%3$s(v)), md5((%4$
                 WHEN 'sketch_summary' THEN format('(SELECT string_agg(f::text, '' '') FROM ldp.frequencies(v, %L::text[]) f)', :'items')
                 WHEN 'heavy_summary' THEN format('pg_temp.heavy_estimates(v, %L::text[])', :'heavy_items')
                 WHEN 'rappor_summary' THEN format('(SELECT string_agg(f::text, '' '') FROM ldp.rappor_decode(v, %L::text[]) f)', :'items')
+                WHEN 'range_summary' THEN '(SELECT string_agg(q::text, '' '') FROM ldp.quantiles(v, ARRAY[0.1, 0.5, 0.9]) q)'
                 WHEN 'summary' THEN 'ldp.report_count(v)'
                 ELSE 'NULL' END)
 FROM user_tables u
@@ -94,6 +95,7 @@ SELECT format($q$SELECT 'collection estimates %s', count(*), md5(string_agg(e::t
                               WHEN 'sketch' THEN format('ldp.collection_frequencies(%L, %L::text[])', name, :'items')
                               WHEN 'heavy' THEN format('ldp.collection_heavy_hitters(%L, 50)', name)
                               WHEN 'rappor' THEN format('ldp.collection_rappor_decode(%L, %L::text[])', name, :'items')
+                              WHEN 'range' THEN format('ldp.collection_quantiles(%L, ARRAY[0.1, 0.5, 0.9])', name)
                               ELSE format('(SELECT %L AS unknown_kind) x', kind) END)
 FROM ldp.collections ORDER BY name \gexec
 SELECT 'epoch', collection, epoch, epoch_start, reports, closed_at, md5(summary::text), md5(ldp.summary_send(summary))
