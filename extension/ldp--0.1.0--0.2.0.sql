@@ -329,7 +329,7 @@ END $$;
 COMMENT ON FUNCTION @extschema@.collection_frequencies(text, text) IS 'One row per item and closed epoch of a frequency collection: frequency, standard error and 95% interval (consistency as in ldp.frequencies; epochs without reports have no rows).';
 
 ------------------------------------------------------------------------------
--- THRESH (seed 000; ALGORITHMS.md §3): a Bernoulli population mean published
+-- THRESH (seed 000; docs/algorithms/thresh.md): a Bernoulli population mean published
 -- every epoch but re-estimated only when the users' private votes say it
 -- changed. The server keeps per stream: the configuration and the parameters
 -- every device needs, the current epoch and phase with running tallies of the

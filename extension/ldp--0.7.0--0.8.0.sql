@@ -41,7 +41,7 @@ CREATE FUNCTION @extschema@.treehist_protocol(epsilon float8, users bigint,
                                              hashes int DEFAULT NULL, width int DEFAULT NULL)
   RETURNS @extschema@.heavy_protocol
   AS 'MODULE_PATHNAME', 'ldp_treehist_protocol' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.treehist_protocol(float8, bigint, text, int, int, int, int) IS 'A TreeHist protocol for about `users` devices, every parameter not given (NULL) from ALGORITHMS.md §6.1''s defaults: with an alphabet, strings of up to 6 characters in levels of 2 (pad ''*''); alphabet => NULL: any UTF-8 text as bytes, one byte per level, max_length bytes (default 6); width 1024; hashes the power of two nearest users/(2000 levels), at most 256.';
+COMMENT ON FUNCTION @extschema@.treehist_protocol(float8, bigint, text, int, int, int, int) IS 'A TreeHist protocol for about `users` devices, every parameter not given (NULL) from the defaults of docs/algorithms/heavy-hitters.md: with an alphabet, strings of up to 6 characters in levels of 2 (pad ''*''); alphabet => NULL: any UTF-8 text as bytes, one byte per level, max_length bytes (default 6); width 1024; hashes the power of two nearest users/(2000 levels), at most 256.';
 CREATE FUNCTION @extschema@.treehist_int8_protocol(epsilon float8, users bigint, hashes int DEFAULT NULL,
                                                   width int DEFAULT NULL)
   RETURNS @extschema@.heavy_protocol
@@ -54,14 +54,14 @@ CREATE FUNCTION @extschema@.pem_protocol(epsilon float8, users bigint,
                                         chars_per_level int DEFAULT NULL, hashes int DEFAULT NULL, width int DEFAULT NULL)
   RETURNS @extschema@.heavy_protocol
   AS 'MODULE_PATHNAME', 'ldp_pem_protocol' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.pem_protocol(float8, bigint, text, int, int, int, int, int) IS 'A PEM protocol (prefix extending, ALGORITHMS.md §7, HCMS oracles) for about `users` devices: groups of devices report prefixes of start_length + (group + 1) chars_per_level characters; defaults: 6 characters, start_length 0, 3 per group (2 groups), 64 x 4096 sketches. alphabet => NULL: any UTF-8 text as bytes, one byte per group.';
+COMMENT ON FUNCTION @extschema@.pem_protocol(float8, bigint, text, int, int, int, int, int) IS 'A PEM protocol (prefix extending, docs/algorithms/heavy-hitters.md, HCMS oracles) for about `users` devices: groups of devices report prefixes of start_length + (group + 1) chars_per_level characters; defaults: 6 characters, start_length 0, 3 per group (2 groups), 64 x 4096 sketches. alphabet => NULL: any UTF-8 text as bytes, one byte per group.';
 CREATE FUNCTION @extschema@.sfp_protocol(epsilon float8, users bigint,
                                         alphabet text DEFAULT 'abcdefghijklmnopqrstuvwxyz',
                                         max_length int DEFAULT NULL, chars_per_level int DEFAULT NULL,
                                         hashes int DEFAULT NULL, width int DEFAULT NULL)
   RETURNS @extschema@.heavy_protocol
   AS 'MODULE_PATHNAME', 'ldp_sfp_protocol' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.sfp_protocol(float8, bigint, text, int, int, int, int) IS 'An Apple SFP protocol (sequence fragment puzzle, ALGORITHMS.md §7, HCMS oracles) for about `users` devices: a fragment of chars_per_level characters at a random position, keyed by an 8-bit hash of the word, and the word itself; defaults: 6 characters, fragments of 2, 64 x 4096 sketches. alphabet => NULL: any UTF-8 text as bytes, one-byte fragments.';
+COMMENT ON FUNCTION @extschema@.sfp_protocol(float8, bigint, text, int, int, int, int) IS 'An Apple SFP protocol (sequence fragment puzzle, docs/algorithms/heavy-hitters.md, HCMS oracles) for about `users` devices: a fragment of chars_per_level characters at a random position, keyed by an 8-bit hash of the word, and the word itself; defaults: 6 characters, fragments of 2, 64 x 4096 sketches. alphabet => NULL: any UTF-8 text as bytes, one-byte fragments.';
 CREATE FUNCTION @extschema@.pem_int8_protocol(epsilon float8, users bigint, hashes int DEFAULT NULL,
                                              width int DEFAULT NULL)
   RETURNS @extschema@.heavy_protocol

@@ -5,7 +5,7 @@
 -- extension/sql/68_rappor.sql (new in 0.9.0: the RAPPOR family)
 
 ------------------------------------------------------------------------------
--- RAPPOR (Google's Bloom-filter reports, ALGORITHMS.md §8) → ldp.rappor_summary: the
+-- RAPPOR (Google's Bloom-filter reports, docs/algorithms/rappor.md) → ldp.rappor_summary: the
 -- type, its casts to ldp.summary and its row of ldp.summary_kinds, the aggregate and
 -- its rollup, the accessors, the decoder against candidate strings, the privacy
 -- figures, the encoders and the collection reader.
@@ -563,7 +563,7 @@ CREATE FUNCTION @extschema@.thresh_frequencies(name text, items text[], epoch bi
   ORDER BY p.epoch, f.k $$;
 COMMENT ON FUNCTION @extschema@.thresh_frequencies(text, text[], bigint) IS 'The published frequencies of items in a histogram (HEAVYTHRESH) stream: per closed epoch (or the one given) and item in array order, ldp.frequencies of the oracle it published (frequency = estimate / reports, standard error and 95% interval in frequency units, hash collisions aside) and the epoch of that oracle''s update. Error 42809 for a Bernoulli stream.';
 
--- Bitstogram (seed 003 §4, ALGORITHMS.md §6.2), 0.9.0: protocol builders, transition
+-- Bitstogram (seed 003 §4, docs/algorithms/heavy-hitters.md), 0.9.0: protocol builders, transition
 -- function, aggregate and encoders.
 
 CREATE FUNCTION @extschema@.bitstogram_protocol(epsilon float8, users bigint,
@@ -573,7 +573,7 @@ CREATE FUNCTION @extschema@.bitstogram_protocol(epsilon float8, users bigint,
                                                buckets int DEFAULT NULL)
   RETURNS @extschema@.heavy_protocol
   AS 'MODULE_PATHNAME', 'ldp_bitstogram_protocol' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.bitstogram_protocol(float8, bigint, text, int, int, int, int, int) IS 'A Bitstogram protocol (seed 003 §4, ALGORITHMS.md §6.2) for about `users` devices: each device reports one coordinate of chars_per_level characters of its item, with the item''s hash bucket, by Hadamard response at epsilon/2, and the item to a count sketch at epsilon/2. Defaults: 6 characters, one per coordinate (pad ''*''); buckets at least 4 sqrt(users), as many as a Hadamard-response vector of the power of two at or above 4 sqrt(users) * symbols + 1 cells holds; hashes * width = that vector''s size (width 1024 for 10^6 users). alphabet => NULL: any UTF-8 text as bytes, one byte per coordinate.';
+COMMENT ON FUNCTION @extschema@.bitstogram_protocol(float8, bigint, text, int, int, int, int, int) IS 'A Bitstogram protocol (seed 003 §4, docs/algorithms/heavy-hitters.md) for about `users` devices: each device reports one coordinate of chars_per_level characters of its item, with the item''s hash bucket, by Hadamard response at epsilon/2, and the item to a count sketch at epsilon/2. Defaults: 6 characters, one per coordinate (pad ''*''); buckets at least 4 sqrt(users), as many as a Hadamard-response vector of the power of two at or above 4 sqrt(users) * symbols + 1 cells holds; hashes * width = that vector''s size (width 1024 for 10^6 users). alphabet => NULL: any UTF-8 text as bytes, one byte per coordinate.';
 CREATE FUNCTION @extschema@.bitstogram_int8_protocol(epsilon float8, users bigint, hashes int DEFAULT NULL,
                                                     width int DEFAULT NULL, buckets int DEFAULT NULL)
   RETURNS @extschema@.heavy_protocol
