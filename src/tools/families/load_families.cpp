@@ -9,13 +9,14 @@
 #include "tools/heavy/heavy_load.hpp"
 #include "tools/mean/mean_load.hpp"
 #include "tools/rappor/rappor_load.hpp"
+#include "tools/range/range_load.hpp"
 #include "tools/sketch/sketch_load.hpp"
 
 namespace ldp::tools {
 
 const std::vector<const LoadFamily*>& load_families() {
   static const std::vector<const LoadFamily*> rows{&mean_family(), &freq_family(), &sketch_family(), &heavy_family(),
-                                                   &rappor_family()};
+                                                   &rappor_family(), &range_family()};
   return rows;
 }
 
@@ -38,6 +39,7 @@ constexpr const char* kTail = R"(Population:
                          constant:V         every user holds V
                          uniform:A:B        uniform on [A, B]
                          normal:MU:SIGMA    normal, clamped to [0, M]
+                         lognormal:MU:SIGMA ln v normal (median e^MU), clamped
                          zipf:S:K           ranks 1..K with P(r) ~ r^-S
                          bernoulli:P        1 with probability P, else 0
                          file:PATH[:COLUMN] numbers from a file: one per line, or

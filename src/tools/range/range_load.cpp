@@ -1,0 +1,147 @@
+#include "tools/range/range_load.hpp"
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "tools/common/progress.hpp"
+
+namespace ldp::tools {
+
+namespace {
+
+constexpr const char* kSynopsis =
+    "ldp_load --mechanism haar --epsilon E --domain-bits K [--mapping MAP] --distribution DIST --table NAME [options]";
+constexpr const char* kMechanismHelp = R"(  --mechanism haar     numeric distributions (range counts, CDFs, quantiles):
+                       HaarHRR, one Hadamard-randomized bit of one level of the
+                       value's Haar coefficients (ldp.range_agg)
+)";
+constexpr const char* kOptionHelp = R"(  --domain-bits K      haar: the domain [0, 2^K) of buckets, K in [1, 22] (default 16)
+  --mapping MAP        haar: a value's bucket: floor (default: clamp(floor(v), 0,
+                       2^K - 1), e.g. a latency in ms), linear:LO:HI or log:LO:HI
+                       (2^K buckets of equal width in v or in ln v over [LO, HI))
+)";
+constexpr const char* kHelp = R"(Ranges: the output names the protocol (protocol=, as ldp.range_protocol prints
+it), then clamped= (values above the top bucket's end, clamped as a device
+would), reports=, and for p50, p90 and p99: true_pNN= (the lower end of the true
+quantile's bucket), local_pNN=, local_pNN_lower=, local_pNN_upper= (the core
+decoder on the same reports: ldp.quantile(<aggregate>, phi)'s value, ci_lower and
+ci_upper for the table).
+
+)";
+
+using Arg = LoadOption::Arg;
+constexpr const char* kRangeRefusal = "--domain-bits and --mapping apply to the range mechanisms, not {mechanism}";
+const LoadOption kDomainBits{"domain-bits", Arg::Count, nullptr, kRangeRefusal, "range"};
+const LoadOption kMapping{"mapping", Arg::Text, nullptr, kRangeRefusal, "range"};
+
+// floor | linear:LO:HI | log:LO:HI into the protocol (the core validates the bounds).
+void parse_mapping(const std::string& text, RangeProtocol* p) {
+  const size_t colon = text.find(':');
+  const std::string kind = text.substr(0, colon);
+  const bool bounded = kind == "linear" || kind == "log";
+  if (kind != "floor" && !bounded)
+    throw UsageError("--mapping " + text + ": expected floor, linear:LO:HI or log:LO:HI");
+  p->mapping = range_mapping_from_name(kind.c_str());
+  if (!bounded) {
+    if (colon != std::string::npos) throw UsageError("--mapping floor takes no bounds, got " + text);
+    return;
+  }
+  const size_t second = colon == std::string::npos ? colon : text.find(':', colon + 1);
+  const auto lo = second == std::string::npos ? std::nullopt : to_double(text.substr(colon + 1, second - colon - 1));
+  const auto hi = second == std::string::npos ? std::nullopt : to_double(text.substr(second + 1));
+  if (!lo || !hi) throw UsageError("--mapping " + text + ": expected " + kind + ":LO:HI with finite numbers");
+  p->lo = *lo;
+  p->hi = *hi;
+}
+
+std::unique_ptr<FamilyLoad> prepare(const CommandLine& cl, const std::string& mechanism) {
+  RangeLoadSpec spec;
+  if (!cl.has(options::epsilon)) throw UsageError("--epsilon is required");
+  const std::string distribution = cl.text(options::distribution);
+  if (distribution.empty()) throw UsageError("--distribution is required");
+  spec.protocol.mechanism = range_mechanism_from_name(mechanism.c_str());
+  spec.protocol.epsilon = cl.number(options::epsilon, 0);
+  const int64_t bits = cl.count(kDomainBits, 16);
+  if (bits > kMaxRangeSummaryBits) throw UsageError("--domain-bits must be in [1, " + std::to_string(kMaxRangeSummaryBits) + "]");
+  spec.protocol.domain_bits = static_cast<int>(bits);
+  parse_mapping(cl.text(kMapping, "floor"), &spec.protocol);
+  spec.users = cl.count(options::users, 1000000);
+  spec.seed = cl.seed(options::seed);
+  spec.first_user_id = cl.count(options::first_user_id, 1);
+  spec.distribution = parse_distribution(distribution);
+  if (spec.distribution.kind == Distribution::Kind::File && !cl.has(options::users))
+    spec.users = static_cast<int64_t>(read_values_file(spec.distribution.path, spec.distribution.column).size());
+  return std::make_unique<RangeLoad>(spec);
+}
+
+std::string phi_name(double phi) {
+  char b[32];
+  std::snprintf(b, sizeof b, "p%g", phi * 100);
+  return b;
+}
+
+}  // namespace
+
+std::string RangeLoad::aggregate_sql() const {
+  return aggregate_call("ldp.range_agg", report_columns(),
+                        {quote_literal(range_protocol_to_text(spec_->protocol)) + "::ldp.range_protocol"});
+}
+
+std::optional<std::string> RangeLoad::local_summary() const {
+  const RangeSummary& s = *result_.local.get();
+  std::string out(range_summary_text_size(s), '\0');
+  range_summary_to_text(s, out.data(), out.size());
+  out.pop_back();
+  return out;
+}
+
+void RangeLoad::print(const LoadTarget& target, double seconds) const {
+  const RangeLoadSpec& spec = *spec_;
+  print_mechanism(mechanism(), spec.protocol.epsilon);
+  std::printf("domain_bits=%d\n", spec.protocol.domain_bits);
+  std::printf("mapping=%s\n", range_mapping_name(spec.protocol.mapping));
+  std::printf("protocol=%s\n", range_protocol_to_text(spec.protocol).c_str());
+  std::printf("distribution=%s\n", spec.distribution.spec.c_str());
+  std::printf("users=%" PRId64 "\n", spec.users);
+  if (spec.seed)
+    std::printf("seed=%" PRIu64 "\n", *spec.seed);
+  else
+    std::printf("seed=none\n");
+  std::printf("table=%s\n", target.table.c_str());
+  std::printf("clamped=%" PRId64 "\n", result_.clamped);
+  std::printf("reports=%" PRId64 "\n", result_.local.get()->n);
+  for (const RangeQuantileLine& q : range_quantile_lines(spec, result_)) {
+    const std::string name = phi_name(q.phi);
+    std::printf("true_%s=%s\n", name.c_str(), num(q.truth).c_str());
+    std::printf("local_%s=%s\n", name.c_str(), num(q.local).c_str());
+    std::printf("local_%s_lower=%s\n", name.c_str(), num(q.lower).c_str());
+    std::printf("local_%s_upper=%s\n", name.c_str(), num(q.upper).c_str());
+  }
+  std::fflush(stdout);
+  if (result_.clamped > 0)
+    std::fprintf(stderr, "ldp_load: warning: %" PRId64 " of %" PRId64 " values were above %s and were clamped\n",
+                 result_.clamped, spec.users, num(range_max_value(spec.protocol)).c_str());
+  const double rate = seconds > 0 ? static_cast<double>(spec.users) / seconds : 0;
+  std::fprintf(stderr, "ldp_load: %" PRId64 " %s reports into %s in %.2f s: %s reports/s\n", spec.users,
+               mechanism().c_str(), target.table.c_str(), seconds, Progress::human(rate).c_str());
+}
+
+const LoadFamily& range_family() {
+  static const LoadFamily row{
+      "range",
+      {"haar"},
+      kSynopsis,
+      kMechanismHelp,
+      kOptionHelp,
+      kHelp,
+      {&options::epsilon, &kDomainBits, &kMapping},
+      {},
+      nullptr,
+      prepare,
+      {"--mechanism haar --epsilon 1 --domain-bits 10 --distribution lognormal:4:1 --users 4000 --seed 13",
+       "--mechanism haar --epsilon 2 --domain-bits 8 --mapping log:1:60000 --distribution lognormal:6:1.5 "
+       "--users 3000 --seed 14"}};
+  return row;
+}
+
+}  // namespace ldp::tools
