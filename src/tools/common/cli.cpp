@@ -168,7 +168,7 @@ const LoadOption words{"words", Arg::Text, file_named, kFreqRefusal, "freq"};
 const LoadOption top{"top", Arg::Count, nullptr, kFreqRefusal, "freq"};
 const LoadOption print_summary{"print-summary", Arg::Flag, nullptr, kFreqRefusal, "freq"};
 const LoadOption no_decode{"no-decode", Arg::Flag, nullptr, kFreqRefusal, "freq"};
-const LoadOption truth{"truth", Arg::Text, file_named, "{option} applies to treehist, bitstogram, pem and sfp, not {mechanism}",
+const LoadOption truth{"truth", Arg::Text, file_named, "{option} applies to treehist, bitstogram, pem, sfp and haar, not {mechanism}",
                        "heavy"};
 
 const std::vector<const LoadOption*> every_load{&mechanism, &users, &distribution, &table, &truncate, &seed,

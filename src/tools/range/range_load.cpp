@@ -2,6 +2,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <fstream>
 
 #include "tools/common/progress.hpp"
 
@@ -19,6 +20,8 @@ constexpr const char* kOptionHelp = R"(  --domain-bits K      haar: the domain [
   --mapping MAP        haar: a value's bucket: floor (default: clamp(floor(v), 0,
                        2^K - 1), e.g. a latency in ms), linear:LO:HI or log:LO:HI
                        (2^K buckets of equal width in v or in ln v over [LO, HI))
+  --truth FILE         haar: write the users of each bucket to FILE (lower<TAB>upper
+                       <TAB>users, a header line, buckets with users only)
 )";
 constexpr const char* kHelp = R"(Ranges: the output names the protocol (protocol=, as ldp.range_protocol prints
 it), then clamped= (values above the top bucket's end, clamped as a device
@@ -71,7 +74,17 @@ std::unique_ptr<FamilyLoad> prepare(const CommandLine& cl, const std::string& me
   spec.distribution = parse_distribution(distribution);
   if (spec.distribution.kind == Distribution::Kind::File && !cl.has(options::users))
     spec.users = static_cast<int64_t>(read_values_file(spec.distribution.path, spec.distribution.column).size());
-  return std::make_unique<RangeLoad>(spec);
+  return std::make_unique<RangeLoad>(spec, cl.text(options::truth));
+}
+
+void write_truth(const RangeLoadSpec& spec, const RangeLoadResult& r, const std::string& path) {
+  std::ofstream out(path);
+  out << "lower\tupper\tusers\n";
+  for (int64_t b = 0; b < spec.protocol.domain(); ++b)
+    if (const int64_t users = r.true_counts[static_cast<size_t>(b)]; users > 0)
+      out << num(range_bucket_lower(spec.protocol, b)) << '\t' << num(range_bucket_upper(spec.protocol, b)) << '\t'
+          << users << '\n';
+  if (!out) throw UsageError("cannot write " + path);
 }
 
 std::string phi_name(double phi) {
@@ -110,6 +123,10 @@ void RangeLoad::print(const LoadTarget& target, double seconds) const {
   std::printf("table=%s\n", target.table.c_str());
   std::printf("clamped=%" PRId64 "\n", result_.clamped);
   std::printf("reports=%" PRId64 "\n", result_.local.get()->n);
+  if (!truth_path_.empty()) {
+    write_truth(spec, result_, truth_path_);
+    std::printf("truth_file=%s\n", truth_path_.c_str());
+  }
   for (const RangeQuantileLine& q : range_quantile_lines(spec, result_)) {
     const std::string name = phi_name(q.phi);
     std::printf("true_%s=%s\n", name.c_str(), num(q.truth).c_str());
@@ -134,7 +151,7 @@ const LoadFamily& range_family() {
       kMechanismHelp,
       kOptionHelp,
       kHelp,
-      {&options::epsilon, &kDomainBits, &kMapping},
+      {&options::epsilon, &kDomainBits, &kMapping, &options::truth},
       {},
       nullptr,
       prepare,

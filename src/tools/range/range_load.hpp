@@ -12,7 +12,9 @@ namespace ldp::tools {
 
 class RangeLoad final : public SpecLoad<RangeLoadSpec, RangeLoadResult> {
  public:
-  using SpecLoad::SpecLoad;
+  // truth_path: --truth FILE, the users per bucket (none when empty)
+  explicit RangeLoad(const RangeLoadSpec& spec, std::string truth_path = {})
+      : SpecLoad(spec), truth_path_(std::move(truth_path)) {}
 
   std::string mechanism() const override { return range_mechanism_name(spec_->protocol.mechanism); }
   int64_t reports() const override { return spec_->users; }
@@ -23,6 +25,9 @@ class RangeLoad final : public SpecLoad<RangeLoadSpec, RangeLoadResult> {
   std::string aggregate_sql() const override;
   std::optional<std::string> local_summary() const override;
   void print(const LoadTarget& target, double seconds) const override;
+
+ private:
+  std::string truth_path_;
 };
 
 const LoadFamily& range_family();
