@@ -51,7 +51,7 @@ ifdef LDP_CORE_LIB
 SHLIB_LINK := -Wl,--whole-archive $(LDP_CORE_LIB) -Wl,--no-whole-archive $(SHLIB_LINK)
 endif
 
-REGRESS = setup upgrade install_guard forms summary mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io freq_pending freq_prepared sketch heavy heavy_bitstogram rappor range limits window collections collection_faults thresh thresh_histogram security roles security_views
+REGRESS = setup upgrade install_guard forms summary mean_basic mean_errors mean_io mean_parallel freq_basic freq_errors freq_io freq_pending freq_prepared sketch heavy heavy_bitstogram rappor range range_session limits window collections collection_faults thresh thresh_histogram security roles security_views
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 ISOLATION = thresh_concurrency thresh_histogram_concurrency
 ISOLATION_OPTS = --inputdir=. --outputdir=build/isolation

@@ -1,5 +1,12 @@
 #include "pg/common/summary_datum.hpp"
 
+extern "C" {
+#include "access/detoast.h"
+#include "utils/memutils.h"
+}
+
+#include <cstring>
+
 namespace ldp_pg {
 
 namespace {
@@ -135,6 +142,64 @@ void* prepared_summary(FunctionCallInfo fcinfo, int argno, PrepareFn make, Relea
     slot->key_len = key_len;
   }
   return slot->value;
+}
+
+namespace {
+struct SessionSlot {
+  PrepareFn make;        // nullptr: free
+  MemoryContext mcxt;    // the value's and the key's, a child of TopMemoryContext
+  size_t key_len;
+  char* key;
+  void* value;
+};
+constexpr int kSessionSlots = 4;
+SessionSlot session_slots[kSessionSlots];
+
+// The key of a stored summary (palloc'd in the current context), or nullptr for a live one.
+char* session_key(struct varlena* raw, size_t* len) {
+  if (VARATT_IS_EXTERNAL_ONDISK(raw)) {
+    const size_t pointer = VARSIZE_EXTERNAL(raw);
+    struct varlena* head = detoast_attr_slice(raw, 0, static_cast<int32>(kSessionKeyPrefix));
+    const size_t head_len = VARSIZE_ANY_EXHDR(head);
+    char* key = static_cast<char*>(palloc(pointer + head_len));
+    memcpy(key, raw, pointer);
+    memcpy(key + pointer, VARDATA_ANY(head), head_len);
+    *len = pointer + head_len;
+    return key;
+  }
+  if (VARATT_IS_EXTERNAL(raw)) return nullptr;  // expanded (live) or in memory elsewhere
+  *len = VARSIZE_ANY(raw);
+  char* key = static_cast<char*>(palloc(*len));
+  memcpy(key, raw, *len);
+  return key;
+}
+}  // namespace
+
+void* session_prepared_summary(FunctionCallInfo fcinfo, int argno, PrepareFn make, ReleaseFn release) {
+  auto* raw = reinterpret_cast<struct varlena*>(DatumGetPointer(PG_GETARG_DATUM(argno)));
+  size_t key_len = 0;
+  char* key = session_key(raw, &key_len);
+  if (key == nullptr) return prepared_summary(fcinfo, argno, make, release);
+  SessionSlot* slot = nullptr;
+  for (SessionSlot& s : session_slots)
+    if (s.make == make || (slot == nullptr && s.make == nullptr)) slot = &s;
+  if (slot == nullptr)
+    ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("ldp: more than %d kinds of session decodes", kSessionSlots)));
+  if (slot->make == make && slot->key_len == key_len && memcmp(slot->key, key, key_len) == 0) {
+    pfree(key);
+    return slot->value;
+  }
+  // Made under the query's context, so that an error leaves nothing behind; moved to the
+  // session's once whole.
+  MemoryContext mcxt = AllocSetContextCreate(CurrentMemoryContext, "ldp session decode", ALLOCSET_DEFAULT_SIZES);
+  void* value = make(fcinfo, mcxt);
+  char* kept = static_cast<char*>(MemoryContextAlloc(mcxt, key_len));
+  memcpy(kept, key, key_len);
+  pfree(key);
+  if (slot->make != nullptr) MemoryContextDelete(slot->mcxt);  // the value make() allocated there with it
+  MemoryContextSetParent(mcxt, TopMemoryContext);
+  *slot = SessionSlot{make, mcxt, key_len, kept, value};
+  return value;
 }
 
 }  // namespace ldp_pg

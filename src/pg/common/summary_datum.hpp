@@ -165,4 +165,16 @@ using PrepareFn = void* (*)(FunctionCallInfo fcinfo, MemoryContext mcxt);
 using ReleaseFn = void (*)(void* prepared);
 void* prepared_summary(FunctionCallInfo fcinfo, int argno, PrepareFn make, ReleaseFn release);
 
+// The same, kept for the session rather than the query: the value outlives the query in
+// its own memory context, one slot per make function (the last summary it prepared), so
+// that asking again of a stored summary in a later query costs no decode and reads none of
+// the summary. The key of a stored, out-of-line summary is its TOAST pointer (relation,
+// value OID, sizes: a stored value is never changed in place, an UPDATE writes a new one)
+// and its first kSessionKeyPrefix bytes (the stored form's header, protocol and report
+// count, one TOAST chunk); of an in-line one, its bytes. A live argument is prepared for
+// the query only (prepared_summary). make() is given a fresh context; an error in it
+// leaves the slot as it was. The value must depend on the summary alone.
+constexpr size_t kSessionKeyPrefix = 64;
+void* session_prepared_summary(FunctionCallInfo fcinfo, int argno, PrepareFn make, ReleaseFn release);
+
 }  // namespace ldp_pg

@@ -1,7 +1,8 @@
 // The answers of ldp.range_summary (docs/ranges.md): range_frequency(s, lo, hi), cdf(s, x),
 // quantile(s, phi), quantiles(s, phis) and histogram(s, bins). Each decodes the summary
-// once per query (ldp_pg::prepared_summary: the coefficients, and for the quantiles the
-// CDF's blocks, kept in fn_extra) and answers in O(k) a range.
+// once per session (ldp_pg::session_prepared_summary: the coefficients, and for the
+// quantiles the CDF's blocks, kept until another summary replaces them) and answers in O(k)
+// a range.
 //
 // Intervals are estimate ± z·se with the exact variance (docs/algorithms/ranges.md); the
 // point shown is clipped to [0, 1], the interval is only intersected with [0, 1] (never
@@ -42,8 +43,10 @@ void* make_prepared(FunctionCallInfo fcinfo, MemoryContext mcxt) {
 
 void release_prepared(void* v) { pfree(v); }
 
+// Kept for the session (ldp_pg::session_prepared_summary): asking again of the same stored
+// summary in a later query decodes nothing.
 RangePrepared* prepare_range(FunctionCallInfo fcinfo) {
-  return static_cast<RangePrepared*>(ldp_pg::prepared_summary(fcinfo, 0, make_prepared, release_prepared));
+  return static_cast<RangePrepared*>(ldp_pg::session_prepared_summary(fcinfo, 0, make_prepared, release_prepared));
 }
 
 // ... with the CDF's blocks, for the quantiles: D prefixes, planned against the work limit.
