@@ -149,7 +149,7 @@ TEST(RangeHaar, SeededTrialsUnbiasedVarianceCoverage) {
     ldp::SeededRandom rng(0x5eed0000u + static_cast<uint64_t>(t));
     HaarCounts counts(k);
     for (int64_t i = 0; i < n; ++i) {
-      const ldp::HaarReport r = ldp::haar_encode(p, pop.draw(rng), rng);
+      const ldp::RangeReport r = ldp::haar_encode(p, pop.draw(rng), rng);
       counts.add(r.level, r.row, r.plus_one);
     }
     HaarDecoded dec(p, counts);

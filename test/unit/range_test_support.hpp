@@ -60,7 +60,8 @@ class RangeDecode {
     ldp::range_prepare(s, get(), ldp::range_prepared_size(s.protocol));
   }
   ldp::RangePrepared* get() { return reinterpret_cast<ldp::RangePrepared*>(buf_.data()); }
-  ldp::HaarView view() { return ldp::range_view(*get()); }
+  ldp::LinearAnswer prefix(int64_t x) { return ldp::range_prefix(*get(), x); }
+  ldp::LinearAnswer range(int64_t lo, int64_t hi) { return ldp::range_answer(*get(), lo, hi); }
   ldp::QuantileAnswer quantile(double phi, double z) {
     ldp::range_prepare_quantiles(get());
     return ldp::range_quantile(*get(), phi, z);
@@ -83,7 +84,7 @@ Range simulate_range(const ldp::RangeProtocol& p, int64_t n, uint64_t seed, Valu
   Range r(p);
   ldp::SeededRandom rng(seed);
   for (int64_t i = 0; i < n; ++i) {
-    const ldp::HaarReport rep = ldp::range_encode(p, v(i), rng);
+    const ldp::RangeReport rep = ldp::range_encode(p, v(i), rng);
     ldp::range_add_report(r.get(), rep.level, rep.row, rep.plus_one);
   }
   return r;

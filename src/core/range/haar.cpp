@@ -8,6 +8,7 @@
 #include "core/common/fwht.hpp"
 #include "core/common/interrupt.hpp"
 #include "core/oracles/hadamard_response.hpp"
+#include "core/range/range_internal.hpp"
 
 namespace ldp {
 
@@ -18,8 +19,8 @@ bool haar_true_sign(int domain_bits, int64_t bucket, int level, int64_t row) {
   return hadamard_plus(row, node) == left;
 }
 
-HaarReport haar_encode(const RangeProtocol& p, int64_t bucket, RandomSource& rng) {
-  HaarReport r;
+RangeReport haar_encode(const RangeProtocol& p, int64_t bucket, RandomSource& rng) {
+  RangeReport r;
   r.level = static_cast<int>(rng.below(static_cast<uint64_t>(p.domain_bits)));
   r.row = static_cast<int64_t>(rng.below(uint64_t{1} << r.level));
   const bool truth = haar_true_sign(p.domain_bits, bucket, r.level, r.row);
@@ -137,5 +138,53 @@ LinearAnswer HaarView::range(int64_t lo, int64_t hi) const {
   }
   return a;
 }
+
+// ---- the registry row (range_internal.hpp) ----
+
+namespace {
+
+// The prepared area: c², then k level counts, then 2^k − 1 coefficients.
+struct HaarArea {
+  double c2;
+  int64_t* counts() { return reinterpret_cast<int64_t*>(this + 1); }
+  const int64_t* counts() const { return reinterpret_cast<const int64_t*>(this + 1); }
+};
+
+int64_t haar_counts(const RangeProtocol& p) { return p.domain_bits; }
+int64_t haar_segment(const RangeProtocol&, int64_t level) { return int64_t{1} << level; }
+void haar_check(const RangeProtocol& p, int64_t level, int64_t row) { haar_check_report(p.domain_bits, level, row); }
+
+size_t haar_prepared_bytes(const RangeProtocol& p) {
+  return sizeof(HaarArea) + sizeof(int64_t) * static_cast<size_t>(p.domain_bits) +
+         sizeof(double) * static_cast<size_t>(p.domain() - 1);
+}
+
+void haar_prepare(const RangeSummary& s, void* area) {
+  auto* a = static_cast<HaarArea*>(area);
+  a->c2 = haar_c2(s.protocol.epsilon);
+  std::copy(s.level_counts(), s.level_counts() + s.levels(), a->counts());
+  haar_decode(s.protocol, s.level_counts(), s.row_sums(), reinterpret_cast<double*>(a->counts() + s.levels()));
+}
+
+HaarView view_of(const RangeProtocol& p, const void* area) {
+  const auto* a = static_cast<const HaarArea*>(area);
+  return HaarView{p.domain_bits, a->c2, a->counts(), reinterpret_cast<const double*>(a->counts() + p.domain_bits)};
+}
+
+LinearAnswer haar_prefix(const RangeProtocol& p, const void* area, int64_t x) { return view_of(p, area).prefix(x); }
+LinearAnswer haar_range(const RangeProtocol& p, const void* area, int64_t lo, int64_t hi) {
+  return view_of(p, area).range(lo, hi);
+}
+double haar_prefix_cost(const RangeProtocol& p) { return p.domain_bits; }
+
+}  // namespace
+
+extern const RangeMechanismImpl kHaarImpl;
+const RangeMechanismImpl kHaarImpl = {
+    RangeMechanism::Haar, "haar", {nullptr, nullptr}, nullptr, nullptr,
+    {"levels", "sums"}, "level counts", "level", haar_counts, haar_segment,
+    0, haar_check, haar_encode,
+    haar_prepared_bytes, haar_prepare, haar_prefix, haar_range, haar_prefix_cost,
+};
 
 }  // namespace ldp

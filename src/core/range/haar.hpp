@@ -23,17 +23,12 @@
 
 #include "core/common/random.hpp"
 #include "core/range/range_protocol.hpp"
+#include "core/range/range_quantile.hpp"
 
 namespace ldp {
 
-struct HaarReport {
-  int level;
-  int64_t row;
-  bool plus_one;
-};
-
 // One device's report of bucket b in [0, D) (the caller has validated p and b).
-HaarReport haar_encode(const RangeProtocol& p, int64_t bucket, RandomSource& rng);
+RangeReport haar_encode(const RangeProtocol& p, int64_t bucket, RandomSource& rng);
 
 // The report's sign before randomization: s·H[row][p] as +1 -> true.
 bool haar_true_sign(int domain_bits, int64_t bucket, int level, int64_t row);
@@ -48,13 +43,6 @@ struct HaarCounts {
   // haar_check_report's refusals (ImpossibleReport).
   void add(int level, int64_t row, bool plus_one);
   int64_t reports() const;
-};
-
-// An estimate of a linear answer with its variance (+Inf when a level it needs has
-// no report).
-struct LinearAnswer {
-  double estimate = 0;
-  double variance = 0;
 };
 
 // c(ε) = (e^ε+1)/(e^ε−1); c² is the factor of every coefficient's variance.

@@ -1,17 +1,18 @@
 // Text and binary forms of the range summary.
 //
-// Text:   v1:haar{<the protocol's fields>,n=<n>,levels=[n_0,...,n_(k-1)],sums=[the 2^k − 1
-//         row sums, level by level]} (range_internal.hpp: the fields).
+// Text:   v1:<mechanism>{<the protocol's fields>,n=<n>,<counts>=[...][,<sums>=[...]]}, the
+//         blocks named by the mechanism's row (range_internal.hpp); HaarHRR's:
+//         levels=[n_0,...,n_(k-1)],sums=[the 2^k − 1 row sums, level by level].
 // Binary: the stored-form header (common/stored_form.hpp, format 3, family Range), the
 //         protocol's fields, i64 n, u8 bytes per counter (1, 2, 4 or 8: the fewest that
-//         hold them all), then the level counts and the row sums at that width;
-//         big-endian. Only format 3 is read: the family was never stored otherwise.
+//         hold them all), then the counts and the sums at that width; big-endian. Only
+//         format 3 is read: the family was never stored otherwise.
 //
 // Parsing is strict: the domain is checked against kMaxRangeSummaryBits and the length
 // (text: a lower bound, two characters per counter; binary: exact) against the
-// protocol's before anything is allocated; then n >= 0, every level count >= 0 with
-// Σ n_j = n, and each level's row sums against its n_j as signed counters (|S| <= n_j
-// in all, n_j − Σ|S_j| even).
+// protocol's before anything is allocated; then n >= 0, every count >= 0 with Σ = n,
+// and each segment of sums against its count as signed counters (|S| <= n_j in all,
+// n_j − Σ|S_j| even).
 #include <cinttypes>
 #include <string>
 
@@ -50,30 +51,32 @@ void fill(RangeSummary* out, size_t size, const RangeProtocol& p, const char* fo
 
 void check_counts(const RangeSummary& s, ErrorKind kind) {
   const char* prefix = prefix_of(kind);
+  const RangeMechanismImpl& m = range_impl(s.protocol.mechanism);
   if (s.n < 0) throw_error(kind, "%s%s: negative report count %" PRId64, prefix, kType, s.n);
-  const int64_t* levels = s.level_counts();
+  const int64_t* counts = s.counters();
   int64_t total = 0;
-  for (int j = 0; j < s.levels(); ++j) {
-    if (levels[j] < 0 || levels[j] > s.n - total)
-      throw_error(kind, "%s%s: the level counts cannot come from n = %" PRId64 " reports (at levels[%d] = %" PRId64 ")",
-                  prefix, kType, s.n, j, levels[j]);
-    total += levels[j];
+  for (int64_t j = 0; j < s.count_cells; ++j) {
+    if (counts[j] < 0 || counts[j] > s.n - total)
+      throw_error(kind, "%s%s: the %s cannot come from n = %" PRId64 " reports (at %s[%" PRId64 "] = %" PRId64 ")",
+                  prefix, kType, m.count_noun, s.n, m.arrays[0], j, counts[j]);
+    total += counts[j];
   }
   if (total != s.n)
-    throw_error(kind, "%s%s: the level counts add up to %" PRId64 ", not n = %" PRId64, prefix, kType, total, s.n);
-  for (int j = 0; j < s.levels(); ++j) {
-    const int64_t off = (int64_t{1} << j) - 1, rows = int64_t{1} << j;
+    throw_error(kind, "%s%s: the %s add up to %" PRId64 ", not n = %" PRId64, prefix, kType, m.count_noun, total, s.n);
+  for (int64_t j = 0; j < s.segments; ++j) {
+    const int64_t off = s.segment_at[j] - s.count_cells, rows = s.segment_at[j + 1] - s.segment_at[j];
+    const int64_t level = j + s.first_level;
     int64_t abs_total = 0;
-    const int64_t at = signed_counters_misfit(s.row_sums() + off, rows, levels[j], &abs_total);
+    const int64_t at = signed_counters_misfit(s.counters() + s.segment_at[j], rows, counts[j], &abs_total);
     if (at >= 0 && at < rows)
       throw_error(kind,
-                  "%s%s: level %d's sums cannot come from its %" PRId64
-                  " reports: the absolute sums exceed them (at sums[%" PRId64 "], row %" PRId64 ")",
-                  prefix, kType, j, levels[j], off + at, at);
+                  "%s%s: %s %" PRId64 "'s %s cannot come from its %" PRId64
+                  " reports: the absolute sums exceed them (at %s[%" PRId64 "], row %" PRId64 ")",
+                  prefix, kType, m.segment_noun, level, m.arrays[1], counts[j], m.arrays[1], off + at, at);
     if (at == rows)
-      throw_error(kind, "%s%s: level %d's sums cannot come from its %" PRId64 " reports: %" PRId64 " - Σ|S| = %" PRId64
-                  " must be even",
-                  prefix, kType, j, levels[j], levels[j], levels[j] - abs_total);
+      throw_error(kind, "%s%s: %s %" PRId64 "'s %s cannot come from its %" PRId64 " reports: %" PRId64
+                  " - Σ|S| = %" PRId64 " must be even",
+                  prefix, kType, m.segment_noun, level, m.arrays[1], counts[j], counts[j], counts[j] - abs_total);
   }
 }
 
@@ -95,12 +98,13 @@ void render(const RangeSummary& s, TextOut& o) {
   range_render_fields(s.protocol, o);
   o.put(",n=");
   o.number(s.n);
-  put_array(o, "levels", s.level_counts(), s.levels());
-  put_array(o, "sums", s.row_sums(), s.cells() - s.levels());
+  const RangeMechanismImpl& m = range_impl(s.protocol.mechanism);
+  put_array(o, m.arrays[0], s.counters(), s.count_cells);
+  if (s.cells() > s.count_cells) put_array(o, m.arrays[1], s.counters() + s.count_cells, s.cells() - s.count_cells);
   o.put("}");
 }
 
-int64_t cells_of(const RangeProtocol& p) { return p.domain_bits + (int64_t{1} << p.domain_bits) - 1; }
+int64_t cells_of(const RangeProtocol& p) { return range_summary_cells(p); }
 
 RangeProtocol parse_text_header(TextCursor& c) {
   const RangeMechanism* m = c.envelope(range_mechanism_by_name, range_mechanism_names());
@@ -136,7 +140,7 @@ ByteReader body_reader(const uint8_t* p, size_t len) {
 }
 
 size_t binary_size_at(const RangeSummary& s, int counter_bytes) {
-  return kStoredHeaderSize + kRangeFieldsBinarySize + 8 + 1 +
+  return kStoredHeaderSize + range_fields_binary_size(s.protocol) + 8 + 1 +
          static_cast<size_t>(counter_bytes) * static_cast<size_t>(s.cells());
 }
 
@@ -161,10 +165,13 @@ void range_summary_from_text(const char* text, RangeSummary* out, size_t size) {
   fill(out, size, p, "text");
   c.expect(",");
   out->n = c.field("n");
+  const RangeMechanismImpl& m = range_impl(p.mechanism);
   c.expect(",");
-  c.array("levels", out->level_counts(), out->levels(), false);
-  c.expect(",");
-  c.array("sums", out->row_sums(), out->cells() - out->levels(), true);
+  c.array(m.arrays[0], out->counters(), out->count_cells, false);
+  if (out->cells() > out->count_cells) {
+    c.expect(",");
+    c.array(m.arrays[1], out->counters() + out->count_cells, out->cells() - out->count_cells, true);
+  }
   c.finish();
   check_counts(*out, ErrorKind::InvalidText);
 }

@@ -11,13 +11,9 @@
 
 namespace ldp {
 
-void validate_range_protocol(const RangeProtocol& p) {
-  check_epsilon(p.epsilon);
-  if (p.domain_bits < 1 || p.domain_bits > kMaxRangeDomainBits)
-    throw_error(ErrorKind::InvalidParameter, "domain_bits must be between 1 and %d, got %d", kMaxRangeDomainBits,
-                p.domain_bits);
-  if (p.mechanism != RangeMechanism::Haar)
-    throw_error(ErrorKind::InvalidParameter, "unknown range mechanism %d", static_cast<int>(p.mechanism));
+namespace {
+
+void validate_mapping(const RangeProtocol& p) {
   switch (p.mapping) {
     case RangeMapping::Floor:
       if (p.lo != 0 || p.hi != 0 || std::signbit(p.lo) || std::signbit(p.hi))  // -0 too: one form each
@@ -41,12 +37,46 @@ void validate_range_protocol(const RangeProtocol& p) {
   throw_error(ErrorKind::InvalidParameter, "unknown range mapping %d", static_cast<int>(p.mapping));
 }
 
-bool same_range_protocol(const RangeProtocol& a, const RangeProtocol& b) {
-  return a.epsilon == b.epsilon && a.domain_bits == b.domain_bits && a.mechanism == b.mechanism &&
-         a.mapping == b.mapping && a.lo == b.lo && a.hi == b.hi;
+bool owns(const RangeMechanismImpl& m, const RangeProtocolField* f) {
+  for (const RangeProtocolField* g : m.fields)
+    if (g == f) return true;
+  return false;
 }
 
-const char* range_mechanism_name(RangeMechanism m) { return m == RangeMechanism::Haar ? "haar" : "?"; }
+}  // namespace
+
+void validate_range_protocol(const RangeProtocol& p) {
+  check_epsilon(p.epsilon);
+  if (p.domain_bits < 1 || p.domain_bits > kMaxRangeDomainBits)
+    throw_error(ErrorKind::InvalidParameter, "domain_bits must be between 1 and %d, got %d", kMaxRangeDomainBits,
+                p.domain_bits);
+  const RangeMechanismImpl* m = range_impl_from_byte(static_cast<uint8_t>(p.mechanism));
+  if (m == nullptr)
+    throw_error(ErrorKind::InvalidParameter, "unknown range mechanism %d", static_cast<int>(p.mechanism));
+  validate_mapping(p);
+  // another mechanism's field holds 0
+  for (const RangeMechanismImpl* other : range_impls())
+    for (const RangeProtocolField* f : other->fields)
+      if (f != nullptr && !owns(*m, f) && f->get(p) != 0)
+        throw_error(ErrorKind::InvalidParameter, "%s is %s's, not %s's (got %s = %lld)", f->key, other->name,
+                    m->name, f->key, static_cast<long long>(f->get(p)));
+  if (m->validate != nullptr) m->validate(p);
+}
+
+bool same_range_protocol(const RangeProtocol& a, const RangeProtocol& b) {
+  if (!(a.epsilon == b.epsilon && a.domain_bits == b.domain_bits && a.mechanism == b.mechanism &&
+        a.mapping == b.mapping && a.lo == b.lo && a.hi == b.hi))
+    return false;
+  for (const RangeMechanismImpl* m : range_impls())
+    for (const RangeProtocolField* f : m->fields)
+      if (f != nullptr && f->get(a) != f->get(b)) return false;
+  return true;
+}
+
+const char* range_mechanism_name(RangeMechanism m) {
+  const RangeMechanismImpl* impl = range_impl_from_byte(static_cast<uint8_t>(m));
+  return impl == nullptr ? "?" : impl->name;
+}
 
 const char* range_mapping_name(RangeMapping m) {
   switch (m) {
@@ -58,8 +88,9 @@ const char* range_mapping_name(RangeMapping m) {
 }
 
 RangeMechanism range_mechanism_from_name(const char* name) {
-  if (std::strcmp(name, "haar") == 0) return RangeMechanism::Haar;
-  throw_error(ErrorKind::InvalidParameter, "unknown range mechanism \"%s\" (known: haar)", name);
+  if (const RangeMechanism* m = range_mechanism_by_name(name, std::strlen(name))) return *m;
+  throw_error(ErrorKind::InvalidParameter, "unknown range mechanism \"%s\" (known: %s)", name,
+              range_mechanism_names().c_str());
 }
 
 RangeMapping range_mapping_from_name(const char* name) {
@@ -109,16 +140,13 @@ double range_bucket_upper(const RangeProtocol& p, int64_t b) { return range_buck
 // ---- text and binary forms ----
 
 namespace {
-constexpr RangeMechanism kMechanisms[] = {RangeMechanism::Haar};
 constexpr RangeMapping kMappings[] = {RangeMapping::Floor, RangeMapping::Linear, RangeMapping::Log};
 constexpr uint8_t kProtocolBinaryVersion = 1;
 }  // namespace
 
 const RangeMechanism* range_mechanism_by_name(const char* name, size_t len) {
-  for (const RangeMechanism& m : kMechanisms) {
-    const char* known = range_mechanism_name(m);
-    if (std::strlen(known) == len && std::memcmp(known, name, len) == 0) return &m;
-  }
+  for (const RangeMechanismImpl* m : range_impls())
+    if (std::strlen(m->name) == len && std::memcmp(m->name, name, len) == 0) return &m->id;
   return nullptr;
 }
 
@@ -126,7 +154,7 @@ bool range_mechanism_known(const char* name, size_t len) { return range_mechanis
 
 std::string range_mechanism_names() {
   std::string out;
-  for (RangeMechanism m : kMechanisms) out += (out.empty() ? "" : ", ") + std::string(range_mechanism_name(m));
+  for (const RangeMechanismImpl* m : range_impls()) out += (out.empty() ? "" : ", ") + std::string(m->name);
   return out;
 }
 
@@ -135,6 +163,13 @@ void range_render_fields(const RangeProtocol& p, TextOut& o) {
   o.number(p.epsilon);
   o.put(",domain_bits=");
   o.number(p.domain_bits);
+  for (const RangeProtocolField* f : range_impl(p.mechanism).fields) {
+    if (f == nullptr) break;
+    o.put(",");
+    o.put(f->key);
+    o.put("=");
+    o.number(f->get(p));
+  }
   o.put(",mapping=");
   o.put(range_mapping_name(p.mapping));
   if (p.mapping != RangeMapping::Floor) {
@@ -152,6 +187,11 @@ RangeProtocol range_parse_fields(TextCursor& c, RangeMechanism m) {
   c.expect(",");
   const int64_t bits = c.field("domain_bits");
   p.domain_bits = static_cast<int>(std::min<int64_t>(bits, kMaxRangeDomainBits + 1));
+  for (const RangeProtocolField* f : range_impl(m).fields) {
+    if (f == nullptr) break;
+    c.expect(",");
+    f->set(&p, c.field(f->key));  // validated below
+  }
   c.expect(",");
   const char *b = nullptr, *e = nullptr;
   c.token("mapping", &b, &e);
@@ -210,21 +250,30 @@ void range_put_fields(uint8_t*& o, const RangeProtocol& p) {
   put_be64(o, static_cast<uint64_t>(int64_t{p.domain_bits}));
   put_be64(o, double_bits(p.lo));
   put_be64(o, double_bits(p.hi));
+  for (const RangeProtocolField* f : range_impl(p.mechanism).fields)
+    if (f != nullptr) put_be64(o, static_cast<uint64_t>(f->get(p)));
+}
+
+size_t range_fields_binary_size(const RangeProtocol& p) {
+  size_t size = kRangeFieldsBinarySize;
+  for (const RangeProtocolField* f : range_impl(p.mechanism).fields)
+    if (f != nullptr) size += 8;
+  return size;
 }
 
 RangeProtocol range_read_fields(ByteReader& r) {
   RangeProtocol p;
-  const uint8_t mech = r.u8();
-  if (std::none_of(std::begin(kMechanisms), std::end(kMechanisms),
-                   [&](RangeMechanism m) { return static_cast<uint8_t>(m) == mech; }))
-    r.fail("unknown mechanism");
-  p.mechanism = static_cast<RangeMechanism>(mech);
+  const RangeMechanismImpl* m = range_impl_from_byte(r.u8());
+  if (m == nullptr) r.fail("unknown mechanism");
+  p.mechanism = m->id;
   p.mapping = static_cast<RangeMapping>(r.u8());
   p.epsilon = r.f64();
   const int64_t bits = r.i64();
   p.domain_bits = static_cast<int>(std::clamp<int64_t>(bits, -1, kMaxRangeDomainBits + 1));
   p.lo = r.f64();
   p.hi = r.f64();
+  for (const RangeProtocolField* f : m->fields)
+    if (f != nullptr) f->set(&p, r.i64());  // validated below
   try {
     validate_range_protocol(p);
   } catch (const Error& err) {
@@ -233,8 +282,10 @@ RangeProtocol range_read_fields(ByteReader& r) {
   return p;
 }
 
+size_t range_protocol_binary_size(const RangeProtocol& p) { return 1 + range_fields_binary_size(p); }
+
 void range_protocol_to_binary(const RangeProtocol& p, uint8_t* out, size_t cap) {
-  if (cap < kRangeProtocolBinarySize) throw_error(ErrorKind::Internal, "range_protocol binary buffer too small");
+  if (cap < range_protocol_binary_size(p)) throw_error(ErrorKind::Internal, "range_protocol binary buffer too small");
   *out++ = kProtocolBinaryVersion;
   range_put_fields(out, p);
 }

@@ -2,8 +2,8 @@
 // a bucket of the domain [0, 2^k) and reports it with one of the range mechanisms; the
 // server answers range counts, CDFs and quantiles with their standard errors.
 //
-// The protocol says how: ε, the domain's bits k, the mechanism (HaarHRR for now) and
-// the mapping of a value to its bucket:
+// The protocol says how: ε, the domain's bits k, the mechanism (a row of the registry,
+// range_internal.hpp: HaarHRR), its own fields, and the mapping of a value to its bucket:
 // - floor: bucket = clamp(floor(v), 0, 2^k − 1), so a latency in ms is one call and a
 //   bucket is the value interval [b, b + 1);
 // - linear over [lo, hi): 2^k buckets of equal width (hi − lo)/2^k, clamped;
@@ -14,9 +14,10 @@
 // Text form (ldp.range_protocol's, and the head of a summary's):
 //   v1:haar{epsilon=1,domain_bits=16,mapping=floor}
 //   v1:haar{epsilon=1,domain_bits=12,mapping=log,lo=1,hi=60000}
-// fields in this order, lo and hi only for linear and log. Binary form: u8 version (1),
-// then the fields as a summary's stored form holds them (range_summary.hpp): u8
-// mechanism, u8 mapping, f64 epsilon, i64 domain_bits, f64 lo, f64 hi, big-endian.
+// fields in this order, lo and hi only for linear and log, a mechanism's own fields (its
+// registry row's) after domain_bits. Binary form: u8 version (1), then the fields as a
+// summary's stored form holds them (range_summary.hpp): u8 mechanism, u8 mapping, f64
+// epsilon, i64 domain_bits, f64 lo, f64 hi, then an i64 per own field, big-endian.
 // Parsing is strict and validates (InvalidText, InvalidBinary).
 #pragma once
 
@@ -43,17 +44,27 @@ struct RangeProtocol {
   int64_t domain() const { return int64_t{1} << domain_bits; }
 };
 
+// A report of the (level, hadamard_row, report) wire format (HaarHRR; range_agg's
+// columns): the level, the Hadamard row and the randomized sign (+1 as true).
+struct RangeReport {
+  int level;
+  int64_t row;
+  bool plus_one;
+};
+
 // InvalidParameter unless ε is in range, 1 <= domain_bits <= kMaxRangeDomainBits, the
 // mechanism and mapping are known, a linear (log) mapping has finite lo < hi (0 < lo and
-// a finite ratio hi/lo > 1)
-// and a floor mapping has lo = hi = 0 (so that equal protocols have equal fields).
+// a finite ratio hi/lo > 1), a floor mapping has lo = hi = 0 (so that equal protocols
+// have equal fields), another mechanism's own fields are 0 and the mechanism's own
+// checks pass.
 void validate_range_protocol(const RangeProtocol& p);
-// Field by field (a summary may only merge with one of the same protocol).
+// Field by field, own fields too (a summary may only merge with one of the same protocol).
 bool same_range_protocol(const RangeProtocol& a, const RangeProtocol& b);
 
 const char* range_mechanism_name(RangeMechanism m);
 const char* range_mapping_name(RangeMapping m);
-// By name ("haar"; "floor", "linear", "log"); InvalidParameter naming the known ones.
+// By name (the registry's: "haar"; "floor", "linear", "log"); InvalidParameter naming
+// the known ones.
 RangeMechanism range_mechanism_from_name(const char* name);
 RangeMapping range_mapping_from_name(const char* name);
 // A text form's "v1:<name>{": true for a range mechanism's name.
@@ -61,7 +72,9 @@ bool range_mechanism_known(const char* name, size_t len);
 
 std::string range_protocol_to_text(const RangeProtocol& p);
 RangeProtocol range_protocol_from_text(const char* text);  // InvalidText
-constexpr size_t kRangeProtocolBinarySize = 1 + 2 + 4 * 8;
+// Bytes of p's binary form (1 + 34 + 8 per own field).
+size_t range_protocol_binary_size(const RangeProtocol& p);
+constexpr size_t kMaxRangeProtocolBinarySize = 1 + 2 + 4 * 8 + 2 * 8;
 void range_protocol_to_binary(const RangeProtocol& p, uint8_t* out, size_t cap);
 RangeProtocol range_protocol_from_binary(const uint8_t* bytes, size_t len);  // InvalidBinary
 

@@ -14,9 +14,14 @@
 #include <functional>
 #include <vector>
 
-#include "core/range/haar.hpp"
-
 namespace ldp {
+
+// An estimate of a linear answer (a share of the reports) with its variance (+Inf when
+// the reports do not identify it: a level it needs has no report).
+struct LinearAnswer {
+  double estimate = 0;
+  double variance = 0;
+};
 
 constexpr int64_t kCdfBlock = 64;
 

@@ -34,7 +34,7 @@ void* make_prepared(FunctionCallInfo fcinfo, MemoryContext mcxt) {
   LDP_CORE({
     size = ldp::range_prepared_size(s.protocol);
     ldp::DecodeBudget budget(limits, "a range summary's decode");
-    budget.hold(static_cast<double>(size), "its %lld coefficients", static_cast<long long>(s.protocol.domain()));
+    budget.hold(static_cast<double>(size), "its decode of %lld buckets", static_cast<long long>(s.protocol.domain()));
   });
   auto* d = static_cast<RangePrepared*>(MemoryContextAllocExtended(mcxt, size, MCXT_ALLOC_HUGE));
   LDP_CORE(ldp::range_prepare(s, d, size));
@@ -49,19 +49,32 @@ RangePrepared* prepare_range(FunctionCallInfo fcinfo) {
   return static_cast<RangePrepared*>(ldp_pg::session_prepared_summary(fcinfo, 0, make_prepared, release_prepared));
 }
 
-// ... with the CDF's blocks, for the quantiles: D prefixes, planned against the work limit.
-RangePrepared* prepare_quantiles(FunctionCallInfo fcinfo) {
+// ... of a mechanism with linear answers (prefixes and ranges; 22023 naming the accessor).
+RangePrepared* prepare_linear(FunctionCallInfo fcinfo, const char* what) {
   RangePrepared* d = prepare_range(fcinfo);
+  LDP_CORE(ldp::range_require_linear(d->protocol, what));
+  return d;
+}
+
+// ... with the CDF's blocks, for the quantiles: D prefixes, planned against the work limit.
+RangePrepared* prepare_quantiles(FunctionCallInfo fcinfo, const char* what) {
+  RangePrepared* d = prepare_linear(fcinfo, what);
   if (!d->blocks_built) {
     const ldp::DecodeLimits limits = ldp_pg::decode_limits();
     LDP_CORE({
       ldp::DecodeBudget budget(limits, "a range summary's quantiles");
-      budget.plan(static_cast<double>(d->protocol.domain()) * d->protocol.domain_bits,
-                  "the CDF at each of its %lld buckets", static_cast<long long>(d->protocol.domain()));
+      budget.plan(ldp::range_quantiles_work(d->protocol), "the CDF at each of its %lld buckets",
+                  static_cast<long long>(d->protocol.domain()));
       ldp::range_prepare_quantiles(d);
     });
   }
   return d;
+}
+
+ldp::LinearAnswer answer_of(const RangePrepared* d, int64 lo, int64 hi) {
+  ldp::LinearAnswer a;
+  LDP_CORE(a = ldp::range_answer(*d, lo, hi));
+  return a;
 }
 
 // A value argument as the device maps it: its bucket (NaN: 22023).
@@ -119,18 +132,21 @@ Datum linear_result(FunctionCallInfo fcinfo, const RangePrepared* d, const ldp::
 // range_frequency(s, lo, hi): the share of reports whose value lies in [lo, hi] (both
 // mapped to their buckets as the device maps values).
 LDP_FUNCTION(ldp_range_frequency) {
-  RangePrepared* d = prepare_range(fcinfo);
+  RangePrepared* d = prepare_linear(fcinfo, "range_frequency");
   const double lo = PG_GETARG_FLOAT8(1), hi = PG_GETARG_FLOAT8(2);
   const int64 a = bucket_of(d, lo, "lo"), b = bucket_of(d, hi, "hi");
   if (lo > hi)
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("lo must be <= hi, got [%g, %g]", lo, hi)));
-  return linear_result(fcinfo, d, ldp::range_view(*d).range(a, b));
+  return linear_result(fcinfo, d, answer_of(d, a, b));
 }
 
 // cdf(s, x): the share of reports whose value is at most x (its bucket and those below).
 LDP_FUNCTION(ldp_range_cdf) {
-  RangePrepared* d = prepare_range(fcinfo);
-  return linear_result(fcinfo, d, ldp::range_view(*d).prefix(bucket_of(d, PG_GETARG_FLOAT8(1), "x")));
+  RangePrepared* d = prepare_linear(fcinfo, "cdf");
+  const int64 x = bucket_of(d, PG_GETARG_FLOAT8(1), "x");
+  ldp::LinearAnswer a;
+  LDP_CORE(a = ldp::range_prefix(*d, x));
+  return linear_result(fcinfo, d, a);
 }
 
 namespace {
@@ -157,7 +173,7 @@ void quantile_values(const RangePrepared* d, double phi, double z, Datum* values
 // quantile(s, phi): the φ-quantile with its pointwise 95% interval.
 LDP_FUNCTION(ldp_range_quantile) {
   const double phi = phi_of(PG_GETARG_FLOAT8(1));
-  RangePrepared* d = prepare_quantiles(fcinfo);
+  RangePrepared* d = prepare_quantiles(fcinfo, "quantile");
   Datum values[4] = {Float8GetDatum(phi), 0, 0, 0};
   bool nulls[4] = {false, true, true, true};
   if (d->n > 0) {
@@ -186,7 +202,7 @@ LDP_FUNCTION(ldp_range_quantiles) {
     }
   InitMaterializedSRF(fcinfo, 0);
   auto* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
-  RangePrepared* d = prepare_quantiles(fcinfo);
+  RangePrepared* d = prepare_quantiles(fcinfo, "quantiles");
   if (d->n == 0 || count == 0) return (Datum)0;
   double z = 0;
   if (m > 0) LDP_CORE(z = ldp::normal_upper_quantile(0.05 / (2.0 * m)));
@@ -208,7 +224,7 @@ LDP_FUNCTION(ldp_range_quantiles) {
 // [lo, hi), its share with standard error and 95% interval.
 LDP_FUNCTION(ldp_range_histogram) {
   const int32 bins = PG_GETARG_INT32(1);
-  RangePrepared* d = prepare_range(fcinfo);
+  RangePrepared* d = prepare_linear(fcinfo, "histogram");
   const int64 domain = d->protocol.domain();
   if (bins < 1 || bins > domain)
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -218,11 +234,10 @@ LDP_FUNCTION(ldp_range_histogram) {
   auto* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
   if (d->n == 0) return (Datum)0;
   const double z = critical_value(0.95);
-  const ldp::HaarView v = ldp::range_view(*d);
   for (int64 i = 0; i < bins; ++i) {
     CHECK_FOR_INTERRUPTS();
     const int64 first = i * domain / bins, last = (i + 1) * domain / bins - 1;
-    const Shown s = shown(v.range(first, last), z);
+    const Shown s = shown(answer_of(d, first, last), z);
     Datum values[6] = {Float8GetDatum(ldp::range_bucket_lower(d->protocol, first)),
                        Float8GetDatum(ldp::range_bucket_upper(d->protocol, last)),
                        Float8GetDatum(ldp_pg::finite_result(s.point, "a frequency")),

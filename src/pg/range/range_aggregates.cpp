@@ -65,8 +65,7 @@ LDP_FUNCTION(ldp_range_trans) {
     if (ldp_pg::LiveSummary* live = RangeGlue::fast_state(fcinfo)) {
       ldp::RangeSummary* st = RangeGlue::core(live);
       const int64 level = PG_GETARG_INT32(1), row = PG_GETARG_INT64(2);
-      if (likely(static_cast<uint64>(level) < static_cast<uint64>(st->levels()) &&
-                 static_cast<uint64>(row) < (uint64{1} << level))) {
+      if (likely(ldp::range_report_fits(st, level, row))) {
         ldp::range_add_unchecked(st, level, row, PG_GETARG_BOOL(3));
         PG_RETURN_DATUM(PG_GETARG_DATUM(0));
       }

@@ -28,7 +28,8 @@ RangeProtocol range_protocol_arg(FunctionCallInfo fcinfo, int argno) {
 }
 
 Datum range_protocol_datum(const RangeProtocol& p) {
-  constexpr size_t len = ldp::kRangeProtocolBinarySize;
+  size_t len = 0;
+  LDP_CORE(len = ldp::range_protocol_binary_size(p));
   auto* v = static_cast<struct varlena*>(palloc(VARHDRSZ + len));
   SET_VARSIZE(v, VARHDRSZ + len);
   LDP_CORE(ldp::range_protocol_to_binary(p, reinterpret_cast<uint8_t*>(VARDATA(v)), len));

@@ -11,7 +11,7 @@ LDP_FUNCTION(ldp_range_encode) {
   if (PG_ARGISNULL(0) || PG_ARGISNULL(1)) PG_RETURN_NULL();
   const ldp::RangeProtocol p = range_protocol_arg(fcinfo, 1);
   const double value = PG_GETARG_FLOAT8(0);
-  const ldp::HaarReport r = ldp_pg::with_rng<ldp::HaarReport>(
+  const ldp::RangeReport r = ldp_pg::with_rng<ldp::RangeReport>(
       fcinfo, 2, [&](ldp::RandomSource& rng) { return ldp::range_encode(p, value, rng); });
   Datum v[3] = {Int32GetDatum(r.level), Int64GetDatum(r.row), BoolGetDatum(r.plus_one)};
   bool nulls[3] = {};
