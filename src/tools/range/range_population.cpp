@@ -43,7 +43,7 @@ RangeLoadResult generate_range_reports(const Validated<RangeLoadSpec>& checked, 
   for_each_device(spec.users, out, [&](int64_t u) -> int64_t {
     const double value = population.next(*pop_rng);
     ++result.true_counts[static_cast<size_t>(range_bucket(p, value))];
-    const HaarReport r = range_encode(p, value, *enc_rng);
+    const RangeReport r = range_encode(p, value, *enc_rng);
     range_add_report(result.local.get(), r.level, r.row, r.plus_one);
     if (sink) {
       std::string& rows = out.buf();
