@@ -80,6 +80,15 @@ void range_summary_init(RangeSummary* s, const RangeProtocol& p) {
   s->cell_count = at;
 }
 
+void range_flush_deferred(RangeSummary* s) {
+  int64_t* c = s->counters();
+  for (int64_t& due : s->deferred) {
+    if (due != 0) c[(due >> 1) - 1] += (due & 1) != 0 ? 1 : -1;
+    due = 0;
+  }
+  s->deferred_next = 0;
+}
+
 void range_add_report(RangeSummary* s, int64_t level, int64_t row, bool plus_one) {
   const RangeMechanismImpl& m = range_impl(s->protocol.mechanism);
   if (m.check_report == nullptr)

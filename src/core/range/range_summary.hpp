@@ -41,6 +41,9 @@ constexpr int kMaxRangeSummaryBits = 22;
 // The most counts a mechanism with segments has (one per level of its tree).
 constexpr int kMaxRangeSegments = kMaxRangeDomainBits;
 
+// The deferred sums of an aggregation state (range_add_deferred): a power of 2.
+constexpr int kRangeDeferred = 16;
+
 struct RangeSummary {
   RangeProtocol protocol;
   int64_t n;  // reports counted
@@ -52,6 +55,10 @@ struct RangeSummary {
   int64_t segments;     // count_cells with segments, else 0 (no (level, row, bit) reports)
   // Segment i's sums at counters()[segment_at[i], segment_at[i + 1]).
   int64_t segment_at[kMaxRangeSegments + 1];
+  // Sums not yet added (range_add_deferred; in memory only, empty in any summary read,
+  // merged or written): (cell + 1)·2 + (1 for +1), 0 for none; the next slot to use.
+  int64_t deferred[kRangeDeferred];
+  int64_t deferred_next;
 
   int64_t cells() const { return cell_count; }
   int64_t* counters() { return reinterpret_cast<int64_t*>(this + 1); }
@@ -93,6 +100,25 @@ inline void range_add_unchecked(RangeSummary* s, int64_t level, int64_t row, boo
   s->counters()[s->segment_at[i] + row] += plus_one ? 1 : -1;
   s->n += 1;
 }
+// The same for the aggregates' states (the glue's fast path): the report's sum is
+// prefetched now and added kRangeDeferred reports later, so that waiting for a cell of a
+// wide domain (2^20 sums are 8 MiB, past a core's cache) overlaps with the next rows. Its
+// count and n are added at once. range_flush_deferred adds what is left: the glue's settle
+// hook runs it before anything reads, merges or writes a live state.
+inline void range_add_deferred(RangeSummary* s, int64_t level, int64_t row, bool plus_one) {
+  const int64_t i = level - s->first_level;
+  int64_t* c = s->counters();
+  c[i] += 1;
+  s->n += 1;
+  const int64_t cell = s->segment_at[i] + row;
+  __builtin_prefetch(c + cell, 1);
+  const int64_t slot = s->deferred_next;
+  const int64_t due = s->deferred[slot];
+  if (__builtin_expect(due != 0, 1)) c[(due >> 1) - 1] += (due & 1) != 0 ? 1 : -1;
+  s->deferred[slot] = (cell + 1) * 2 + (plus_one ? 1 : 0);
+  s->deferred_next = (slot + 1) & (kRangeDeferred - 1);
+}
+void range_flush_deferred(RangeSummary* s);
 // into += from (the same protocol, else InvalidParameter).
 void range_summary_merge(RangeSummary* into, const RangeSummary& from);
 

@@ -57,16 +57,17 @@ __attribute__((noinline)) Datum trans_general(FunctionCallInfo fcinfo) {
 
 }  // namespace
 
-// range_agg(level, hadamard_row, report, protocol): one report, 1 into its level's count and ±1 into
-// its row's sum. The fast path: the aggregate's own live state, the protocol a constant
-// of the query, the report's columns not NULL and in range.
+// range_agg(level, hadamard_row, report, protocol): one report, 1 into its level's count and ±1
+// into its row's sum (deferred by a few rows: ldp::range_add_deferred). The fast path: the
+// aggregate's own live state, the protocol a constant of the query, the report's columns not
+// NULL and in range.
 LDP_FUNCTION(ldp_range_trans) {
   if (likely(!fcinfo->args[1].isnull && !fcinfo->args[2].isnull && !fcinfo->args[3].isnull)) {
     if (ldp_pg::LiveSummary* live = RangeGlue::fast_state(fcinfo)) {
       ldp::RangeSummary* st = RangeGlue::core(live);
       const int64 level = PG_GETARG_INT32(1), row = PG_GETARG_INT64(2);
       if (likely(ldp::range_report_fits(st, level, row))) {
-        ldp::range_add_unchecked(st, level, row, PG_GETARG_BOOL(3));
+        ldp::range_add_deferred(st, level, row, PG_GETARG_BOOL(3));
         PG_RETURN_DATUM(PG_GETARG_DATUM(0));
       }
     }

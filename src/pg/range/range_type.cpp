@@ -17,7 +17,7 @@ namespace {
 // Format 3 only (the family was never stored otherwise); what the core's codec functions do for it.
 using Codec = LDP_CORE_CODEC(RangeSummary, range_summary);
 
-void range_settle(void*) {}  // a live range summary has nothing pending
+void range_settle(void* core) { ldp::range_flush_deferred(static_cast<ldp::RangeSummary*>(core)); }
 
 }  // namespace
 
