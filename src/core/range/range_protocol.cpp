@@ -221,6 +221,26 @@ RangeProtocol range_parse_fields(TextCursor& c, RangeMechanism m) {
   return p;
 }
 
+void range_protocol_give(RangeProtocol* p, const char* key, int64_t value) {
+  const RangeMechanismImpl& m = range_impl(p->mechanism);
+  for (const RangeProtocolField* f : m.fields)
+    if (f != nullptr && std::strcmp(f->key, key) == 0) {
+      f->set(p, value);
+      return;
+    }
+  for (const RangeMechanismImpl* other : range_impls())
+    for (const RangeProtocolField* f : other->fields)
+      if (f != nullptr && std::strcmp(f->key, key) == 0)
+        throw_error(ErrorKind::InvalidParameter, "a %s protocol takes no %s (%s is %s's)", m.name, key, key,
+                    other->name);
+  throw_error(ErrorKind::InvalidParameter, "no range mechanism takes %s", key);
+}
+
+void range_protocol_defaults(RangeProtocol* p) {
+  const RangeMechanismImpl& m = range_impl(p->mechanism);
+  if (m.defaults != nullptr) m.defaults(p);
+}
+
 std::string range_protocol_to_text(const RangeProtocol& p) {
   auto render = [&](TextOut& o) {
     o.put("v1:");
