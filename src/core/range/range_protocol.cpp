@@ -221,13 +221,24 @@ RangeProtocol range_parse_fields(TextCursor& c, RangeMechanism m) {
   return p;
 }
 
+namespace {
+const RangeProtocolField* own_field(const RangeMechanismImpl& m, const char* key) {
+  for (const RangeProtocolField* f : m.fields)
+    if (f != nullptr && std::strcmp(f->key, key) == 0) return f;
+  return nullptr;
+}
+}  // namespace
+
+bool range_protocol_takes(const RangeProtocol& p, const char* key) {
+  return own_field(range_impl(p.mechanism), key) != nullptr;
+}
+
 void range_protocol_give(RangeProtocol* p, const char* key, int64_t value) {
   const RangeMechanismImpl& m = range_impl(p->mechanism);
-  for (const RangeProtocolField* f : m.fields)
-    if (f != nullptr && std::strcmp(f->key, key) == 0) {
-      f->set(p, value);
-      return;
-    }
+  if (const RangeProtocolField* f = own_field(m, key)) {
+    f->set(p, value);
+    return;
+  }
   for (const RangeMechanismImpl* other : range_impls())
     for (const RangeProtocolField* f : other->fields)
       if (f != nullptr && std::strcmp(f->key, key) == 0)

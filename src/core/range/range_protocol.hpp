@@ -77,6 +77,7 @@ bool range_mechanism_known(const char* name, size_t len);
 // mechanism has it, else InvalidParameter naming its owner. After the given fields,
 // range_protocol_defaults fills those left 0 with the mechanism's defaults (hh: B = 4).
 void range_protocol_give(RangeProtocol* p, const char* key, int64_t value);
+bool range_protocol_takes(const RangeProtocol& p, const char* key);  // p's mechanism has the field
 void range_protocol_defaults(RangeProtocol* p);
 
 std::string range_protocol_to_text(const RangeProtocol& p);
