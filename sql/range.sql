@@ -1,12 +1,16 @@
 -- Numeric distributions: ldp.range_protocol (builder, text I/O), range_encode, range_agg,
 -- range_frequency, cdf, quantile, quantiles, histogram on 200,000 seeded lognormal
 -- latencies (true shares and quantiles against the intervals), rollup (halves = whole),
--- forced parallel = serial, ldp.summary, a collection of daily epochs, and every error.
+-- forced parallel = serial, ldp.summary, a collection of daily epochs, the same answers
+-- from hierarchical histograms (hh) on a quarter of them, and every error.
 SET search_path = public, ldp;
 
 -- Protocols: the floor mapping by default; linear and log with their bounds.
 SELECT range_protocol(1, 12) AS floor_ms, range_protocol(0.5, 10, mapping => 'linear', lo => -1, hi => 1) AS linear,
-       range_protocol(2, 16, 'haar', 'log', 0.1, 60000) AS log;
+       range_protocol(2, 16, 'haar', NULL, 'log', 0.1, 60000) AS log;
+-- hh: branching 4 by default, or 2
+SELECT range_protocol(1, 12, 'hh') AS hh, range_protocol(1, 11, 'hh', 2, 'linear', 0, 1) AS hh_b2,
+       'v1:hh{epsilon=1,domain_bits=5,branching=4,mapping=floor}'::range_protocol AS parsed;
 SELECT range_protocol(1, 12)::text::range_protocol::text = range_protocol(1, 12)::text AS text_round_trip,
        'v1:haar{epsilon=0.7,domain_bits=20,mapping=linear,lo=-5,hi=5}'::range_protocol AS parsed;
 
@@ -127,6 +131,50 @@ SELECT try_sql($$SELECT * FROM collection_heavy_hitters('lat')$$);
 SELECT try_sql($$SELECT * FROM collection_quantiles('nope', ARRAY[0.5])$$);
 SELECT drop_collection('lat');
 
+-- Hierarchical histograms (hh, B = 4) on a quarter of the latencies: the same reports'
+-- columns and aggregate; every answer with its interval around the truth of that quarter.
+CREATE TABLE lh AS SELECT i, at, r.* FROM lat, LATERAL range_encode(ms, range_protocol(1, 12, 'hh'), i) r WHERE i % 4 = 0;
+CREATE TABLE hs AS SELECT range_agg(level, hadamard_row, report, range_protocol(1, 12, 'hh')) AS s FROM lh;
+SELECT mechanism(s), report_count(s), protocol(s)::text AS protocol,
+       (SELECT min(level) FROM lh) AS min_level, (SELECT max(level) FROM lh) AS max_level FROM hs;
+-- (z: the error of the estimate in standard errors; one range in 20 misses at 95%)
+SELECT r.lo, r.hi, round(((f.frequency - t.share) / f.std_error)::numeric, 1) AS z,
+       f.ci_lower <= t.share AND t.share <= f.ci_upper AS covered
+FROM hs, (VALUES (0, 99), (100, 199), (500, 4095), (120, 120)) r(lo, hi), LATERAL range_frequency(s, r.lo, r.hi) f,
+     LATERAL (SELECT count(*) / 50000.0 AS share FROM lat WHERE i % 4 = 0 AND least(floor(ms), 4095) BETWEEN r.lo AND r.hi) t
+ORDER BY r.lo;
+SELECT (cdf(s, 250)).frequency = (range_frequency(s, 0, 250)).frequency AS cdf_is_a_range,
+       (cdf(s, 4095)).frequency = 1 AS whole,
+       (SELECT count(*) FILTER (WHERE h.std_error > 0) FROM histogram(s, 4) h) AS bins_with_se FROM hs;
+SELECT q.phi, q.ci_lower <= t.q AND t.q < q.ci_upper AS covered, p.value = q.value AS pointwise_same_point
+FROM hs, quantiles(s, ARRAY[0.5, 0.9, 0.99]) q, LATERAL quantile(s, q.phi) p,
+     LATERAL (SELECT percentile_disc(q.phi) WITHIN GROUP (ORDER BY least(floor(ms), 4095)) AS q FROM lat WHERE i % 4 = 0) t
+ORDER BY q.phi;
+SELECT (SELECT rollup(x)::text FROM (
+          SELECT range_agg(level, hadamard_row, report, range_protocol(1, 12, 'hh')) x FROM lh WHERE i % 8 = 0
+          UNION ALL SELECT range_agg(level, hadamard_row, report, range_protocol(1, 12, 'hh')) FROM lh WHERE i % 8 = 4) h)
+       = (SELECT s::text FROM hs) AS halves_equal_whole;
+SELECT range_agg(level, hadamard_row, report, range_protocol(2, 3, 'hh')) AS small_hh
+FROM generate_series(1, 20) i, range_encode(i % 8, range_protocol(2, 3, 'hh'), i);
+SELECT create_collection('lat_hh', 'lh', 'at', '1 day',
+  format('ldp.range_agg(level, hadamard_row, report, %L::ldp.range_protocol)', range_protocol(1, 12, 'hh')::text),
+  '2026-03-01 00:00+00');
+CALL close_due_epochs('lat_hh');
+SELECT count(*) AS rows, count(DISTINCT epoch) AS epochs, bool_and(ci_lower <= value AND value < ci_upper) AS ordered
+FROM collection_quantiles('lat_hh', ARRAY[0.5, 0.99]);
+SELECT drop_collection('lat_hh');
+-- hh's errors: branching for haar, a branching hh does not take, its levels, merges across
+-- mechanisms and branchings
+SELECT try_sql($$SELECT range_protocol(1, 12, branching => 4)$$);
+SELECT try_sql($$SELECT range_protocol(1, 12, 'hh', 3)$$);
+SELECT try_sql($$SELECT 'v1:hh{epsilon=1,domain_bits=12,mapping=floor}'::range_protocol$$);
+SELECT try_sql($$SELECT range_agg(0, 0, true, range_protocol(1, 12, 'hh'))$$);
+SELECT try_sql($$SELECT range_agg(6, 4096, true, range_protocol(1, 12, 'hh'))$$);
+SELECT try_sql($$SELECT rollup(s) FROM (SELECT s FROM hs UNION ALL SELECT s FROM ls) x$$);
+SELECT try_sql($$SELECT rollup(s) FROM (SELECT range_agg(1, 0, true, range_protocol(1, 4, 'hh', 2)) s UNION ALL SELECT range_agg(1, 0, true, range_protocol(1, 4, 'hh', 4))) x$$);
+SELECT try_sql($$SELECT range_agg(1, 0, true, CASE WHEN g = 1 THEN range_protocol(1, 4, 'hh') ELSE range_protocol(1, 4) END) FROM generate_series(1, 2) g$$);
+DROP TABLE lh, hs;
+
 -- Errors: parameters (22023), reports (22000), sizes (54000), forms (22P02), kinds (42804).
 SELECT try_sql($$SELECT range_protocol(0, 12)$$);
 SELECT try_sql($$SELECT range_protocol(NULL, 12)$$);
@@ -142,7 +190,7 @@ SELECT try_sql($$SELECT range_protocol(1, 12, mapping => 'log', lo => 5e-324, hi
 SELECT try_sql($$SELECT range_protocol(1, 12, mapping => 'linear', lo => 'NaN', hi => 5)$$);
 SELECT try_sql($$SELECT range_protocol(1, 12, lo => 1)$$);
 SELECT try_sql($$SELECT 'v1:haar{epsilon=1,domain_bits=12}'::range_protocol$$);
-SELECT try_sql($$SELECT 'v1:hh{epsilon=1,domain_bits=12,mapping=floor}'::range_protocol$$);
+SELECT try_sql($$SELECT 'v1:nope{epsilon=1,domain_bits=12,mapping=floor}'::range_protocol$$);
 SELECT try_sql($$SELECT range_encode('NaN', range_protocol(1, 12), 1)$$);
 SELECT try_sql($$SELECT range_encode(1, NULL, 1)$$) AS null_protocol_gives_null;
 SELECT try_sql($$SELECT range_agg(12, 0, true, range_protocol(1, 12))$$);

@@ -1,7 +1,7 @@
 ------------------------------------------------------------------------------
 -- Numeric distributions → ldp.range_summary: range counts, CDFs and quantiles of one real
--- value per device (HaarHRR, Cormode, Kulkarni and Srivastava, VLDB 2019;
--- docs/algorithms/ranges.md). The protocol type (what devices download) and its builder,
+-- value per device (HaarHRR and hierarchical histograms, hh, Cormode, Kulkarni and
+-- Srivastava, VLDB 2019; docs/algorithms/ranges.md). The protocol type (what devices download) and its builder,
 -- the summary type, its casts to ldp.summary and its row of ldp.summary_kinds, the
 -- aggregate and its rollup, the accessors, the encoder and the collection reader.
 ------------------------------------------------------------------------------
@@ -12,10 +12,10 @@ CREATE TYPE @extschema@.range_protocol;
 
 CREATE FUNCTION @extschema@.range_protocol_in(cstring) RETURNS @extschema@.range_protocol
   AS 'MODULE_PATHNAME', 'ldp_range_protocol_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.range_protocol_in(cstring) IS 'Text input of ldp.range_protocol, v1:haar{epsilon=...,domain_bits=...,mapping=...[,lo=...,hi=...]} (validated: malformed input raises 22P02).';
+COMMENT ON FUNCTION @extschema@.range_protocol_in(cstring) IS 'Text input of ldp.range_protocol, v1:haar{epsilon=...,domain_bits=...,mapping=...[,lo=...,hi=...]} or v1:hh{epsilon=...,domain_bits=...,branching=...,mapping=...[,lo=...,hi=...]} (validated: malformed input raises 22P02).';
 CREATE FUNCTION @extschema@.range_protocol_out(@extschema@.range_protocol) RETURNS cstring
   AS 'MODULE_PATHNAME', 'ldp_range_protocol_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.range_protocol_out(@extschema@.range_protocol) IS 'Text output of ldp.range_protocol: v1:haar{epsilon=...,domain_bits=...,mapping=...}.';
+COMMENT ON FUNCTION @extschema@.range_protocol_out(@extschema@.range_protocol) IS 'Text output of ldp.range_protocol: v1:<mechanism>{epsilon=...,domain_bits=...[,branching=...],mapping=...}.';
 CREATE FUNCTION @extschema@.range_protocol_recv(internal) RETURNS @extschema@.range_protocol
   AS 'MODULE_PATHNAME', 'ldp_range_protocol_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.range_protocol_recv(internal) IS 'Binary input of ldp.range_protocol (version byte 1, then the fields big-endian; malformed input raises 22P03).';
@@ -33,13 +33,14 @@ CREATE TYPE @extschema@.range_protocol (
   STORAGE = main
 );
 COMMENT ON TYPE @extschema@.range_protocol IS
-  'A numeric-distribution protocol: mechanism (haar), epsilon, the domain of 2^domain_bits buckets and the mapping of a value to its bucket (floor, linear or log over [lo, hi)), fixed before anyone reports; what devices download and what ldp.range_agg checks. Build it with ldp.range_protocol.';
+  'A numeric-distribution protocol: mechanism (haar, or hh with its branching), epsilon, the domain of 2^domain_bits buckets and the mapping of a value to its bucket (floor, linear or log over [lo, hi)), fixed before anyone reports; what devices download and what ldp.range_agg checks. Build it with ldp.range_protocol.';
 
 CREATE FUNCTION @extschema@.range_protocol(epsilon float8, domain_bits int, mechanism text DEFAULT 'haar',
-                                          mapping text DEFAULT 'floor', lo float8 DEFAULT NULL, hi float8 DEFAULT NULL)
+                                          branching int DEFAULT NULL, mapping text DEFAULT 'floor',
+                                          lo float8 DEFAULT NULL, hi float8 DEFAULT NULL)
   RETURNS @extschema@.range_protocol
   AS 'MODULE_PATHNAME', 'ldp_range_protocol' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.range_protocol(float8, int, text, text, float8, float8) IS 'A numeric-distribution protocol (docs/algorithms/ranges.md): epsilon, a domain of 2^domain_bits buckets (domain_bits 1 to 24; summaries of at most 22), the mechanism (haar: HaarHRR) and the mapping of a value v to its bucket: floor (default; bucket floor(v), clamped to the domain: a latency in milliseconds is its own bucket), linear or log over [lo, hi) (2^domain_bits buckets of equal width in v or in ln v, clamped). lo and hi are given for linear and log only.';
+COMMENT ON FUNCTION @extschema@.range_protocol(float8, int, text, int, text, float8, float8) IS 'A numeric-distribution protocol (docs/algorithms/ranges.md): epsilon, a domain of 2^domain_bits buckets (domain_bits 1 to 24; summaries of at most 22), the mechanism (haar: HaarHRR, the default, the more accurate on random ranges; hh: hierarchical histograms, with branching 2 or 4, default 4, given for hh only) and the mapping of a value v to its bucket: floor (default; bucket floor(v), clamped to the domain: a latency in milliseconds is its own bucket), linear or log over [lo, hi) (2^domain_bits buckets of equal width in v or in ln v, clamped). lo and hi are given for linear and log only.';
 
 -- The summary
 
@@ -50,7 +51,7 @@ CREATE FUNCTION @extschema@.range_summary_in(cstring) RETURNS @extschema@.range_
 COMMENT ON FUNCTION @extschema@.range_summary_in(cstring) IS 'Text input of ldp.range_summary (validated: malformed input raises 22P02).';
 CREATE FUNCTION @extschema@.range_summary_out(@extschema@.range_summary) RETURNS cstring
   AS 'MODULE_PATHNAME', 'ldp_range_summary_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.range_summary_out(@extschema@.range_summary) IS 'Text output of ldp.range_summary (lossless, versioned): v1:haar{<protocol>,n=..,levels=[..],sums=[..]}.';
+COMMENT ON FUNCTION @extschema@.range_summary_out(@extschema@.range_summary) IS 'Text output of ldp.range_summary (lossless, versioned): v1:<mechanism>{<protocol>,n=..,levels=[..],sums=[..]}.';
 CREATE FUNCTION @extschema@.range_summary_recv(internal) RETURNS @extschema@.range_summary
   AS 'MODULE_PATHNAME', 'ldp_range_summary_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.range_summary_recv(internal) IS 'Binary input of ldp.range_summary: the stored form (format 3, compact counters; malformed input raises 22P03).';
@@ -68,7 +69,7 @@ CREATE TYPE @extschema@.range_summary (
   STORAGE = extended
 );
 COMMENT ON TYPE @extschema@.range_summary IS
-  'Decoder state of a numeric-distribution protocol (haar): the protocol, the report count, and per level of the Haar tree its report count and its Hadamard rows'' sums (2^domain_bits - 1 in all), stored at the narrowest width that holds them. Text form v1:haar{...}; merge with ldp.rollup.';
+  'Decoder state of a numeric-distribution protocol (haar or hh): the protocol, the report count, and per level of the mechanism''s tree its report count and its Hadamard rows'' sums (haar: 2^domain_bits - 1 in all; hh: one per node), stored at the narrowest width that holds them. Text form v1:haar{...} or v1:hh{...}; merge with ldp.rollup.';
 
 -- ldp.summary casts and the summary kind
 
@@ -85,7 +86,7 @@ COMMENT ON FUNCTION @extschema@.range_summary(@extschema@.summary) IS 'An ldp.su
 
 INSERT INTO @extschema@.summary_kinds VALUES
   ('range', '@extschema@.range_summary', '@extschema@.collection_quantiles(text, float8[])',
-   'Numeric distributions: range counts, CDFs and quantiles (HaarHRR).');
+   'Numeric distributions: range counts, CDFs and quantiles (HaarHRR, hierarchical histograms).');
 
 -- Transition and combine functions (state = the summary itself, updated in place)
 
@@ -103,7 +104,7 @@ COMMENT ON FUNCTION @extschema@.range_combine(@extschema@.range_summary, @extsch
 CREATE AGGREGATE @extschema@.range_agg(level int, hadamard_row bigint, report boolean, protocol @extschema@.range_protocol) (
   SFUNC = @extschema@.range_trans, STYPE = @extschema@.range_summary,
   COMBINEFUNC = @extschema@.range_combine, PARALLEL = SAFE);
-COMMENT ON AGGREGATE @extschema@.range_agg(int, bigint, boolean, @extschema@.range_protocol) IS 'HaarHRR: (level, hadamard_row, report) reports of ldp.range_encode under one protocol; range summary. A report outside the protocol''s tree raises 22000; a protocol past 22 domain bits 54000.';
+COMMENT ON AGGREGATE @extschema@.range_agg(int, bigint, boolean, @extschema@.range_protocol) IS 'HaarHRR and hh: (level, hadamard_row, report) reports of ldp.range_encode under one protocol; range summary. A report outside the protocol''s tree raises 22000; a protocol past 22 domain bits 54000.';
 CREATE AGGREGATE @extschema@.rollup(@extschema@.range_summary) (
   SFUNC = @extschema@.range_combine, STYPE = @extschema@.range_summary,
   COMBINEFUNC = @extschema@.range_combine, PARALLEL = SAFE);
@@ -141,7 +142,7 @@ CREATE FUNCTION @extschema@.epsilon(@extschema@.range_summary) RETURNS float8
 COMMENT ON FUNCTION @extschema@.epsilon(@extschema@.range_summary) IS 'The epsilon of one report.';
 CREATE FUNCTION @extschema@.mechanism(@extschema@.range_summary) RETURNS text
   AS 'MODULE_PATHNAME', 'ldp_range_mechanism' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.mechanism(@extschema@.range_summary) IS 'The mechanism: haar.';
+COMMENT ON FUNCTION @extschema@.mechanism(@extschema@.range_summary) IS 'The mechanism: haar or hh.';
 CREATE FUNCTION @extschema@.protocol(@extschema@.range_summary) RETURNS @extschema@.range_protocol
   AS 'MODULE_PATHNAME', 'ldp_range_protocol_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.protocol(@extschema@.range_summary) IS 'The protocol the summary''s reports were made under.';
@@ -151,7 +152,7 @@ COMMENT ON FUNCTION @extschema@.protocol(@extschema@.range_summary) IS 'The prot
 CREATE FUNCTION @extschema@.range_encode(value float8, protocol @extschema@.range_protocol, seed bigint DEFAULT NULL,
                                         OUT level int, OUT hadamard_row bigint, OUT report boolean)
   AS 'MODULE_PATHNAME', 'ldp_range_encode' LANGUAGE C VOLATILE PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.range_encode(float8, @extschema@.range_protocol, bigint) IS 'Simulation: a HaarHRR report of the value (its bucket under the protocol''s mapping): level in [0, domain_bits), hadamard_row in [0, 2^level) and report, the randomized sign (true: +1). NaN raises 22023. Seed as in ldp.rr_encode.';
+COMMENT ON FUNCTION @extschema@.range_encode(float8, @extschema@.range_protocol, bigint) IS 'Simulation: a report of the value (its bucket under the protocol''s mapping): a level of the mechanism''s tree (haar: [0, domain_bits); hh: [1, h]), hadamard_row among the level''s rows and report, the randomized sign (true: +1). NaN raises 22023. Seed as in ldp.rr_encode.';
 
 -- Collections of range summaries: the quantiles of each closed epoch.
 

@@ -73,12 +73,14 @@ CROSS JOIN LATERAL (SELECT (ARRAY['ab', 'abca', 'wa', 'c', 'bcw'])[1 + i * 7919 
 CROSS JOIN LATERAL (SELECT p, treehist_encode(item, p, i) r FROM heavy_protocols WHERE name = 'words') w
 CROSS JOIN LATERAL (SELECT treehist_encode(id8, p, i) r FROM heavy_protocols WHERE name = 'ids') x;
 
--- numeric distributions (HaarHRR) over small domains (2^6 buckets: milliseconds, a linear
--- and a log mapping); the protocols are a table of their own too, and in each report row
+-- numeric distributions (HaarHRR, hh) over small domains (2^6 buckets: milliseconds, a
+-- linear and a log mapping, hh's B = 4 and 2); the protocols are a table of their own too,
+-- and in each report row
 CREATE TABLE range_protocols (name text PRIMARY KEY, p range_protocol);
 INSERT INTO range_protocols VALUES ('ms', range_protocol(1, 6)),
   ('linear', range_protocol(2, 5, mapping => 'linear', lo => -1, hi => 1)),
-  ('log', range_protocol(0.5, 6, mapping => 'log', lo => 1, hi => 1000)), ('null', NULL);
+  ('log', range_protocol(0.5, 6, mapping => 'log', lo => 1, hi => 1000)), ('hh', range_protocol(1, 5, 'hh')),
+  ('hh2', range_protocol(1, 6, 'hh', 2)), ('null', NULL);
 CREATE TABLE range_reports (
   id int PRIMARY KEY, at timestamptz NOT NULL, value float8, p range_protocol,
   level int, hadamard_row bigint, report boolean);
@@ -154,12 +156,15 @@ INSERT INTO range_summaries (day, mechanism, s)
 SELECT at::date, 'ms', range_agg(level, hadamard_row, report, range_protocol(1, 6)) FROM range_reports GROUP BY 1
 UNION ALL SELECT h.at::date, 'log', range_agg(r.level, r.hadamard_row, r.report,
   range_protocol(0.5, 6, mapping => 'log', lo => 1, hi => 1000))
-FROM range_reports h, range_encode(h.value, range_protocol(0.5, 6, mapping => 'log', lo => 1, hi => 1000), h.id) r GROUP BY 1;
+FROM range_reports h, range_encode(h.value, range_protocol(0.5, 6, mapping => 'log', lo => 1, hi => 1000), h.id) r GROUP BY 1
+UNION ALL SELECT h.at::date, 'hh', range_agg(r.level, r.hadamard_row, r.report, range_protocol(1, 5, 'hh'))
+FROM range_reports h, range_encode(h.value, range_protocol(1, 5, 'hh'), h.id) r GROUP BY 1;
 INSERT INTO range_summaries (day, mechanism, s)
 SELECT NULL, mechanism, rollup(s) FROM range_summaries GROUP BY mechanism;
 INSERT INTO range_summaries (day, mechanism, s) VALUES
   (NULL, 'text', 'v1:haar{epsilon=1,domain_bits=2,mapping=floor,n=1,levels=[0,1],sums=[0,1,0]}'),
   (NULL, 'text', 'v1:haar{epsilon=1,domain_bits=3,mapping=floor,n=0,levels=[0,0,0],sums=[0,0,0,0,0,0,0]}'),
+  (NULL, 'text', 'v1:hh{epsilon=1,domain_bits=3,branching=2,mapping=floor,n=2,levels=[1,1,0],sums=[1,0,0,0,-1,0,0,0,0,0,0,0,0,0]}'),
   (NULL, 'null', NULL);
 
 -- ---- a mean, a frequency and a sketch collection, their ended epochs closed ----

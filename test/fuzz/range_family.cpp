@@ -1,6 +1,6 @@
 // The range rows of ldp_summary_fuzz's families (fuzz_family.hpp): the summary
-// (ldp.range_summary: seeds of every mapping, counters of 1 and 2 bytes, a level without
-// reports, an empty one; the accessors and their agreements: cdf against range_frequency,
+// (ldp.range_summary: seeds of every mapping and mechanism (haar, hh with B = 4 and 2),
+// counters of 1 and 2 bytes, a level without reports, an empty one; the accessors and their agreements: cdf against range_frequency,
 // quantiles in order with intervals around their values, histograms, rollup, the
 // ldp.summary cast; range_trans in user-defined aggregates with odd reports) and its
 // protocol (ldp.range_protocol: a type of its own, no ldp.summary kind, whose forms are
@@ -24,8 +24,8 @@ const char* const kRangeSeeds[][2] = {
     {"haar floor k=2 n=1", "SELECT 'v1:haar{epsilon=1,domain_bits=2,mapping=floor,n=1,levels=[0,1],sums=[0,1,0]}'"
                            "::ldp.range_summary"},
     {"haar log k=4 n=400 (2-byte counters)",
-     "SELECT ldp.range_agg(e.level, e.hadamard_row, e.report, ldp.range_protocol(2, 4, 'haar', 'log', 1, 1000)) "
-     "FROM generate_series(1, 400) i, ldp.range_encode(i * 2.5, ldp.range_protocol(2, 4, 'haar', 'log', 1, 1000), i) e"},
+     "SELECT ldp.range_agg(e.level, e.hadamard_row, e.report, ldp.range_protocol(2, 4, 'haar', NULL, 'log', 1, 1000)) "
+     "FROM generate_series(1, 400) i, ldp.range_encode(i * 2.5, ldp.range_protocol(2, 4, 'haar', NULL, 'log', 1, 1000), i) e"},
     {"haar linear k=5 n=300", "SELECT ldp.range_agg(e.level, e.hadamard_row, e.report, "
                               "ldp.range_protocol(0.5, 5, mapping => 'linear', lo => -1, hi => 1)) "
                               "FROM generate_series(1, 300) i, ldp.range_encode(sin(i), "
@@ -34,20 +34,32 @@ const char* const kRangeSeeds[][2] = {
                                          "sums=[0,2,0,1,0,0,0]}'::ldp.range_summary"},
     {"haar k=3 empty", "SELECT 'v1:haar{epsilon=1,domain_bits=3,mapping=floor,n=0,levels=[0,0,0],sums=[0,0,0,0,0,0,0]}'"
                        "::ldp.range_summary"},
+    {"hh B=4 k=3 n=40 (levels of 2 and 8)",
+     "SELECT ldp.range_agg(e.level, e.hadamard_row, e.report, ldp.range_protocol(1, 3, 'hh')) "
+     "FROM generate_series(1, 40) i, ldp.range_encode(i % 9, ldp.range_protocol(1, 3, 'hh'), i) e"},
+    {"hh B=2 linear k=4 n=300", "SELECT ldp.range_agg(e.level, e.hadamard_row, e.report, "
+                                "ldp.range_protocol(2, 4, 'hh', 2, 'linear', -1, 1)) FROM generate_series(1, 300) i, "
+                                "ldp.range_encode(cos(i), ldp.range_protocol(2, 4, 'hh', 2, 'linear', -1, 1), i) e"},
+    {"hh B=2 k=3 leaves without reports",
+     "SELECT 'v1:hh{epsilon=1,domain_bits=3,branching=2,mapping=floor,n=3,levels=[1,2,0],"
+     "sums=[1,0,0,0,-2,0,0,0,0,0,0,0,0,0]}'::ldp.range_summary"},
 };
 
 const char* const kRangeProtocolSeeds[][2] = {
     {"protocol floor k=4", "SELECT ldp.range_protocol(1, 4)"},
     {"protocol linear k=3", "SELECT ldp.range_protocol(2, 3, mapping => 'linear', lo => -5, hi => 5)"},
     {"protocol log k=5", "SELECT ldp.range_protocol(0.5, 5, mapping => 'log', lo => 0.1, hi => 1e6)"},
+    {"protocol hh k=5", "SELECT ldp.range_protocol(1, 5, 'hh')"},
+    {"protocol hh B=2 k=3", "SELECT ldp.range_protocol(1, 3, 'hh', 2)"},
 };
 
 // The stored form: "LDPS", u8 format (3), u8 family (6), u8 mechanism, u8 mapping, then
-// epsilon, domain_bits, lo, hi and n as 8-byte fields, then the counter width
-// (src/core/range/range_codec.cpp).
+// epsilon, domain_bits, lo, hi, hh's branching (mechanism 2) and n as 8-byte fields, then
+// the counter width (src/core/range/range_codec.cpp).
 void range_layout(const Bytes& b, size_t* fields_start, size_t* counter_width_at) {
   *fields_start = 8;
-  *counter_width_at = b.size() > 48 ? 48 : 0;
+  const size_t at = b.size() > 6 && b[6] == 2 ? 56 : 48;
+  *counter_width_at = b.size() > at ? at : 0;
 }
 // ldp.range_protocol: u8 version, u8 mechanism, u8 mapping, the fields from byte 3.
 void protocol_layout(const Bytes&, size_t* fields_start, size_t* counter_width_at) {
@@ -113,41 +125,51 @@ std::vector<Query> protocol_queries(const std::string& s, const std::string&) {
            {{kAccessorError, "reports of range_encode(value, p) that range_agg(..., p) does not count"}}}};
 }
 
-// range_trans: reports that fit the state (levels and rows of its domain_bits), and now
-// and then one that does not (out of the tree: 22000), an all-NULL report (skipped), a
-// partly NULL one (22004), another protocol (22023), or the state's protocol as a per-row
-// value instead of a constant of the query (the general path on every row).
+// A field of the state's text form (the integer after ",<key>="), else `otherwise`.
+long form_field(const std::string& form, const char* key, long otherwise) {
+  const std::string k = std::string(",") + key + "=";
+  const size_t at = form.find(k);
+  return at == std::string::npos ? otherwise : std::atol(form.c_str() + at + k.size());
+}
+
+// range_trans: reports that fit the state (the levels and rows of its mechanism's tree:
+// haar's levels [0, k) of 2^level rows, hh's [1, h] of 2^bits(level)), and now and then
+// one that does not (out of the tree: 22000), an all-NULL report (skipped), a partly NULL
+// one (22004), another protocol (22023), or the state's protocol as a per-row value
+// instead of a constant of the query (the general path on every row).
 Reports range_reports(const StateParams& p) {
-  const std::string bits = [&] {
-    const size_t at = p.form.find(",domain_bits=");
-    return at == std::string::npos ? std::string("3") : p.form.substr(at + 13, p.form.find_first_of(",}", at + 13) - at - 13);
-  }();
-  const long k = std::atol(bits.c_str());
+  const long k = form_field(p.form, "domain_bits", 3);
   if (k < 1 || k > 12) return {};
+  const bool hh = p.form.rfind("v1:hh{", 0) == 0;
+  const long step = form_field(p.form, "branching", 4) == 2 ? 1 : 2;
+  const long h = hh ? (k + step - 1) / step : k, first = hh ? 1 : 0, last = first + h - 1;
+  auto rows = [&](long level) { return 1L << (hh ? k - (last - level) * step : level); };
   auto row = [](long a, long b, const char* c) {
     return "(" + std::to_string(a) + ", " + std::to_string(b) + ", " + c + ")";
   };
-  std::string rows = row(0, 0, "true") + ", " + row(k - 1, (1L << (k - 1)) - 1, "false") + ", " + row(k / 2, 0, "true");
+  std::string out = row(first, 0, "true") + ", " + row(last, rows(last) - 1, "false") + ", " +
+                    row(first + h / 2, 0, "true");
   std::string protocol = p.protocol;
   switch (p.variant % 8) {
     case 0: {
-      const std::string odd[] = {row(k, 0, "true"), row(-1, 0, "true"), row(0, 1, "true"),
-                                 row(k - 1, 1L << (k - 1), "false"), row(1, -1, "true"),
+      const std::string odd[] = {row(last + 1, 0, "true"), row(first - 1, 0, "true"), row(first, rows(first), "true"),
+                                 row(last, rows(last), "false"), row(first + h / 2, -1, "true"),
                                  row(-2147483648L, 0, "true")};
-      rows += ", " + odd[(p.variant / 8) % LDP_FUZZ_COUNT(odd)];
+      out += ", " + odd[(p.variant / 8) % LDP_FUZZ_COUNT(odd)];
       break;
     }
-    case 1: rows += ", (NULL, NULL, NULL)"; break;
-    case 2: rows += ", (0, NULL, true)"; break;
-    case 3: protocol = "ldp.range_protocol(1, 2)"; break;
+    case 1: out += ", (NULL, NULL, NULL)"; break;
+    case 2: out += ", (" + std::to_string(first) + ", NULL, true)"; break;
+    case 3: protocol = hh ? "ldp.range_protocol(1, 2)" : "ldp.range_protocol(1, 2, 'hh')"; break;
     case 4: protocol = "(SELECT " + p.protocol + " WHERE v.a IS NOT NULL)"; break;
     default: break;
   }
-  return {rows, "v(a, b, c)", "v.a, v.b::bigint, v.c, " + protocol};
+  return {out, "v(a, b, c)", "v.a, v.b::bigint, v.c, " + protocol};
 }
 
 const TransFn kRangeTransFns[] = {
     {"range_trans", "haar", "int, bigint, boolean, ldp.range_protocol", "range_agg", range_reports},
+    {"range_trans", "hh", "int, bigint, boolean, ldp.range_protocol", "range_agg", range_reports},
 };
 
 }  // namespace

@@ -78,6 +78,13 @@ inline ldp::RangeProtocol range_protocol(int k, double eps) {
   return p;
 }
 
+inline ldp::RangeProtocol hh_protocol(int k, double eps, int64_t branching) {
+  ldp::RangeProtocol p = range_protocol(k, eps);
+  p.mechanism = ldp::RangeMechanism::Hh;
+  p.branching = branching;
+  return p;
+}
+
 // n reports of the values v(i) under p, seeded.
 template <class Value>
 Range simulate_range(const ldp::RangeProtocol& p, int64_t n, uint64_t seed, Value v) {

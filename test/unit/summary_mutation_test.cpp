@@ -271,7 +271,7 @@ TEST(Mutations, SketchBinaryIsRefusedOrSound) {
 
 // ---- range_summary ----
 
-// small domains, so that the mutations reach every counter; n = 0 and n = 1 too
+// small domains, so that the mutations reach every counter; n = 0 and n = 1 too; haar and hh
 std::vector<ldp_test::Range> range_seeds() {
   auto floor_of = [](int64_t i) { return static_cast<double>((i * 5) % 16); };
   ldp::RangeProtocol log = ldp_test::range_protocol(2, 0.5);
@@ -287,6 +287,8 @@ std::vector<ldp_test::Range> range_seeds() {
   out.push_back(ldp_test::simulate_range(log, 1, 2, floor_of));
   out.push_back(ldp_test::Range(ldp_test::range_protocol(4, 1)));  // no reports
   out.push_back(ldp_test::simulate_range(linear, 300, 3, [](int64_t i) { return std::sin(double(i)); }));
+  out.push_back(ldp_test::simulate_range(ldp_test::hh_protocol(3, 1, 4), 40, 4, floor_of));  // levels of 2 and 8
+  out.push_back(ldp_test::simulate_range(ldp_test::hh_protocol(4, 2, 2), 25, 5, floor_of));
   return out;
 }
 

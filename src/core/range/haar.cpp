@@ -19,13 +19,16 @@ bool haar_true_sign(int domain_bits, int64_t bucket, int level, int64_t row) {
   return hadamard_plus(row, node) == left;
 }
 
+bool hrr_randomize(bool truth, double epsilon, RandomSource& rng) {
+  const double keep = 1.0 / (1.0 + std::exp(-epsilon));  // e^ε/(e^ε+1), finite for every ε
+  return rng.bernoulli(keep) ? truth : !truth;
+}
+
 RangeReport haar_encode(const RangeProtocol& p, int64_t bucket, RandomSource& rng) {
   RangeReport r;
   r.level = static_cast<int>(rng.below(static_cast<uint64_t>(p.domain_bits)));
   r.row = static_cast<int64_t>(rng.below(uint64_t{1} << r.level));
-  const bool truth = haar_true_sign(p.domain_bits, bucket, r.level, r.row);
-  const double keep = 1.0 / (1.0 + std::exp(-p.epsilon));  // e^ε/(e^ε+1), finite for every ε
-  r.plus_one = rng.bernoulli(keep) ? truth : !truth;
+  r.plus_one = hrr_randomize(haar_true_sign(p.domain_bits, bucket, r.level, r.row), p.epsilon, rng);
   return r;
 }
 
@@ -56,21 +59,26 @@ double haar_c(double epsilon) {
   return (e + 2) / e;
 }
 
+void hrr_level_estimates(double c, int64_t n, const int64_t* sums, int64_t m, double* out,
+                         std::vector<uint64_t>& t) {
+  if (n == 0) {
+    std::fill(out, out + m, 0.0);
+    return;
+  }
+  t.assign(sums, sums + m);
+  fwht_exact(t.data(), m);
+  const double scale = c / static_cast<double>(n);
+  for (int64_t q = 0; q < m; ++q) out[q] = scale * static_cast<double>(static_cast<int64_t>(t[static_cast<size_t>(q)]));
+}
+
 void haar_decode(const RangeProtocol& p, const int64_t* n, const int64_t* sums, double* coef) {
   const int k = p.domain_bits;
   const double c = haar_c(p.epsilon);
   std::vector<uint64_t> t;
   for (int j = 0; j < k; ++j) {
     check_interrupt();
-    const size_t off = (size_t{1} << j) - 1, m = size_t{1} << j;
-    if (n[j] == 0) {
-      std::fill(coef + off, coef + off + m, 0.0);
-      continue;
-    }
-    t.assign(sums + off, sums + off + m);
-    fwht_exact(t.data(), static_cast<int64_t>(m));
-    const double scale = c / static_cast<double>(n[j]);
-    for (size_t q = 0; q < m; ++q) coef[off + q] = scale * static_cast<double>(static_cast<int64_t>(t[q]));
+    const int64_t off = (int64_t{1} << j) - 1;
+    hrr_level_estimates(c, n[j], sums + off, int64_t{1} << j, coef + off, t);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/common/byte_reader.hpp"
 #include "core/common/random.hpp"
@@ -104,5 +105,12 @@ struct RangeImpls {
 RangeImpls range_impls();
 // The counters of a summary of this validated protocol: the counts, then every segment.
 int64_t range_summary_cells(const RangeProtocol& p);
+
+// ---- the HRR pieces of HaarHRR and hh (haar.cpp) ----
+// A report's true sign, kept with probability e^ε/(e^ε+1), else flipped.
+bool hrr_randomize(bool truth, double epsilon, RandomSource& rng);
+// One level's estimates c/n·FWHT(S)[q] of its m = 2^r row sums into out (0 for n = 0),
+// the transform exact in 64-bit integers (t: scratch).
+void hrr_level_estimates(double c, int64_t n, const int64_t* sums, int64_t m, double* out, std::vector<uint64_t>& t);
 
 }  // namespace ldp

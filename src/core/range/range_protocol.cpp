@@ -221,6 +221,37 @@ RangeProtocol range_parse_fields(TextCursor& c, RangeMechanism m) {
   return p;
 }
 
+namespace {
+const RangeProtocolField* own_field(const RangeMechanismImpl& m, const char* key) {
+  for (const RangeProtocolField* f : m.fields)
+    if (f != nullptr && std::strcmp(f->key, key) == 0) return f;
+  return nullptr;
+}
+}  // namespace
+
+bool range_protocol_takes(const RangeProtocol& p, const char* key) {
+  return own_field(range_impl(p.mechanism), key) != nullptr;
+}
+
+void range_protocol_give(RangeProtocol* p, const char* key, int64_t value) {
+  const RangeMechanismImpl& m = range_impl(p->mechanism);
+  if (const RangeProtocolField* f = own_field(m, key)) {
+    f->set(p, value);
+    return;
+  }
+  for (const RangeMechanismImpl* other : range_impls())
+    for (const RangeProtocolField* f : other->fields)
+      if (f != nullptr && std::strcmp(f->key, key) == 0)
+        throw_error(ErrorKind::InvalidParameter, "a %s protocol takes no %s (%s is %s's)", m.name, key, key,
+                    other->name);
+  throw_error(ErrorKind::InvalidParameter, "no range mechanism takes %s", key);
+}
+
+void range_protocol_defaults(RangeProtocol* p) {
+  const RangeMechanismImpl& m = range_impl(p->mechanism);
+  if (m.defaults != nullptr) m.defaults(p);
+}
+
 std::string range_protocol_to_text(const RangeProtocol& p) {
   auto render = [&](TextOut& o) {
     o.put("v1:");

@@ -3,7 +3,8 @@
 // server answers range counts, CDFs and quantiles with their standard errors.
 //
 // The protocol says how: ε, the domain's bits k, the mechanism (a row of the registry,
-// range_internal.hpp: HaarHRR), its own fields, and the mapping of a value to its bucket:
+// range_internal.hpp: HaarHRR, hierarchical histograms), its own fields (hh's branching),
+// and the mapping of a value to its bucket:
 // - floor: bucket = clamp(floor(v), 0, 2^k − 1), so a latency in ms is one call and a
 //   bucket is the value interval [b, b + 1);
 // - linear over [lo, hi): 2^k buckets of equal width (hi − lo)/2^k, clamped;
@@ -14,6 +15,7 @@
 // Text form (ldp.range_protocol's, and the head of a summary's):
 //   v1:haar{epsilon=1,domain_bits=16,mapping=floor}
 //   v1:haar{epsilon=1,domain_bits=12,mapping=log,lo=1,hi=60000}
+//   v1:hh{epsilon=1,domain_bits=16,branching=4,mapping=floor}
 // fields in this order, lo and hi only for linear and log, a mechanism's own fields (its
 // registry row's) after domain_bits. Binary form: u8 version (1), then the fields as a
 // summary's stored form holds them (range_summary.hpp): u8 mechanism, u8 mapping, f64
@@ -27,10 +29,10 @@
 
 namespace ldp {
 
-enum class RangeMechanism : uint8_t { Haar = 1 };
+enum class RangeMechanism : uint8_t { Haar = 1, Hh = 2 };
 enum class RangeMapping : uint8_t { Floor = 1, Linear = 2, Log = 3 };
 
-// The widest domain: 2^24 buckets (HaarHRR keeps 2^k − 1 coefficients).
+// The widest domain: 2^24 buckets (HaarHRR keeps 2^k − 1 coefficients, hh up to 2^(k+1)).
 constexpr int kMaxRangeDomainBits = 24;
 
 struct RangeProtocol {
@@ -40,6 +42,7 @@ struct RangeProtocol {
   RangeMapping mapping = RangeMapping::Floor;
   double lo = 0;  // linear and log mappings: the value interval [lo, hi)
   double hi = 0;
+  int64_t branching = 0;  // hh's own field (hh.hpp): 2 or 4; 0 for every other mechanism
 
   int64_t domain() const { return int64_t{1} << domain_bits; }
 };
@@ -63,12 +66,19 @@ bool same_range_protocol(const RangeProtocol& a, const RangeProtocol& b);
 
 const char* range_mechanism_name(RangeMechanism m);
 const char* range_mapping_name(RangeMapping m);
-// By name (the registry's: "haar"; "floor", "linear", "log"); InvalidParameter naming
-// the known ones.
+// By name (the registry's: "haar", "hh"; "floor", "linear", "log"); InvalidParameter
+// naming the known ones.
 RangeMechanism range_mechanism_from_name(const char* name);
 RangeMapping range_mapping_from_name(const char* name);
 // A text form's "v1:<name>{": true for a range mechanism's name.
 bool range_mechanism_known(const char* name, size_t len);
+
+// A builder's own field given by name (the SQL builder's branching): set when p's
+// mechanism has it, else InvalidParameter naming its owner. After the given fields,
+// range_protocol_defaults fills those left 0 with the mechanism's defaults (hh: B = 4).
+void range_protocol_give(RangeProtocol* p, const char* key, int64_t value);
+bool range_protocol_takes(const RangeProtocol& p, const char* key);  // p's mechanism has the field
+void range_protocol_defaults(RangeProtocol* p);
 
 std::string range_protocol_to_text(const RangeProtocol& p);
 RangeProtocol range_protocol_from_text(const char* text);  // InvalidText

@@ -1,7 +1,7 @@
 // The range family's registry of mechanisms, and what every mechanism shares: size,
 // init, adding reports, merging, the device encoder and the prepared decode
 // (range_summary.hpp). The forms are in range_codec.cpp, each mechanism's mathematics in
-// its own file (haar.cpp), the quantile search in range_quantile.cpp.
+// its own file (haar.cpp, hh.cpp), the quantile search in range_quantile.cpp.
 #include "core/range/range_summary.hpp"
 
 #include <cinttypes>
@@ -15,9 +15,10 @@
 namespace ldp {
 
 extern const RangeMechanismImpl kHaarImpl;
+extern const RangeMechanismImpl kHhImpl;
 
 namespace {
-const RangeMechanismImpl* const kMechanisms[] = {&kHaarImpl};
+const RangeMechanismImpl* const kMechanisms[] = {&kHaarImpl, &kHhImpl};
 }  // namespace
 
 const RangeMechanismImpl* range_impl_from_byte(uint8_t id) {

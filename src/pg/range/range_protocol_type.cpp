@@ -1,8 +1,8 @@
 // ldp.range_protocol: the public value devices download and the aggregate checks (core
 // range/range_protocol.hpp): ε, the domain's bits, the mechanism and the mapping of a
 // value to its bucket. Stored as its binary form (a version byte, then the fields,
-// big-endian); text I/O is the protocol's text form v1:haar{...}; the builder
-// ldp.range_protocol(epsilon, domain_bits, mechanism, mapping, lo, hi).
+// big-endian); text I/O is the protocol's text form v1:haar{...} or v1:hh{...}; the
+// builder ldp.range_protocol(epsilon, domain_bits, mechanism, branching, mapping, lo, hi).
 #include "pg/common/glue.hpp"  // postgres.h first
 
 #include <string>
@@ -76,35 +76,48 @@ LDP_FUNCTION(ldp_range_protocol_send) {
   PG_RETURN_BYTEA_P(out);
 }
 
-// range_protocol(epsilon, domain_bits, mechanism DEFAULT 'haar', mapping DEFAULT 'floor',
-// lo DEFAULT NULL, hi DEFAULT NULL): lo and hi for the linear and log mappings only.
+// range_protocol(epsilon, domain_bits, mechanism DEFAULT 'haar', branching DEFAULT NULL,
+// mapping DEFAULT 'floor', lo DEFAULT NULL, hi DEFAULT NULL): branching for hh only (NULL:
+// its default, 4); lo and hi for the linear and log mappings only.
 LDP_FUNCTION(ldp_range_protocol) {
   const double epsilon = ldp_param_float8(fcinfo, 0, "epsilon");
   const int64 bits = ldp_param_int4(fcinfo, 1, "domain_bits");
   if (PG_ARGISNULL(2)) ldp_null_param("mechanism");
-  if (PG_ARGISNULL(3)) ldp_null_param("mapping");
+  if (PG_ARGISNULL(4)) ldp_null_param("mapping");
   char* mechanism = text_to_cstring(PG_GETARG_TEXT_PP(2));
-  char* mapping = text_to_cstring(PG_GETARG_TEXT_PP(3));
+  char* mapping = text_to_cstring(PG_GETARG_TEXT_PP(4));
+  const bool branching_given = !PG_ARGISNULL(3);
+  const int64 branching = branching_given ? PG_GETARG_INT32(3) : 0;
   RangeProtocol p{};
+  bool takes_branching = true;
   LDP_CORE({
     p.epsilon = epsilon;
     p.domain_bits = static_cast<int>(bits);
     p.mechanism = ldp::range_mechanism_from_name(mechanism);
     p.mapping = ldp::range_mapping_from_name(mapping);
+    takes_branching = ldp::range_protocol_takes(p, "branching");
+  });
+  if (branching_given && !takes_branching)
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("a %s protocol takes no branching (branching is hh's)", mechanism),
+                    errhint("Leave branching out, or use mechanism => 'hh' with branching 2 or 4.")));
+  LDP_CORE({
+    if (branching_given) ldp::range_protocol_give(&p, "branching", branching);
+    ldp::range_protocol_defaults(&p);
   });
   const bool bounded = p.mapping != ldp::RangeMapping::Floor;
-  if (bounded && (PG_ARGISNULL(4) || PG_ARGISNULL(5)))
+  if (bounded && (PG_ARGISNULL(5) || PG_ARGISNULL(6)))
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                     errmsg("a %s mapping needs lo and hi, the value interval its buckets cut", mapping),
                     errhint("ldp.range_protocol(epsilon, domain_bits, mapping => '%s', lo => ..., hi => ...).",
                             mapping)));
-  if (!bounded && (!PG_ARGISNULL(4) || !PG_ARGISNULL(5)))
+  if (!bounded && (!PG_ARGISNULL(5) || !PG_ARGISNULL(6)))
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("a floor mapping takes no lo or hi"),
                     errhint("Leave them out: bucket b holds the values [b, b + 1). For other bounds use mapping "
                             "=> 'linear' or 'log'.")));
   if (bounded) {
-    p.lo = PG_GETARG_FLOAT8(4);
-    p.hi = PG_GETARG_FLOAT8(5);
+    p.lo = PG_GETARG_FLOAT8(5);
+    p.hi = PG_GETARG_FLOAT8(6);
   }
   LDP_CORE(ldp::validate_range_protocol(p));
   pfree(mechanism);
