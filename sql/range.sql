@@ -167,6 +167,7 @@ SELECT drop_collection('lat_hh');
 -- mechanisms and branchings
 SELECT try_sql($$SELECT range_protocol(1, 12, branching => 4)$$);
 SELECT try_sql($$SELECT range_protocol(1, 12, 'hh', 3)$$);
+SELECT try_sql($$SELECT range_protocol(1, 12, 'hh', 0)$$);
 SELECT try_sql($$SELECT 'v1:hh{epsilon=1,domain_bits=12,mapping=floor}'::range_protocol$$);
 SELECT try_sql($$SELECT range_agg(0, 0, true, range_protocol(1, 12, 'hh'))$$);
 SELECT try_sql($$SELECT range_agg(6, 4096, true, range_protocol(1, 12, 'hh'))$$);

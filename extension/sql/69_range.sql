@@ -1,9 +1,10 @@
 ------------------------------------------------------------------------------
 -- Numeric distributions → ldp.range_summary: range counts, CDFs and quantiles of one real
 -- value per device (HaarHRR and hierarchical histograms, hh, Cormode, Kulkarni and
--- Srivastava, VLDB 2019; docs/algorithms/ranges.md). The protocol type (what devices download) and its builder,
--- the summary type, its casts to ldp.summary and its row of ldp.summary_kinds, the
--- aggregate and its rollup, the accessors, the encoder and the collection reader.
+-- Srivastava, VLDB 2019; docs/algorithms/ranges.md). The protocol type (what devices
+-- download) and its builder, the summary type, its casts to ldp.summary and its row of
+-- ldp.summary_kinds, the aggregate and its rollup, the accessors, the encoder and the
+-- collection reader.
 ------------------------------------------------------------------------------
 
 -- The protocol: a public value, fixed before anyone reports.

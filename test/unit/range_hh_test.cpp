@@ -404,10 +404,10 @@ TEST(RangeHh, TheBuilderGivesBranchingToHhOnly) {
   p.mechanism = ldp::RangeMechanism::Hh;
   ldp::range_protocol_defaults(&p);
   EXPECT_EQ(p.branching, 4);  // hh's default
-  p.branching = 0;
-  ldp::range_protocol_give(&p, "branching", 2);
-  ldp::range_protocol_defaults(&p);
+  ldp::range_protocol_give(&p, "branching", 2);  // a given value after the defaults
   EXPECT_EQ(p.branching, 2);
+  ldp::range_protocol_give(&p, "branching", 0);  // given 0 is refused, not a default
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::validate_range_protocol(p); }));
   RangeProtocol h = ldp_test::range_protocol(12, 1);
   EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::range_protocol_give(&h, "branching", 4); }));
   ldp::range_protocol_defaults(&h);

@@ -67,6 +67,9 @@ constexpr int kMaxRangeOwnFields = 2;
 //    exact variance) and range ([lo, hi] with its exact variance), nullptr when it has no
 //    linear answer (range_frequency, cdf, quantiles and histogram then refuse it), and
 //    prefix_cost, the work of one prefix in units of a domain bit (the quantiles' plan).
+//    A mechanism whose answer is a density rather than prefixes (Square Wave with EM)
+//    leaves prefix, range and prefix_cost nullptr and adds its own nullable hook for it,
+//    with the accessor that reads it; range_require_linear keeps it from the others.
 struct RangeMechanismImpl {
   RangeMechanism id;
   const char* name;

@@ -73,9 +73,10 @@ RangeMapping range_mapping_from_name(const char* name);
 // A text form's "v1:<name>{": true for a range mechanism's name.
 bool range_mechanism_known(const char* name, size_t len);
 
-// A builder's own field given by name (the SQL builder's branching): set when p's
-// mechanism has it, else InvalidParameter naming its owner. After the given fields,
-// range_protocol_defaults fills those left 0 with the mechanism's defaults (hh: B = 4).
+// A builder: range_protocol_defaults sets the mechanism's own fields to its defaults (hh:
+// B = 4); then range_protocol_give sets a field given by name (the SQL builder's
+// branching) when p's mechanism has it, else InvalidParameter naming its owner; the
+// validation checks the value.
 void range_protocol_give(RangeProtocol* p, const char* key, int64_t value);
 bool range_protocol_takes(const RangeProtocol& p, const char* key);  // p's mechanism has the field
 void range_protocol_defaults(RangeProtocol* p);

@@ -102,8 +102,8 @@ LDP_FUNCTION(ldp_range_protocol) {
                     errmsg("a %s protocol takes no branching (branching is hh's)", mechanism),
                     errhint("Leave branching out, or use mechanism => 'hh' with branching 2 or 4.")));
   LDP_CORE({
+    ldp::range_protocol_defaults(&p);  // then the given value, which the validation checks (0 too)
     if (branching_given) ldp::range_protocol_give(&p, "branching", branching);
-    ldp::range_protocol_defaults(&p);
   });
   const bool bounded = p.mapping != ldp::RangeMapping::Floor;
   if (bounded && (PG_ARGISNULL(5) || PG_ARGISNULL(6)))
