@@ -243,4 +243,15 @@ double Population::next(RandomSource& rng) {
   return 0;
 }
 
+NumberPopulation number_population(const CommandLine& cl) {
+  NumberPopulation out;
+  out.users = cl.count(options::users, 1000000);
+  out.seed = cl.seed(options::seed);
+  out.first_user_id = cl.count(options::first_user_id, 1);
+  out.distribution = parse_distribution(cl.text(options::distribution));
+  if (out.distribution.kind == Distribution::Kind::File && !cl.has(options::users))
+    out.users = static_cast<int64_t>(read_values_file(out.distribution.path, out.distribution.column).size());
+  return out;
+}
+
 }  // namespace ldp::tools

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/common/random.hpp"
+#include "tools/common/cli.hpp"
 #include "tools/common/population.hpp"
 
 namespace ldp::tools {
@@ -63,5 +65,16 @@ class Population {
   std::vector<double> values_;  // file values, or the zipf CDF
   size_t next_index_ = 0;
 };
+
+// The population options of a family whose devices hold a number: --distribution (given:
+// the caller has checked), --users (default 1,000,000; for file: without --users, every
+// value of the file), --seed and --first-user-id. UsageError.
+struct NumberPopulation {
+  Distribution distribution;
+  int64_t users = 0;
+  std::optional<uint64_t> seed;
+  int64_t first_user_id = 1;
+};
+NumberPopulation number_population(const CommandLine& cl);
 
 }  // namespace ldp::tools

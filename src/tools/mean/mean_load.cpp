@@ -65,8 +65,7 @@ std::unique_ptr<FamilyLoad> prepare(const CommandLine& cl, const std::string& me
   LoadSpec spec;
   spec.mechanism = *parse_mechanism(mechanism);
   if (!cl.has(options::epsilon)) throw UsageError("--epsilon is required");
-  const std::string distribution = cl.text(options::distribution);
-  if (distribution.empty()) throw UsageError("--distribution is required");
+  if (cl.text(options::distribution).empty()) throw UsageError("--distribution is required");
   if (spec.mechanism != Mechanism::RR && !cl.has(kMaxValue))
     throw UsageError("--max-value is required for " + mechanism);
   if (cl.has(kDrift) && !(cl.count(options::rounds, 1) > 1))
@@ -78,12 +77,11 @@ std::unique_ptr<FamilyLoad> prepare(const CommandLine& cl, const std::string& me
   spec.rounds = static_cast<int>(cl.count(options::rounds, 1));
   spec.constant_users = cl.has(kConstantUsers);
   spec.drift = cl.number(kDrift, spec.drift);
-  spec.users = cl.count(options::users, 1000000);
-  spec.seed = cl.seed(options::seed);
-  spec.first_user_id = cl.count(options::first_user_id, 1);
-  spec.distribution = parse_distribution(distribution);
-  if (spec.distribution.kind == Distribution::Kind::File && !cl.has(options::users))
-    spec.users = static_cast<int64_t>(read_values_file(spec.distribution.path, spec.distribution.column).size());
+  NumberPopulation pop = number_population(cl);
+  spec.distribution = std::move(pop.distribution);
+  spec.users = pop.users;
+  spec.seed = pop.seed;
+  spec.first_user_id = pop.first_user_id;
   return std::make_unique<MeanLoad>(spec);
 }
 

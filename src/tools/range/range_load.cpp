@@ -60,20 +60,18 @@ void parse_mapping(const std::string& text, RangeProtocol* p) {
 std::unique_ptr<FamilyLoad> prepare(const CommandLine& cl, const std::string& mechanism) {
   RangeLoadSpec spec;
   if (!cl.has(options::epsilon)) throw UsageError("--epsilon is required");
-  const std::string distribution = cl.text(options::distribution);
-  if (distribution.empty()) throw UsageError("--distribution is required");
+  if (cl.text(options::distribution).empty()) throw UsageError("--distribution is required");
   spec.protocol.mechanism = range_mechanism_from_name(mechanism.c_str());
   spec.protocol.epsilon = cl.number(options::epsilon, 0);
   const int64_t bits = cl.count(kDomainBits, 16);
   if (bits > kMaxRangeSummaryBits) throw UsageError("--domain-bits must be in [1, " + std::to_string(kMaxRangeSummaryBits) + "]");
   spec.protocol.domain_bits = static_cast<int>(bits);
   parse_mapping(cl.text(kMapping, "floor"), &spec.protocol);
-  spec.users = cl.count(options::users, 1000000);
-  spec.seed = cl.seed(options::seed);
-  spec.first_user_id = cl.count(options::first_user_id, 1);
-  spec.distribution = parse_distribution(distribution);
-  if (spec.distribution.kind == Distribution::Kind::File && !cl.has(options::users))
-    spec.users = static_cast<int64_t>(read_values_file(spec.distribution.path, spec.distribution.column).size());
+  NumberPopulation pop = number_population(cl);
+  spec.distribution = std::move(pop.distribution);
+  spec.users = pop.users;
+  spec.seed = pop.seed;
+  spec.first_user_id = pop.first_user_id;
   return std::make_unique<RangeLoad>(spec, cl.text(options::truth));
 }
 
