@@ -19,6 +19,7 @@
 #include "core/common/error.hpp"
 #include "core/common/random.hpp"
 #include "core/range/square_wave.hpp"
+#include "range_test_support.hpp"
 #include "test_support.hpp"
 
 #ifndef LDP_TEST_DATA_DIR
@@ -427,6 +428,91 @@ TEST(Binomial, MultinomialCountsKeepTheTotal) {
   EXPECT_NEAR(static_cast<double>(a[2]), 1e6, 5 * 256);  // sd = √(n·p(1 − p)) ≈ 256
   const std::vector<int64_t> bad{1, -1};
   EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::multinomial_counts(rng, bad.data(), bad.size()); }));
+}
+
+// ---- the range family's sw row ----
+
+ldp::RangeProtocol sw_protocol(int k, double eps) {
+  ldp::RangeProtocol p = ldp_test::range_protocol(k, eps);
+  p.mechanism = ldp::RangeMechanism::Sw;
+  return p;
+}
+
+// An sw summary holds the histogram: d_out = min(2^k, 1024) counts adding up to n, no sums;
+// its forms, merges and refusals; 24 bits fit (its counters do not grow), HaarHRR's 23 do not.
+TEST(RangeSquareWave, SummaryRow) {
+  const ldp::RangeProtocol p = sw_protocol(3, 1);
+  ldp_test::Range r(p);
+  EXPECT_EQ(r->cells(), 8);
+  EXPECT_EQ(r->segments, 0);
+  const SwGrid g = ldp::sw_grid_of(p);
+  ldp::range_add_sw_report(r.get(), g, g.lo);
+  ldp::range_add_sw_report(r.get(), g, g.hi);
+  ldp::range_add_sw_report(r.get(), g, 0.5);
+  EXPECT_EQ(r->n, 3);
+  const int64_t mid = ldp::sw_report_bucket(g, 0.5);
+  std::string buckets;
+  for (int64_t j = 0; j < 8; ++j) buckets += std::string(j ? "," : "") + (j == 0 || j == 7 || j == mid ? "1" : "0");
+  EXPECT_EQ(r.text(), "v1:sw{epsilon=1,domain_bits=3,mapping=floor,n=3,buckets=[" + buckets + "]}");
+  EXPECT_EQ(ldp_test::Range::from_text(r.text()).text(), r.text());
+  EXPECT_EQ(ldp_test::Range::from_binary(r.binary()).text(), r.text());
+  // the codec checks Σ counts = n
+  for (const char* bad : {"v1:sw{epsilon=1,domain_bits=1,mapping=floor,n=3,buckets=[1,1]}",
+                          "v1:sw{epsilon=1,domain_bits=1,mapping=floor,n=1,buckets=[1,1]}",
+                          "v1:sw{epsilon=1,domain_bits=1,mapping=floor,n=0,buckets=[-1,1]}",
+                          "v1:sw{epsilon=1,domain_bits=1,mapping=floor,n=2,buckets=[1,1],sums=[0]}",
+                          "v1:sw{epsilon=1,domain_bits=1,mapping=floor,n=2,buckets=[2]}"})
+    EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidText, [&] { ldp_test::Range::from_text(bad); })) << bad;
+  // reports: refused out of the wave's range, and across wire formats
+  EXPECT_TRUE(ThrowsKind(ErrorKind::ImpossibleReport, [&] { ldp::range_add_sw_report(r.get(), g, 2.0); }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::ImpossibleReport, [&] { ldp::range_add_report(r.get(), 0, 0, true); }));
+  ldp_test::Range haar(ldp_test::range_protocol(3, 1));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::ImpossibleReport, [&] { ldp::range_add_sw_report(haar.get(), g, 0.5); }));
+  EXPECT_EQ(r->n, 3);
+  ldp::SeededRandom rng(1);
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::range_encode(p, 1.0, rng); }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::range_sw_encode(haar->protocol, 1.0, rng); }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::range_sw_encode(p, std::nan(""), rng); }));
+  const double y = ldp::range_sw_encode(p, 5.0, rng);  // bucket 5: v = 5.5/8
+  EXPECT_TRUE(y >= g.lo && y <= g.hi);
+  // merges add; another mechanism is another protocol
+  ldp_test::Range twice(p);
+  ldp::range_summary_merge(twice.get(), *r);
+  ldp::range_summary_merge(twice.get(), *r);
+  EXPECT_EQ(twice->n, 6);
+  EXPECT_EQ(twice->counters()[0], 2);
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::range_summary_merge(twice.get(), *haar); }));
+  // the cap
+  EXPECT_EQ(ldp::range_summary_size(sw_protocol(24, 1)), sizeof(ldp::RangeSummary) + 8 * 1024);
+  EXPECT_TRUE(ThrowsKind(ErrorKind::LimitExceeded, [] { ldp::range_summary_size(ldp_test::range_protocol(23, 1)); }));
+}
+
+// The decode: no linear answers (the accessors refuse, naming themselves); density answers
+// from the prepared copy of the counts as from the histogram; a haar summary has no density.
+TEST(RangeSquareWave, PreparedDecodeAnswersDensityOnly) {
+  const ldp::RangeProtocol p = sw_protocol(6, 2);
+  const ldp_test::Range r = ldp_test::simulate_range(p, 5000, 3, [](int64_t i) { return double(i % 40 + 10); });
+  ldp_test::RangeDecode d(*r);
+  EXPECT_FALSE(ldp::range_has_linear(p));
+  EXPECT_TRUE(ldp::range_has_linear(ldp_test::range_protocol(6, 2)));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::range_require_linear(p, "histogram"); }));
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::range_prepare_quantiles(d.get()); }));
+  ldp::SwDensityQuery q;
+  q.bins = 4;
+  q.replicates = 3;
+  const ldp::SwDensity a = ldp::range_density(*d.get(), q);
+  const ldp::SwDensity b = ldp::sw_density(ldp::sw_grid_of(p), r->counters(), q);
+  ASSERT_EQ(a.bins.size(), 4u);
+  for (size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(a.bins[k].frequency, b.bins[k].frequency);
+    EXPECT_EQ(a.bins[k].std_error, b.bins[k].std_error);
+  }
+  const double truth[4] = {6 / 40.0, 16 / 40.0, 16 / 40.0, 2 / 40.0};  // the values 10..49 of 64
+  for (size_t k = 0; k < 4; ++k) EXPECT_NEAR(a.bins[k].frequency, truth[k], 0.1) << k;
+  const ldp_test::Range haar = ldp_test::simulate_range(ldp_test::range_protocol(6, 2), 100, 3,
+                                                        [](int64_t i) { return double(i % 64); });
+  ldp_test::RangeDecode hd(*haar);
+  EXPECT_TRUE(ThrowsKind(ErrorKind::InvalidParameter, [&] { ldp::range_density(*hd.get(), q); }));
 }
 
 // ---- the cross-check with the authors' code ----

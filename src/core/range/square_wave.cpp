@@ -13,6 +13,7 @@
 #include "core/common/error.hpp"
 #include "core/common/interrupt.hpp"
 #include "core/common/stats.hpp"
+#include "core/range/range_internal.hpp"
 #include "core/range/range_protocol.hpp"
 
 namespace ldp {
@@ -151,12 +152,7 @@ int64_t sw_report_bucket(const SwGrid& g, double y) {
   if (!(y >= g.lo - kSwReportSlack && y <= g.hi + kSwReportSlack))
     throw_error(ErrorKind::ImpossibleReport, "a Square Wave report at epsilon = %g must be in [%.17g, %.17g], got %g",
                 g.wave.epsilon, g.lo, g.hi, y);
-  y = std::clamp(y, g.lo, g.hi);
-  // as NumPy's histogram finds a bin: an estimate, then the edges decide
-  int64_t j = clamp_index((y - g.lo) * (static_cast<double>(g.d_out) / (g.hi - g.lo)), g.d_out - 1);
-  while (j > 0 && y < g.edge(j)) --j;
-  while (j < g.d_out - 1 && y >= g.edge(j + 1)) ++j;
-  return j;
+  return sw_bucket_of(g, std::clamp(y, g.lo, g.hi));
 }
 
 void sw_add_report(const SwGrid& g, int64_t* counts, double y) { counts[sw_report_bucket(g, y)] += 1; }
@@ -429,5 +425,62 @@ SwDensity sw_density(const SwGrid& g, const int64_t* hist, const SwDensityQuery&
   }
   return out;
 }
+
+// ---- the range family's sw mechanism ----
+
+namespace {
+
+[[noreturn]] void not_sw(const RangeProtocol& p, const char* what) {
+  throw_error(ErrorKind::InvalidParameter, "%s takes a Square Wave (sw) protocol, not a %s one", what,
+              range_mechanism_name(p.mechanism));
+}
+
+int64_t sw_counts(const RangeProtocol& p) { return std::min(p.domain(), kSwMaxInputBins); }
+size_t sw_prepared_bytes(const RangeProtocol& p) { return sizeof(int64_t) * static_cast<size_t>(sw_counts(p)); }
+void sw_prepare(const RangeSummary& s, void* area) {
+  std::copy(s.counters(), s.counters() + s.count_cells, static_cast<int64_t*>(area));
+}
+
+}  // namespace
+
+SwGrid sw_grid_of(const RangeProtocol& p) {
+  validate_range_protocol(p);
+  if (p.mechanism != RangeMechanism::Sw) not_sw(p, "a Square Wave grid");
+  const SwGrid g = sw_grid(p.epsilon, p.domain_bits);
+  if (g.d_out != sw_counts(p)) throw_error(ErrorKind::Internal, "a Square Wave grid of %" PRId64 " buckets", g.d_out);
+  return g;
+}
+
+double range_sw_encode(const RangeProtocol& p, double value, RandomSource& rng) {
+  const SwGrid g = sw_grid_of(p);
+  return sw_encode(g, range_bucket(p, value), rng);
+}
+
+void range_add_sw_report(RangeSummary* s, const SwGrid& g, double y) {
+  if (s->protocol.mechanism != RangeMechanism::Sw)
+    throw_error(ErrorKind::ImpossibleReport, "a %s summary takes no Square Wave reports",
+                range_mechanism_name(s->protocol.mechanism));
+  const int64_t j = sw_report_bucket(g, y);
+  if (s->n == INT64_MAX) throw_error(ErrorKind::OutOfRange, "range summary would count more than 2^63 reports");
+  s->counters()[j] += 1;
+  s->n += 1;
+}
+
+namespace {
+SwDensity sw_density_of(const RangePrepared& d, const SwDensityQuery& q) {
+  return sw_density(sw_grid_of(d.protocol), static_cast<const int64_t*>(d.area()), q);
+}
+}  // namespace
+
+// The registry's row (range_internal.hpp): a counts block of d_out buckets, no sums, no
+// (level, hadamard_row, report) reports, a decode that copies the counts, no linear
+// answers, a density.
+extern const RangeMechanismImpl kSwImpl;
+const RangeMechanismImpl kSwImpl = {
+    RangeMechanism::Sw, "sw", {nullptr, nullptr}, nullptr, nullptr,
+    {"buckets", nullptr}, "bucket counts", "bucket", sw_counts, nullptr,
+    0, nullptr, nullptr,
+    sw_prepared_bytes, sw_prepare, nullptr, nullptr, nullptr, sw_density_of,
+};
 
 }  // namespace ldp

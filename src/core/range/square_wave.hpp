@@ -26,6 +26,7 @@
 
 #include "core/common/decode_limits.hpp"
 #include "core/common/random.hpp"
+#include "core/range/range_summary.hpp"
 
 namespace ldp {
 
@@ -88,6 +89,17 @@ double sw_encode(const SwGrid& g, int64_t bucket, RandomSource& rng);
 // report goes to the end bucket).
 constexpr double kSwReportSlack = 1e-9;
 int64_t sw_report_bucket(const SwGrid& g, double y);
+// The same for y in [lo, hi] (not checked: the aggregates' fast path tests
+// sw_report_in_range first): an estimate, then the edges decide, as NumPy's histogram does.
+inline bool sw_report_in_range(const SwGrid& g, double y) { return y >= g.lo && y <= g.hi; }
+inline int64_t sw_bucket_of(const SwGrid& g, double y) {
+  const double at = (y - g.lo) * (static_cast<double>(g.d_out) / (g.hi - g.lo));
+  int64_t j = at > 0 ? static_cast<int64_t>(at) : 0;
+  if (j > g.d_out - 1) j = g.d_out - 1;
+  while (j > 0 && y < g.edge(j)) --j;
+  while (j < g.d_out - 1 && y >= g.edge(j + 1)) ++j;
+  return j;
+}
 // counts[sw_report_bucket(g, y)] += 1 (d_out counters).
 void sw_add_report(const SwGrid& g, int64_t* counts, double y);
 
@@ -197,5 +209,25 @@ struct SwDensity {
 // runs of at most max_iterations × (d_in + d_out) operations, is planned against q.limits
 // before anything starts (LimitExceeded); polls for a cancel between and within the runs.
 SwDensity sw_density(const SwGrid& g, const int64_t* hist, const SwDensityQuery& q);
+
+// ---- the range family's sw mechanism (its registry row, kSwImpl) ----
+// A range summary of an sw protocol holds the histogram: its counts block is the d_out
+// bucket counts (adding up to n), with no sums; its prepared decode is a copy of them.
+// Its reports are one float8 each, not (level, hadamard_row, report): range_add_report
+// refuses them, range_add_sw_report adds them.
+
+// The grid of an sw protocol (validated; InvalidParameter for another mechanism).
+SwGrid sw_grid_of(const RangeProtocol& p);
+// The device: the report of a value, its bucket under the protocol's mapping (NaN
+// refused: InvalidParameter), then sw_encode. InvalidParameter for another mechanism.
+double range_sw_encode(const RangeProtocol& p, double value, RandomSource& rng);
+// One report into an sw summary's bucket counts (g: sw_grid_of(s->protocol)):
+// ImpossibleReport for another mechanism's summary and for a report outside the wave's
+// range (sw_report_bucket); OutOfRange past 2^63 − 1 reports.
+void range_add_sw_report(RangeSummary* s, const SwGrid& g, double y);
+// Whether the summary's mechanism has a density (its row's hook: Square Wave), and
+// density(bins) of a prepared decode through it (InvalidParameter for another mechanism).
+bool range_has_density(const RangeProtocol& p);
+SwDensity range_density(const RangePrepared& d, const SwDensityQuery& q);
 
 }  // namespace ldp
