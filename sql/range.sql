@@ -2,7 +2,8 @@
 -- range_frequency, cdf, quantile, quantiles, histogram on 200,000 seeded lognormal
 -- latencies (true shares and quantiles against the intervals), rollup (halves = whole),
 -- forced parallel = serial, ldp.summary, a collection of daily epochs, the same answers
--- from hierarchical histograms (hh) on a quarter of them, and every error.
+-- from hierarchical histograms (hh) on a quarter of them, Square Wave (sw_encode,
+-- range_agg(report, protocol), density) on a tenth, and every error.
 SET search_path = public, ldp;
 
 -- Protocols: the floor mapping by default; linear and log with their bounds.
@@ -176,13 +177,64 @@ SELECT try_sql($$SELECT rollup(s) FROM (SELECT range_agg(1, 0, true, range_proto
 SELECT try_sql($$SELECT range_agg(1, 0, true, CASE WHEN g = 1 THEN range_protocol(1, 4, 'hh') ELSE range_protocol(1, 4) END) FROM generate_series(1, 2) g$$);
 DROP TABLE lh, hs;
 
+-- Square Wave (mechanism => 'sw'): one float8 report per device in [-w, 1 + w] (w = 0.129
+-- at epsilon = 2), counted per output bucket of the wave (1024 of them at 10 bits); density
+-- by EM with bootstrap standard errors, model-based, reproducible for a seed. 20,000 of the
+-- latencies, over [0, 1000) ms in 1024 linear buckets.
+CREATE TABLE swr AS
+SELECT i, ms, sw_encode(ms, range_protocol(2, 10, 'sw', mapping => 'linear', lo => 0, hi => 1000), i) AS y
+FROM lat WHERE i <= 20000;
+SELECT count(*), min(y) >= -0.13 AND max(y) <= 1.13 AS in_range,
+       sw_encode(250, range_protocol(2, 12, 'sw'), 7) = sw_encode(250, range_protocol(2, 12, 'sw'), 7) AS reproducible,
+       sw_encode(NULL, range_protocol(2, 12, 'sw'), 1) IS NULL AS null_value FROM swr;
+CREATE TABLE sws AS
+SELECT range_agg(y, range_protocol(2, 10, 'sw', mapping => 'linear', lo => 0, hi => 1000)) AS s FROM swr;
+SELECT mechanism(s), report_count(s), protocol(s)::text AS protocol, pg_column_size(s) < 2500 AS compact FROM sws;
+-- 4 groups of 250 ms: the truth (values clamped as devices clamp them) against the
+-- estimate and its model-based interval
+SELECT d.lo, d.hi, round(t.share, 3) AS true_share, round(d.frequency::numeric, 3) AS frequency,
+       round(d.std_error::numeric, 3) AS std_error, d.ci_lower <= t.share AND t.share <= d.ci_upper AS covered
+FROM sws, density(s, 4, replicates => 10, seed => 1) d,
+     LATERAL (SELECT count(*) / 20000.0 AS share FROM swr WHERE least(ms, 999.9) >= d.lo AND least(ms, 999.9) < d.hi) t
+ORDER BY d.lo;
+-- a seed repeats its answer, another seed gives other standard errors; no replicates, none;
+-- EMS is another estimate
+SELECT (SELECT array_agg(std_error ORDER BY lo) FROM sws, density(s, 4, 10, 1)) =
+       (SELECT array_agg(std_error ORDER BY lo) FROM sws, density(s, 4, 10, 1)) AS same_seed_same_answer,
+       (SELECT array_agg(std_error ORDER BY lo) FROM sws, density(s, 4, 10, 1)) <>
+       (SELECT array_agg(std_error ORDER BY lo) FROM sws, density(s, 4, 10, 3)) AS other_seed_other_se,
+       (SELECT bool_and(std_error IS NULL AND ci_lower IS NULL) FROM sws, density(s, 4, 0)) AS no_replicates_no_se,
+       (SELECT array_agg(frequency ORDER BY lo) FROM sws, density(s, 4, 0)) <>
+       (SELECT array_agg(frequency ORDER BY lo) FROM sws, density(s, 4, 0, smoothing => true)) AS ems_differs;
+-- halves roll up to the whole, parallel equals serial, forms round trip; 24 bits fit (1024
+-- counters whatever the domain); a small summary's text
+SELECT (SELECT rollup(x)::text FROM (
+          SELECT range_agg(y, range_protocol(2, 10, 'sw', mapping => 'linear', lo => 0, hi => 1000)) x FROM swr WHERE i % 2 = 0
+          UNION ALL SELECT range_agg(y, range_protocol(2, 10, 'sw', mapping => 'linear', lo => 0, hi => 1000)) FROM swr WHERE i % 2 = 1) h)
+       = (SELECT s::text FROM sws) AS halves_equal_whole,
+       (SELECT s::text::range_summary::text = s::text AND (s::summary)::range_summary::text = s::text FROM sws) AS forms;
+SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2; CALL regress_force_parallel(true); SET parallel_leader_participation = off;
+SELECT md5(range_agg(y, range_protocol(2, 10, 'sw', mapping => 'linear', lo => 0, hi => 1000))::text)
+       = (SELECT md5(s::text) FROM sws)
+       AS parallel_equals_serial
+FROM swr;
+RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather; CALL regress_force_parallel(false); RESET parallel_leader_participation;
+SELECT report_count(range_agg(sw_encode(i, range_protocol(1, 24, 'sw'), i), range_protocol(1, 24, 'sw'))) AS wide
+FROM generate_series(1, 100) i;
+SELECT range_agg(y, range_protocol(1, 2, 'sw')) AS small FROM (VALUES (-0.25), (0.1), (0.6), (1.25)) v(y);
+-- the linear accessors refuse a Square Wave summary, density refuses a HaarHRR one, with hints
+SELECT * FROM sws, histogram(s, 4);
+SELECT * FROM ls, density(s, 4);
+
 -- Errors: parameters (22023), reports (22000), sizes (54000), forms (22P02), kinds (42804).
 SELECT try_sql($$SELECT range_protocol(0, 12)$$);
 SELECT try_sql($$SELECT range_protocol(NULL, 12)$$);
 SELECT try_sql($$SELECT range_protocol(1, NULL)$$);
 SELECT try_sql($$SELECT range_protocol(1, 0)$$);
 SELECT try_sql($$SELECT range_protocol(1, 25)$$);
-SELECT try_sql($$SELECT range_protocol(1, 12, 'sw')$$);
+SELECT try_sql($$SELECT range_protocol(1, 12, 'wave')$$);
 SELECT try_sql($$SELECT range_protocol(1, 12, mapping => 'cubic')$$);
 SELECT try_sql($$SELECT range_protocol(1, 12, mapping => 'linear')$$);
 SELECT try_sql($$SELECT range_protocol(1, 12, mapping => 'linear', lo => 5, hi => 5)$$);
@@ -221,5 +273,26 @@ SELECT try_sql($$SELECT 'v1:haar{epsilon=1,domain_bits=20,mapping=floor,n=0,leve
 SELECT try_sql($$SELECT 'v1:haar{epsilon=1,domain_bits=23,mapping=floor,n=0,levels=[0],sums=[0]}'::range_summary$$);
 SELECT try_sql($$SELECT 'v1:haar{epsilon=1,domain_bits=2,mapping=floor,n=4,levels=[1,3],sums=[1,1,-2]}'::summary::mean_summary$$);
 SELECT try_sql($$SELECT s::summary::heavy_summary FROM ls$$);
+SELECT try_sql($$SELECT sw_encode(1, range_protocol(1, 12), 1)$$);
+SELECT try_sql($$SELECT range_encode(1, range_protocol(1, 12, 'sw'), 1)$$);
+SELECT try_sql($$SELECT sw_encode('NaN', range_protocol(1, 12, 'sw'), 1)$$);
+SELECT try_sql($$SELECT range_agg(0.5::float8, range_protocol(1, 12))$$);
+SELECT try_sql($$SELECT range_agg(0, 0, true, range_protocol(1, 12, 'sw'))$$);
+SELECT try_sql($$SELECT range_agg(2::float8, range_protocol(1, 12, 'sw'))$$);
+SELECT try_sql($$SELECT range_agg('NaN'::float8, range_protocol(1, 12, 'sw'))$$);
+SELECT try_sql($$SELECT range_agg(0.5::float8, range_protocol(1, 12, 'sw', mapping => 'linear', lo => 0, hi => 1 + g % 2))
+                  FROM generate_series(1, 2) g$$);
+SELECT try_sql($$SELECT (cdf(s, 5)).* FROM sws$$);
+SELECT try_sql($$SELECT * FROM sws, quantiles(s, ARRAY[0.5])$$);
+SELECT try_sql($$SELECT * FROM sws, density(s, 0)$$);
+SELECT try_sql($$SELECT * FROM sws, density(s, 1025)$$);
+SELECT try_sql($$SELECT * FROM sws, density(s, 4, 1001)$$);
+SELECT try_sql($$SELECT * FROM sws, density(s, 4, -1)$$);
+SET ldp.max_decode_work = 1e7;
+SELECT try_sql($$SELECT * FROM sws, density(s, 4)$$);
+RESET ldp.max_decode_work;
+SELECT try_sql($$SELECT 'v1:sw{epsilon=1,domain_bits=1,mapping=floor,n=3,buckets=[1,1]}'::range_summary$$);
+SELECT try_sql($$SELECT 'v1:sw{epsilon=1,domain_bits=1,mapping=floor,n=2,buckets=[1,1],sums=[0]}'::range_summary$$);
 
-DROP TABLE lat, lr, ls, truth, ranges, cum, true_q;
+
+DROP TABLE lat, lr, ls, truth, ranges, cum, true_q, swr, sws;

@@ -79,7 +79,7 @@ SELECT format($q$SELECT 'stored %1$s.%2$s', md5(v::text), md5(%3$s(v)), md5((%4$
                 WHEN 'sketch_summary' THEN format('(SELECT string_agg(f::text, '' '') FROM ldp.frequencies(v, %L::text[]) f)', :'items')
                 WHEN 'heavy_summary' THEN format('pg_temp.heavy_estimates(v, %L::text[])', :'heavy_items')
                 WHEN 'rappor_summary' THEN format('(SELECT string_agg(f::text, '' '') FROM ldp.rappor_decode(v, %L::text[]) f)', :'items')
-                WHEN 'range_summary' THEN '(SELECT string_agg(q::text, '' '') FROM ldp.quantiles(v, ARRAY[0.1, 0.5, 0.9]) q)'
+                WHEN 'range_summary' THEN 'CASE ldp.mechanism(v) WHEN ''sw'' THEN (SELECT string_agg(d::text, '' '') FROM ldp.density(v, 4, 2) d) ELSE (SELECT string_agg(q::text, '' '') FROM ldp.quantiles(v, ARRAY[0.1, 0.5, 0.9]) q) END'
                 WHEN 'summary' THEN 'ldp.report_count(v)'
                 ELSE 'NULL' END)
 FROM user_tables u

@@ -80,7 +80,7 @@ CREATE TABLE range_protocols (name text PRIMARY KEY, p range_protocol);
 INSERT INTO range_protocols VALUES ('ms', range_protocol(1, 6)),
   ('linear', range_protocol(2, 5, mapping => 'linear', lo => -1, hi => 1)),
   ('log', range_protocol(0.5, 6, mapping => 'log', lo => 1, hi => 1000)), ('hh', range_protocol(1, 5, 'hh')),
-  ('hh2', range_protocol(1, 6, 'hh', 2)), ('null', NULL);
+  ('hh2', range_protocol(1, 6, 'hh', 2)), ('sw', range_protocol(2, 6, 'sw')), ('null', NULL);
 CREATE TABLE range_reports (
   id int PRIMARY KEY, at timestamptz NOT NULL, value float8, p range_protocol,
   level int, hadamard_row bigint, report boolean);
@@ -159,6 +159,9 @@ UNION ALL SELECT h.at::date, 'log', range_agg(r.level, r.hadamard_row, r.report,
 FROM range_reports h, range_encode(h.value, range_protocol(0.5, 6, mapping => 'log', lo => 1, hi => 1000), h.id) r GROUP BY 1
 UNION ALL SELECT h.at::date, 'hh', range_agg(r.level, r.hadamard_row, r.report, range_protocol(1, 5, 'hh'))
 FROM range_reports h, range_encode(h.value, range_protocol(1, 5, 'hh'), h.id) r GROUP BY 1;
+INSERT INTO range_summaries (day, mechanism, s)
+SELECT at::date, 'sw', range_agg(sw_encode(value, range_protocol(2, 6, 'sw'), id), range_protocol(2, 6, 'sw'))
+FROM range_reports GROUP BY 1;
 INSERT INTO range_summaries (day, mechanism, s)
 SELECT NULL, mechanism, rollup(s) FROM range_summaries GROUP BY mechanism;
 INSERT INTO range_summaries (day, mechanism, s) VALUES

@@ -1,10 +1,12 @@
 // The range rows of ldp_summary_fuzz's families (fuzz_family.hpp): the summary
-// (ldp.range_summary: seeds of every mapping and mechanism (haar, hh with B = 4 and 2),
-// counters of 1 and 2 bytes, a level without reports, an empty one; the accessors and their agreements: cdf against range_frequency,
-// quantiles in order with intervals around their values, histograms, rollup, the
-// ldp.summary cast; range_trans in user-defined aggregates with odd reports) and its
-// protocol (ldp.range_protocol: a type of its own, no ldp.summary kind, whose forms are
-// read back and then used by the encoder and the aggregate).
+// (ldp.range_summary: seeds of every mapping and mechanism (haar, hh with B = 4 and 2, sw),
+// counters of 1 and 2 bytes, a level without reports, an empty one, Square Wave's bucket
+// counts at 2 and 5 bits and empty; the accessors and their agreements: cdf against
+// range_frequency, quantiles in order with intervals around their values, histograms,
+// density's rows and intervals, rollup, the ldp.summary cast; range_trans and
+// range_sw_trans in user-defined aggregates with odd reports) and its protocol
+// (ldp.range_protocol: a type of its own, no ldp.summary kind, whose forms are read back
+// and then used by the encoders and the aggregates).
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -43,6 +45,12 @@ const char* const kRangeSeeds[][2] = {
     {"hh B=2 k=3 leaves without reports",
      "SELECT 'v1:hh{epsilon=1,domain_bits=3,branching=2,mapping=floor,n=3,levels=[1,2,0],"
      "sums=[1,0,0,0,-2,0,0,0,0,0,0,0,0,0]}'::ldp.range_summary"},
+    {"sw floor k=5 n=300", "SELECT ldp.range_agg(ldp.sw_encode(i % 29, ldp.range_protocol(2, 5, 'sw'), i), "
+                           "ldp.range_protocol(2, 5, 'sw')) FROM generate_series(1, 300) i"},
+    {"sw linear k=2 n=4", "SELECT 'v1:sw{epsilon=1,domain_bits=2,mapping=linear,lo=-1,hi=1,n=4,buckets=[2,0,1,1]}'"
+                          "::ldp.range_summary"},
+    {"sw k=3 empty", "SELECT 'v1:sw{epsilon=0.5,domain_bits=3,mapping=floor,n=0,buckets=[0,0,0,0,0,0,0,0]}'"
+                     "::ldp.range_summary"},
 };
 
 const char* const kRangeProtocolSeeds[][2] = {
@@ -51,6 +59,7 @@ const char* const kRangeProtocolSeeds[][2] = {
     {"protocol log k=5", "SELECT ldp.range_protocol(0.5, 5, mapping => 'log', lo => 0.1, hi => 1e6)"},
     {"protocol hh k=5", "SELECT ldp.range_protocol(1, 5, 'hh')"},
     {"protocol hh B=2 k=3", "SELECT ldp.range_protocol(1, 3, 'hh', 2)"},
+    {"protocol sw k=6", "SELECT ldp.range_protocol(3, 6, 'sw')"},
 };
 
 // The stored form: "LDPS", u8 format (3), u8 family (6), u8 mechanism, u8 mapping, then
@@ -113,16 +122,32 @@ std::vector<Query> range_queries(const std::string& s, const std::string& seed) 
       {"SELECT ldp.report_count(r)::float8, (ldp.quantile(r, 0.5)).value FROM (SELECT ldp.rollup(x) r "
        "FROM (VALUES (" + s + "), (" + seed + ")) v(x)) q",
        {}},
+      // density (Square Wave's; 22023 for HaarHRR's): 2 rows (none for n = 0), shares in
+      // [0, 1] adding up to 1, intervals around them, a short bootstrap
+      {"SELECT count(*)::float8 - CASE WHEN ldp.report_count(" + s + ") = 0 THEN 0 ELSE 2 END, "
+       "count(*) FILTER (WHERE NOT (d.lo <= d.hi AND d.frequency BETWEEN 0 AND 1 AND d.std_error >= 0 "
+       "AND d.ci_lower <= d.frequency AND d.frequency <= d.ci_upper))::float8, "
+       "coalesce(abs(sum(d.frequency) - 1) > 1e-9, false)::int::float8, " + nonfinite("d.frequency") +
+       "::float8 FROM ldp.density(" + s + ", 2, 3, 1) d",
+       {{kAccessorError, "rows of density(s, 2) other than 2 (none for n = 0)"},
+        {kAccessorError, "density rows with lo > hi, a share outside [0, 1] or outside its interval"},
+        {kAccessorError, "density's shares do not add up to 1"},
+        {kNonFinite, "non-finite frequencies of density(s, 2)"}}},
   };
 }
 
 // A protocol is used: 12 encoded reports of values are all counted by range_agg under
-// it, and the summary decodes.
+// it, and the summary decodes (HaarHRR's encoder and aggregate, or Square Wave's; the
+// other mechanism's refuse it with 22023).
 std::vector<Query> protocol_queries(const std::string& s, const std::string&) {
   return {{"SELECT 12 - ldp.report_count(x)::float8, (ldp.quantile(x, 0.5)).value, (ldp.cdf(x, 1)).frequency "
            "FROM (SELECT ldp.range_agg(e.level, e.hadamard_row, e.report, " + s + ") x "
            "FROM generate_series(1, 12) i, ldp.range_encode(i * 0.75 - 2, " + s + ", i) e) q",
-           {{kAccessorError, "reports of range_encode(value, p) that range_agg(..., p) does not count"}}}};
+           {{kAccessorError, "reports of range_encode(value, p) that range_agg(..., p) does not count"}}},
+          {"SELECT 12 - ldp.report_count(x)::float8, (SELECT sum(frequency) FROM ldp.density(x, 1, 2)) "
+           "FROM (SELECT ldp.range_agg(ldp.sw_encode(i * 0.75 - 2, " + s + ", i), " + s + ") x "
+           "FROM generate_series(1, 12) i) q",
+           {{kAccessorError, "reports of sw_encode(value, p) that range_agg(report, p) does not count"}}}};
 }
 
 // A field of the state's text form (the integer after ",<key>="), else `otherwise`.
@@ -167,9 +192,30 @@ Reports range_reports(const StateParams& p) {
   return {out, "v(a, b, c)", "v.a, v.b::bigint, v.c, " + protocol};
 }
 
+// range_sw_trans: reports in the wave's range (its ends and the middle; w < 1/2), and now and
+// then one outside it or NaN (22000), a NULL one (skipped), another protocol (22023), or
+// the state's protocol as a per-row value.
+Reports sw_reports(const StateParams& p) {
+  std::string rows = "(0.5::float8), (0.0), (1.0), (0.25)";
+  std::string protocol = p.protocol;
+  switch (p.variant % 8) {
+    case 0: {
+      const char* const odd[] = {"('NaN')", "(2.0)", "(-1.0)", "('Infinity')", "(-1e300)"};
+      rows += std::string(", ") + odd[(p.variant / 8) % LDP_FUZZ_COUNT(odd)];
+      break;
+    }
+    case 1: rows += ", (NULL)"; break;
+    case 3: protocol = "ldp.range_protocol(1, 2, 'sw')"; break;
+    case 4: protocol = "(SELECT " + p.protocol + " WHERE v.y IS NOT NULL)"; break;
+    default: break;
+  }
+  return {rows, "v(y)", "v.y, " + protocol};
+}
+
 const TransFn kRangeTransFns[] = {
     {"range_trans", "haar", "int, bigint, boolean, ldp.range_protocol", "range_agg", range_reports},
     {"range_trans", "hh", "int, bigint, boolean, ldp.range_protocol", "range_agg", range_reports},
+    {"range_sw_trans", "sw", "float8, ldp.range_protocol", "range_agg", sw_reports},
 };
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "heavy_test_support.hpp"
 #include "core/rappor/rappor_client.hpp"
 #include "core/rappor/rappor_summary.hpp"
+#include "core/range/square_wave.hpp"
 #include "core/sketch/sketch_summary.hpp"
 #include "test_support.hpp"
 
@@ -373,6 +374,21 @@ TEST(Interrupt, RapporDecodingNoticesACancel) {
   const auto& summary = *reinterpret_cast<const ldp::RapporSummary*>(many.data());
   const std::vector<std::string_view> few = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"};
   expect_walk_cancels("rappor_decode, 2^20 cohorts with reports", [&] { ldp::rappor_decode(summary, few); });
+}
+
+// Square Wave's density: EM runs of a few thousand iterations each, the bootstrap's
+// replicates in turn; both poll.
+TEST(Interrupt, SquareWaveDensityNoticesACancel) {
+  const ldp::SwGrid g = ldp::sw_grid(1, 10);
+  std::vector<int64_t> hist(static_cast<size_t>(g.d_out), 0);
+  ldp::SeededRandom rng(4);
+  for (int u = 0; u < 100000; ++u)
+    ldp::sw_add_report(g, hist.data(), ldp::sw_encode(g, static_cast<int64_t>(rng.below(400)) + 300, rng));
+  ldp::SwDensityQuery q;
+  q.bins = 32;
+  q.replicates = 1;
+  expect_cancels_land("Square Wave density, 2 EM runs over 1024 + 1024 cells",
+                      [&] { ldp::sw_density(g, hist.data(), q); });
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "core/common/random.hpp"
 #include "core/range/range_summary.hpp"
+#include "core/range/square_wave.hpp"
 
 namespace ldp_test {
 
@@ -85,11 +86,16 @@ inline ldp::RangeProtocol hh_protocol(int k, double eps, int64_t branching) {
   return p;
 }
 
-// n reports of the values v(i) under p, seeded.
+// n reports of the values v(i) under p, seeded (Square Wave's one real each).
 template <class Value>
 Range simulate_range(const ldp::RangeProtocol& p, int64_t n, uint64_t seed, Value v) {
   Range r(p);
   ldp::SeededRandom rng(seed);
+  if (p.mechanism == ldp::RangeMechanism::Sw) {
+    const ldp::SwGrid g = ldp::sw_grid_of(p);
+    for (int64_t i = 0; i < n; ++i) ldp::range_add_sw_report(r.get(), g, ldp::range_sw_encode(p, v(i), rng));
+    return r;
+  }
   for (int64_t i = 0; i < n; ++i) {
     const ldp::RangeReport rep = ldp::range_encode(p, v(i), rng);
     ldp::range_add_report(r.get(), rep.level, rep.row, rep.plus_one);

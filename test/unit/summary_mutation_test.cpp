@@ -289,12 +289,24 @@ std::vector<ldp_test::Range> range_seeds() {
   out.push_back(ldp_test::simulate_range(linear, 300, 3, [](int64_t i) { return std::sin(double(i)); }));
   out.push_back(ldp_test::simulate_range(ldp_test::hh_protocol(3, 1, 4), 40, 4, floor_of));  // levels of 2 and 8
   out.push_back(ldp_test::simulate_range(ldp_test::hh_protocol(4, 2, 2), 25, 5, floor_of));
+  ldp::RangeProtocol sw = ldp_test::range_protocol(3, 1);
+  sw.mechanism = ldp::RangeMechanism::Sw;
+  out.push_back(ldp_test::simulate_range(sw, 60, 4, floor_of));
+  out.push_back(ldp_test::Range(sw));  // no reports
   return out;
 }
 
 void check_range(const ldp_test::Range& r) {
   EXPECT_EQ(ldp::range_summary_size(*r), r.bytes());
-  if (r->n > 0) {
+  if (r->protocol.mechanism == ldp::RangeMechanism::Sw) {  // a short density: shares of [0, 1]
+    ldp_test::RangeDecode d(*r);
+    ldp::SwDensityQuery q;
+    q.bins = 2;
+    q.replicates = 2;
+    q.em.max_iterations = 30;
+    const ldp::SwDensity out = ldp::range_density(*d.get(), q);
+    for (const ldp::SwDensityBin& b : out.bins) EXPECT_TRUE(b.frequency >= 0 && b.frequency <= 1 + 1e-12);
+  } else if (r->n > 0) {
     ldp_test::RangeDecode d(*r);
     for (int64_t x = 0; x < r->protocol.domain(); ++x) EXPECT_FALSE(d.prefix(x).variance < 0) << x;
     const ldp::QuantileAnswer q = d.quantile(0.5, 1.96);

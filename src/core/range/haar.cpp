@@ -192,7 +192,7 @@ const RangeMechanismImpl kHaarImpl = {
     RangeMechanism::Haar, "haar", {nullptr, nullptr}, nullptr, nullptr,
     {"levels", "sums"}, "level counts", "level", haar_counts, haar_segment,
     0, haar_check, haar_encode,
-    haar_prepared_bytes, haar_prepare, haar_prefix, haar_range, haar_prefix_cost,
+    haar_prepared_bytes, haar_prepare, haar_prefix, haar_range, haar_prefix_cost, nullptr,
 };
 
 }  // namespace ldp

@@ -355,7 +355,7 @@ const RangeMechanismImpl kHhImpl = {
     RangeMechanism::Hh, "hh", {&kBranchingField, nullptr}, hh_defaults, hh_validate,
     {"levels", "sums"}, "level counts", "level", hh_counts, hh_segment,
     1, hh_check_report, hh_encode,
-    hh_prepared_bytes, hh_prepare, hh_prefix, hh_range, hh_prefix_cost,
+    hh_prepared_bytes, hh_prepare, hh_prefix, hh_range, hh_prefix_cost, nullptr,
 };
 
 }  // namespace ldp

@@ -17,6 +17,9 @@
 
 namespace ldp {
 
+struct SwDensity;       // square_wave.hpp
+struct SwDensityQuery;
+
 // The protocol's fields in the text form, "epsilon=...,domain_bits=...[,<own fields>],
 // mapping=...[,lo=...,hi=...]" (no braces), shared by the protocol's text and the
 // summary's; the parser validates (InvalidText naming the cursor's type).
@@ -67,9 +70,10 @@ constexpr int kMaxRangeOwnFields = 2;
 //    exact variance) and range ([lo, hi] with its exact variance), nullptr when it has no
 //    linear answer (range_frequency, cdf, quantiles and histogram then refuse it), and
 //    prefix_cost, the work of one prefix in units of a domain bit (the quantiles' plan).
-//    A mechanism whose answer is a density rather than prefixes (Square Wave with EM)
-//    leaves prefix, range and prefix_cost nullptr and adds its own nullable hook for it,
-//    with the accessor that reads it; range_require_linear keeps it from the others.
+//    A mechanism whose answer is a density rather than prefixes (Square Wave with EM,
+//    square_wave.cpp) leaves prefix, range and prefix_cost nullptr and sets density
+//    (ldp.density's estimate and bootstrap, range_density), which the others leave
+//    nullptr; range_require_linear and range_has_density keep each accessor to its own.
 struct RangeMechanismImpl {
   RangeMechanism id;
   const char* name;
@@ -95,6 +99,7 @@ struct RangeMechanismImpl {
   LinearAnswer (*prefix)(const RangeProtocol& p, const void* area, int64_t x);
   LinearAnswer (*range)(const RangeProtocol& p, const void* area, int64_t lo, int64_t hi);
   double (*prefix_cost)(const RangeProtocol& p);
+  SwDensity (*density)(const RangePrepared& d, const SwDensityQuery& q);
 };
 const RangeMechanismImpl* range_impl_from_byte(uint8_t id);  // nullptr: unknown
 const RangeMechanismImpl& range_impl(RangeMechanism id);     // Internal when unknown

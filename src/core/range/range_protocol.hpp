@@ -3,8 +3,8 @@
 // server answers range counts, CDFs and quantiles with their standard errors.
 //
 // The protocol says how: ε, the domain's bits k, the mechanism (a row of the registry,
-// range_internal.hpp: HaarHRR, hierarchical histograms), its own fields (hh's branching),
-// and the mapping of a value to its bucket:
+// range_internal.hpp: HaarHRR, hierarchical histograms, Square Wave), its own fields (hh's
+// branching), and the mapping of a value to its bucket:
 // - floor: bucket = clamp(floor(v), 0, 2^k − 1), so a latency in ms is one call and a
 //   bucket is the value interval [b, b + 1);
 // - linear over [lo, hi): 2^k buckets of equal width (hi − lo)/2^k, clamped;
@@ -29,7 +29,7 @@
 
 namespace ldp {
 
-enum class RangeMechanism : uint8_t { Haar = 1, Hh = 2 };
+enum class RangeMechanism : uint8_t { Haar = 1, Hh = 2, Sw = 3 };
 enum class RangeMapping : uint8_t { Floor = 1, Linear = 2, Log = 3 };
 
 // The widest domain: 2^24 buckets (HaarHRR keeps 2^k − 1 coefficients, hh up to 2^(k+1)).

@@ -11,14 +11,16 @@
 #include "core/common/error.hpp"
 #include "core/common/stored_form.hpp"
 #include "core/range/range_internal.hpp"
+#include "core/range/square_wave.hpp"
 
 namespace ldp {
 
 extern const RangeMechanismImpl kHaarImpl;
 extern const RangeMechanismImpl kHhImpl;
+extern const RangeMechanismImpl kSwImpl;
 
 namespace {
-const RangeMechanismImpl* const kMechanisms[] = {&kHaarImpl, &kHhImpl};
+const RangeMechanismImpl* const kMechanisms[] = {&kHaarImpl, &kHhImpl, &kSwImpl};
 }  // namespace
 
 const RangeMechanismImpl* range_impl_from_byte(uint8_t id) {
@@ -44,10 +46,11 @@ int64_t range_summary_cells(const RangeProtocol& p) {
 }
 
 void check_range_summary_bits(const RangeProtocol& p) {
-  if (p.domain_bits > kMaxRangeSummaryBits) {
-    RangeProtocol widest = p;
-    widest.domain_bits = kMaxRangeSummaryBits;
-    const int64_t cells = range_summary_cells(p), cap = range_summary_cells(widest);
+  if (p.domain_bits <= kMaxRangeSummaryBits) return;
+  RangeProtocol widest = p;
+  widest.domain_bits = kMaxRangeSummaryBits;
+  const int64_t cells = range_summary_cells(p), cap = range_summary_cells(widest);
+  if (cells > cap) {  // a mechanism whose counters do not grow with the domain (sw) passes
     throw_error(ErrorKind::LimitExceeded,
                 "a range summary of domain_bits = %d would hold %" PRId64 " counters (%" PRId64
                 " MiB); this build keeps summaries of at most domain_bits = %d (%" PRId64 " MiB)",
@@ -89,6 +92,8 @@ void range_flush_deferred(RangeSummary* s) {
   }
   s->deferred_next = 0;
 }
+
+bool range_takes_tree_reports(const RangeProtocol& p) { return range_impl(p.mechanism).check_report != nullptr; }
 
 void range_add_report(RangeSummary* s, int64_t level, int64_t row, bool plus_one) {
   const RangeMechanismImpl& m = range_impl(s->protocol.mechanism);
@@ -139,9 +144,23 @@ void range_prepare(const RangeSummary& s, RangePrepared* out, size_t size) {
   m.prepare(s, out->area());
 }
 
+bool range_has_density(const RangeProtocol& p) { return range_impl(p.mechanism).density != nullptr; }
+
+SwDensity range_density(const RangePrepared& d, const SwDensityQuery& q) {
+  const RangeMechanismImpl& m = range_impl(d.protocol.mechanism);
+  if (m.density == nullptr)
+    throw_error(ErrorKind::InvalidParameter, "density needs a Square Wave (sw) summary; a %s summary has none", m.name);
+  return m.density(d, q);
+}
+
+bool range_has_linear(const RangeProtocol& p) {
+  const RangeMechanismImpl& m = range_impl(p.mechanism);
+  return m.prefix != nullptr && m.range != nullptr;
+}
+
 void range_require_linear(const RangeProtocol& p, const char* what) {
   const RangeMechanismImpl& m = range_impl(p.mechanism);
-  if (m.prefix == nullptr || m.range == nullptr)
+  if (!range_has_linear(p))
     throw_error(ErrorKind::InvalidParameter, "%s needs a mechanism with linear answers; a %s summary has none", what,
                 m.name);
 }

@@ -3,7 +3,8 @@
 // the mechanism's two blocks (its registry row, range_internal.hpp, says their sizes):
 //
 //   counts   non-negative counts that add up to n: HaarHRR's n_j, the reports of level j
-//            (j in [0, k))
+//            (j in [0, k)); Square Wave's reports per output bucket (square_wave.hpp: its
+//            d_out = min(2^k, 1024) buckets, and no sums)
 //   sums     per count i, a segment of signed sums checked against counts[i]: HaarHRR's
 //            2^k − 1 row sums S_j[r] = Σ y over the reports of level j and Hadamard row r,
 //            level j's 2^j rows at offset 2^j − 1 + r (HaarCounts's layout, haar.hpp)
@@ -16,9 +17,10 @@
 // Memory: the counters are dense (HaarHRR: 8·(k + 2^k − 1) bytes), and a decode holds
 // about as many doubles again. This build keeps summaries of at most
 // kMaxRangeSummaryBits = 22 bits (HaarHRR: 32 MiB of counters; 64 MiB with a decode): a
-// wider domain (the protocol allows 24) is refused with LimitExceeded before anything is
-// allocated; a device may still encode it, and a coarser protocol (or the linear and log
-// mappings) answers the same questions.
+// wider domain (the protocol allows 24) whose counters would grow past those of 22 bits
+// is refused with LimitExceeded before anything is allocated (Square Wave's 1024 do not
+// grow: it takes 24); a device may still encode it, and a coarser protocol (or the linear
+// and log mappings) answers the same questions.
 //
 // Decoding is prepare, then answer: range_prepare decodes the counters once into the
 // mechanism's area (HaarHRR: one exact transform per level, haar.hpp), range_prefix and
@@ -83,6 +85,9 @@ void check_range_summary_bits(const RangeProtocol& p);
 // An empty summary in caller memory of range_summary_size bytes.
 void range_summary_init(RangeSummary* s, const RangeProtocol& p);
 
+// Whether the mechanism's reports are (level, hadamard_row, report) (range_agg's and
+// range_encode's columns); Square Wave's are one real each (square_wave.hpp).
+bool range_takes_tree_reports(const RangeProtocol& p);
 // A (level, hadamard_row, report) report (+1 as true), checked by the mechanism's
 // check_report (ImpossibleReport; a mechanism of another wire format refuses every such
 // report); OutOfRange past 2^63 − 1 reports.
@@ -152,7 +157,9 @@ size_t range_prepared_size(const RangeProtocol& p);
 // Polls for a cancel.
 void range_prepare(const RangeSummary& s, RangePrepared* out, size_t size);
 // Whether the mechanism answers prefixes and ranges (range_prefix, range_answer, the
-// quantiles); InvalidParameter naming `what` (the accessor) when it does not.
+// quantiles; Square Wave does not); range_require_linear: InvalidParameter naming `what`
+// (the accessor) when it does not.
+bool range_has_linear(const RangeProtocol& p);
 void range_require_linear(const RangeProtocol& p, const char* what);
 // F̂(x), the estimated share of buckets <= x (x in [−1, D): F̂(−1) = 0, F̂(D−1) = 1), and
 // the share of buckets in [lo, hi] (0 <= lo <= hi < D), with their exact variances;

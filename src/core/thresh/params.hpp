@@ -9,7 +9,7 @@
 //    decode_estimates);
 //  - client.hpp: the device (Client: Algorithms 2 VOTE and 3 EST, with persistable
 //    state).
-// The simulation helpers (Scenario, binomial) are not part of the core: they are in
+// The simulation helpers (Scenario, the epoch means) are not part of the core: they are in
 // src/tools/thresh/thresh_scenario.hpp, for the tests and the simulator.
 //
 // Derivation of the parameters (n users, T epochs of ℓ rounds, m subgroups of at

@@ -1,5 +1,6 @@
 // The answers of ldp.range_summary (docs/ranges.md): range_frequency(s, lo, hi), cdf(s, x),
-// quantile(s, phi), quantiles(s, phis) and histogram(s, bins). Each decodes the summary
+// quantile(s, phi), quantiles(s, phis) and histogram(s, bins) (mechanisms with linear
+// answers), and density(s, bins, ...) (Square Wave's). Each decodes the summary
 // once per session (ldp_pg::session_prepared_summary: the coefficients, and for the
 // quantiles the CDF's blocks, kept until another summary replaces them) and answers in O(k)
 // a range.
@@ -21,6 +22,7 @@ extern "C" {
 #include <cmath>
 
 #include "core/common/stats.hpp"
+#include "core/range/square_wave.hpp"
 #include "pg/range/range_glue.hpp"
 
 using ldp::RangePrepared;
@@ -49,10 +51,18 @@ RangePrepared* prepare_range(FunctionCallInfo fcinfo) {
   return static_cast<RangePrepared*>(ldp_pg::session_prepared_summary(fcinfo, 0, make_prepared, release_prepared));
 }
 
-// ... of a mechanism with linear answers (prefixes and ranges; 22023 naming the accessor).
+// ... of a mechanism with linear answers (prefixes and ranges; 22023 naming the accessor,
+// with a hint at density for Square Wave's, which has none).
 RangePrepared* prepare_linear(FunctionCallInfo fcinfo, const char* what) {
   RangePrepared* d = prepare_range(fcinfo);
-  LDP_CORE(ldp::range_require_linear(d->protocol, what));
+  bool linear = false;
+  LDP_CORE(linear = ldp::range_has_linear(d->protocol));
+  if (!linear)
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("%s needs a mechanism with linear answers; a %s summary has none", what,
+                           ldp::range_mechanism_name(d->protocol.mechanism)),
+                    errhint("ldp.density(summary, bins) estimates a Square Wave summary's distribution, with "
+                            "bootstrap standard errors.")));
   return d;
 }
 
@@ -245,5 +255,69 @@ LDP_FUNCTION(ldp_range_histogram) {
     bool nulls[6] = {false, false, false, !s.has_se, !s.has_se, !s.has_se};
     tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
   }
+  return (Datum)0;
+}
+
+// density(s, bins, replicates, seed, smoothing): a Square Wave summary's distribution over
+// `bins` groups of buckets (histogram's), by EM (EMS with smoothing) on its histogram, each
+// with the standard deviation of `replicates` bootstrap replicates and the 95% interval
+// frequency ± 1.96 of it intersected with [0, 1] (docs/algorithms/ranges.md#square-wave):
+// model-based, not an exact variance.
+LDP_FUNCTION(ldp_range_density) {
+  const int32 bins = PG_GETARG_INT32(1), replicates = PG_GETARG_INT32(2);
+  const int64 seed = PG_GETARG_INT64(3);
+  const bool smoothing = PG_GETARG_BOOL(4);
+  RangePrepared* d = prepare_range(fcinfo);
+  bool has_density = false;
+  LDP_CORE(has_density = ldp::range_has_density(d->protocol));
+  if (!has_density)
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("density needs a Square Wave (sw) summary; a %s summary has linear answers",
+                           ldp::range_mechanism_name(d->protocol.mechanism)),
+                    errhint("ldp.histogram(summary, bins) gives its shares with exact standard errors.")));
+  const int64 domain = d->protocol.domain();
+  if (bins < 1 || bins > domain)
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("bins must be between 1 and the domain's %lld buckets, got %d",
+                           static_cast<long long>(domain), bins)));
+  if (replicates < 0 || replicates > ldp::kSwMaxReplicates)
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("replicates must be between 0 and %d, got %d", ldp::kSwMaxReplicates, replicates)));
+  InitMaterializedSRF(fcinfo, 0);
+  auto* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
+  if (d->n == 0) return (Datum)0;
+  ldp::SwDensityQuery q;
+  q.bins = bins;
+  q.replicates = replicates;
+  q.seed = static_cast<uint64_t>(seed);
+  q.em.smoothing = smoothing;
+  q.limits = ldp_pg::decode_limits();
+  // the rows, in memory the budget has allowed, before the core's vectors exist
+  LDP_CORE({
+    ldp::DecodeBudget budget(q.limits, "density");
+    budget.hold(static_cast<double>(bins) * sizeof(ldp::SwDensityBin), "its %d rows", bins);
+  });
+  auto* rows = static_cast<ldp::SwDensityBin*>(
+      MemoryContextAllocExtended(CurrentMemoryContext, sizeof(ldp::SwDensityBin) * static_cast<size_t>(bins),
+                                 MCXT_ALLOC_HUGE));
+  LDP_CORE({
+    const ldp::SwDensity out = ldp::range_density(*d, q);
+    std::copy(out.bins.begin(), out.bins.end(), rows);
+  });
+  const double z = critical_value(0.95);
+  for (int64 i = 0; i < bins; ++i) {
+    CHECK_FOR_INTERRUPTS();
+    const ldp::SwDensityBin& b = rows[i];
+    const bool has_se = std::isfinite(b.std_error);
+    Datum values[6] = {Float8GetDatum(ldp::range_bucket_lower(d->protocol, b.first)),
+                       Float8GetDatum(ldp::range_bucket_upper(d->protocol, b.last)),
+                       Float8GetDatum(ldp_pg::finite_result(b.frequency, "a frequency")),
+                       Float8GetDatum(has_se ? b.std_error : 0),
+                       Float8GetDatum(has_se ? std::clamp(b.frequency - z * b.std_error, 0.0, 1.0) : 0),
+                       Float8GetDatum(has_se ? std::clamp(b.frequency + z * b.std_error, 0.0, 1.0) : 0)};
+    bool nulls[6] = {false, false, false, !has_se, !has_se, !has_se};
+    tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+  }
+  pfree(rows);
   return (Datum)0;
 }

@@ -27,6 +27,21 @@ RangeProtocol range_protocol_arg(FunctionCallInfo fcinfo, int argno) {
   return protocol_of(PG_GETARG_VARLENA_PP(argno));
 }
 
+void range_require_wire(const RangeProtocol& p, bool tree, const char* fn) {
+  bool takes = false;
+  LDP_CORE(takes = ldp::range_takes_tree_reports(p));
+  if (takes == tree) return;
+  ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                  errmsg("%s takes %s, not a %s protocol", fn,
+                         tree ? "a protocol whose reports are (level, hadamard_row, report)" : "a Square Wave (sw) protocol",
+                         ldp::range_mechanism_name(p.mechanism)),
+                  takes ? errhint("A %s protocol's reports are (level, hadamard_row, report): ldp.range_encode and "
+                                  "ldp.range_agg(level, hadamard_row, report, protocol).",
+                                  ldp::range_mechanism_name(p.mechanism))
+                        : errhint("A Square Wave protocol's reports are one float8 each: ldp.sw_encode and "
+                                  "ldp.range_agg(report, protocol).")));
+}
+
 Datum range_protocol_datum(const RangeProtocol& p) {
   size_t len = 0;
   LDP_CORE(len = ldp::range_protocol_binary_size(p));

@@ -1,6 +1,6 @@
 // THRESH simulation helpers, for the simulator (thresh_sim.hpp) and the tests; not
 // part of the core nor of the server module: users in subgroups whose Bernoulli means
-// change at chosen epochs, and the binomial sampler of their epoch means. The names
+// change at chosen epochs, and their epoch means (the core's binomial sampler). The names
 // stay in ldp::thresh, next to the core's params.hpp, server.hpp and client.hpp.
 #pragma once
 
@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/common/binomial.hpp"
 #include "core/common/random.hpp"
 
 namespace ldp::thresh {
@@ -27,16 +28,10 @@ double true_population_mean(const Scenario& scenario, int32_t epoch);
 // The epochs in which some group's mean differs from the epoch before, epoch 1 included.
 std::vector<int32_t> change_epochs(const Scenario& scenario);
 
-// Binomial(trials, p) draw, trials >= 0, p in [0, 1]. Exact algorithms, as in NumPy's
-// legacy generator: inversion when trials·min(p, 1−p) <= 30 (the search restarts
-// beyond mean + 10 sd, a truncation of probability < 1e-20), otherwise BTPE
-// (Kachitvichyanukul & Schmeiser 1988), exact rejection sampling from a
-// triangle/parallelogram/exponential envelope, a few uniforms per draw whatever trials.
-int64_t binomial(RandomSource& rng, int64_t trials, double p);
+// The core's samplers (common/binomial.hpp), by their names here too.
+using ldp::binomial;
+using ldp::multinomial;
 // One user's epoch mean: binomial(rng, rounds, mean)/rounds, rounds >= 1.
 double sample_epoch_mean(RandomSource& rng, int64_t rounds, double mean);
-// One user's histogram of `trials` samples from the distribution p (weights >= 0 that
-// sum to 1 up to rounding): Multinomial(trials, p) by conditional binomials.
-std::vector<int64_t> multinomial(RandomSource& rng, int64_t trials, const std::vector<double>& p);
 
 }  // namespace ldp::thresh
