@@ -1,6 +1,7 @@
 #include "tools/range/range_load.hpp"
 
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 
@@ -11,16 +12,20 @@ namespace ldp::tools {
 namespace {
 
 constexpr const char* kSynopsis =
-    "ldp_load --mechanism haar --epsilon E --domain-bits K [--mapping MAP] --distribution DIST --table NAME [options]";
-constexpr const char* kMechanismHelp = R"(  --mechanism haar     numeric distributions (range counts, CDFs, quantiles):
-                       HaarHRR, one Hadamard-randomized bit of one level of the
-                       value's Haar coefficients (ldp.range_agg)
+    "ldp_load --mechanism haar|hh|sw --epsilon E --domain-bits K [--mapping MAP] --distribution DIST --table NAME [options]";
+constexpr const char* kMechanismHelp = R"(  --mechanism haar|hh|sw
+                       numeric distributions (range counts, CDFs, quantiles):
+                       haar: HaarHRR, one Hadamard-randomized bit of one level of
+                       the value's Haar coefficients; hh: hierarchical histograms,
+                       one level's node with HRR; sw: Square Wave, one real number
+                       (a density by EM) (ldp.range_agg)
 )";
-constexpr const char* kOptionHelp = R"(  --domain-bits K      haar: the domain [0, 2^K) of buckets, K in [1, 22] (default 16)
-  --mapping MAP        haar: a value's bucket: floor (default: clamp(floor(v), 0,
+constexpr const char* kOptionHelp = R"(  --domain-bits K      ranges: the domain [0, 2^K) of buckets, K in [1, 22] (default 16)
+  --branching B        hh: the tree's branching, 2 or 4 (default 4)
+  --mapping MAP        ranges: a value's bucket: floor (default: clamp(floor(v), 0,
                        2^K - 1), e.g. a latency in ms), linear:LO:HI or log:LO:HI
                        (2^K buckets of equal width in v or in ln v over [LO, HI))
-  --truth FILE         haar: write the users of each bucket to FILE (lower<TAB>upper
+  --truth FILE         ranges: write the users of each bucket to FILE (lower<TAB>upper
                        <TAB>users, a header line, buckets with users only)
 )";
 constexpr const char* kHelp = R"(Ranges: the output names the protocol (protocol=, as ldp.range_protocol prints
@@ -28,14 +33,21 @@ it), then clamped= (values above the top bucket's end, clamped as a device
 would), reports=, and for p50, p90 and p99: true_pNN= (the lower end of the true
 quantile's bucket), local_pNN=, local_pNN_lower=, local_pNN_upper= (the core
 decoder on the same reports: ldp.quantile(<aggregate>, phi)'s value, ci_lower and
-ci_upper for the table).
+ci_upper for the table; not for sw, whose summary has a density, ldp.density).
 
 )";
 
 using Arg = LoadOption::Arg;
-constexpr const char* kRangeRefusal = "--domain-bits and --mapping apply to the range mechanisms, not {mechanism}";
+constexpr const char* kRangeRefusal = "{option} applies to the range mechanisms (haar, hh, sw), not {mechanism}";
 const LoadOption kDomainBits{"domain-bits", Arg::Count, nullptr, kRangeRefusal, "range"};
 const LoadOption kMapping{"mapping", Arg::Text, nullptr, kRangeRefusal, "range"};
+const LoadOption kBranching{"branching", Arg::Count, nullptr, kRangeRefusal, "range"};
+
+// Within the family: what only hh takes.
+std::string refusal(const LoadOption& o, const std::string& mechanism) {
+  if (&o == &kBranching) return "--branching applies to hh only, not " + mechanism;
+  return "";
+}
 
 // floor | linear:LO:HI | log:LO:HI into the protocol (the core validates the bounds).
 void parse_mapping(const std::string& text, RangeProtocol* p) {
@@ -66,6 +78,8 @@ std::unique_ptr<FamilyLoad> prepare(const CommandLine& cl, const std::string& me
   const int64_t bits = cl.count(kDomainBits, 16);
   if (bits > kMaxRangeSummaryBits) throw UsageError("--domain-bits must be in [1, " + std::to_string(kMaxRangeSummaryBits) + "]");
   spec.protocol.domain_bits = static_cast<int>(bits);
+  range_protocol_defaults(&spec.protocol);
+  if (cl.has(kBranching)) spec.protocol.branching = cl.count(kBranching, 0);
   parse_mapping(cl.text(kMapping, "floor"), &spec.protocol);
   NumberPopulation pop = number_population(cl);
   spec.distribution = std::move(pop.distribution);
@@ -128,6 +142,7 @@ void RangeLoad::print(const LoadTarget& target, double seconds) const {
   for (const RangeQuantileLine& q : range_quantile_lines(spec, result_)) {
     const std::string name = phi_name(q.phi);
     std::printf("true_%s=%s\n", name.c_str(), num(q.truth).c_str());
+    if (std::isnan(q.local)) continue;  // sw: no quantiles (ldp.density gives its shape)
     std::printf("local_%s=%s\n", name.c_str(), num(q.local).c_str());
     std::printf("local_%s_lower=%s\n", name.c_str(), num(q.lower).c_str());
     std::printf("local_%s_upper=%s\n", name.c_str(), num(q.upper).c_str());
@@ -144,18 +159,21 @@ void RangeLoad::print(const LoadTarget& target, double seconds) const {
 const LoadFamily& range_family() {
   static const LoadFamily row{
       "range",
-      {"haar"},
+      {"haar", "hh", "sw"},
       kSynopsis,
       kMechanismHelp,
       kOptionHelp,
       kHelp,
-      {&options::epsilon, &kDomainBits, &kMapping, &options::truth},
-      {},
-      nullptr,
+      {&options::epsilon, &kDomainBits, &kMapping, &kBranching, &options::truth},
+      {{&kBranching, {"hh"}}},
+      refusal,
       prepare,
       {"--mechanism haar --epsilon 1 --domain-bits 10 --distribution lognormal:4:1 --users 4000 --seed 13",
        "--mechanism haar --epsilon 2 --domain-bits 8 --mapping log:1:60000 --distribution lognormal:6:1.5 "
-       "--users 3000 --seed 14"}};
+       "--users 3000 --seed 14",
+       "--mechanism hh --epsilon 1 --domain-bits 10 --branching 2 --distribution lognormal:4:1 --users 3000 --seed 15",
+       "--mechanism sw --epsilon 2 --domain-bits 10 --mapping linear:0:1000 --distribution lognormal:5:0.8 "
+       "--users 3000 --seed 16"}};
   return row;
 }
 

@@ -1,4 +1,4 @@
-// The range family's row of ldp_load (haar): a RangeLoad is one load of a RangeLoadSpec
+// The range family's row of ldp_load (haar, hh, sw): a RangeLoad is one load of a RangeLoadSpec
 // (range_population.hpp), validated when it is made.
 #pragma once
 
@@ -18,7 +18,7 @@ class RangeLoad final : public SpecLoad<RangeLoadSpec, RangeLoadResult> {
 
   std::string mechanism() const override { return range_mechanism_name(spec_->protocol.mechanism); }
   int64_t reports() const override { return spec_->users; }
-  std::vector<ReportColumn> report_columns() const override { return range_report_columns(); }
+  std::vector<ReportColumn> report_columns() const override { return range_report_columns(spec_->protocol); }
   void generate(const ChunkSink& sink, const ProgressFn& progress) override {
     result_ = generate_range_reports(spec_, sink, progress);
   }

@@ -62,18 +62,19 @@ struct RangeLoadResult {
   double seconds = 0;                // wall time of the load (set by load_spec, pg_load.hpp)
 };
 
-// The report columns (after user_id bigint and round integer): level integer,
-// hadamard_row bigint, report boolean — ldp.range_encode's columns, ldp.range_agg's
-// arguments.
-std::vector<ReportColumn> range_report_columns();
+// The report columns (after user_id bigint and round integer), ldp.range_agg's arguments:
+// level integer, hadamard_row bigint, report boolean (ldp.range_encode's columns: haar, hh),
+// or report double precision (ldp.sw_encode's: sw).
+std::vector<ReportColumn> range_report_columns(const RangeProtocol& p);
 
-// Draws the population, encodes every value (range_encode) and hands the COPY text to
+// Draws the population, encodes every value (range_encode, range_sw_encode) and hands the COPY text to
 // sink in chunks of about chunk_bytes. With a seed the output is reproducible (the
 // population and the encoders draw from two streams of it).
 RangeLoadResult generate_range_reports(const Validated<RangeLoadSpec>& spec, const ChunkSink& sink,
                                        const ProgressFn& progress = {}, size_t chunk_bytes = size_t{1} << 20);
 
-// The true and the locally decoded quantiles of a load, for each φ of the spec.
+// The true and the locally decoded quantiles of a load, for each φ of the spec (a mechanism
+// without linear answers, sw: the local ones NaN).
 std::vector<RangeQuantileLine> range_quantile_lines(const RangeLoadSpec& spec, const RangeLoadResult& result);
 
 }  // namespace ldp::tools
