@@ -32,6 +32,10 @@ struct Query {
 // count(*) FILTER (WHERE column c is not a finite number)
 std::string nonfinite(const std::string& c);
 std::string num(double v);  // %.17g
+// rollup(s, s) of a family whose merge adds counters: n doubled, the same parameters
+// (`params`, an SQL function of a summary, e.g. "ldp.protocol"), and s::ldp.summary::<type>
+// reading back as s.
+Query rollup_self(const std::string& s, const std::string& type, const std::string& params);
 
 // What a state test reads off the state's text form (else defaults) to make reports
 // that fit it: its own parameters, mostly.

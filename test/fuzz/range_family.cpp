@@ -111,14 +111,7 @@ std::vector<Query> range_queries(const std::string& s, const std::string& seed) 
        {{kAccessorError, "rows of histogram(s, 2) other than 2 (none for n = 0)"},
         {kAccessorError, "histogram rows with lo > hi"},
         {kNonFinite, "non-finite frequencies of histogram(s, 2)"}}},
-      // rollup with itself: n doubled, the same protocol; the ldp.summary cast reads back
-      {"SELECT (ldp.report_count(r) IS DISTINCT FROM 2 * ldp.report_count(s))::int::float8, "
-       "(ldp.protocol(r)::text IS DISTINCT FROM ldp.protocol(s)::text)::int::float8, "
-       "((s::ldp.summary)::ldp.range_summary::text IS DISTINCT FROM s::text)::int::float8 "
-       "FROM (SELECT ldp.rollup(x) r FROM (VALUES (" + s + "), (" + s + ")) v(x)) q, (SELECT " + s + " s) p",
-       {{kAccessorError, "report_count(rollup(s, s)) is not twice report_count(s)"},
-        {kAccessorError, "protocol(rollup(s, s)) is not protocol(s)"},
-        {kAccessorError, "s::ldp.summary::ldp.range_summary does not read back as s"}}},
+      rollup_self(s, "ldp.range_summary", "ldp.protocol"),
       {"SELECT ldp.report_count(r)::float8, (ldp.quantile(r, 0.5)).value FROM (SELECT ldp.rollup(x) r "
        "FROM (VALUES (" + s + "), (" + seed + ")) v(x)) q",
        {}},

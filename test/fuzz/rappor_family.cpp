@@ -59,14 +59,7 @@ std::vector<Query> rappor_queries(const std::string& s, const std::string& seed)
         {kAccessorError, "rows of rappor_decode out of the candidates' order, or with NULL estimates for a candidate"},
         {kAccessorError, "rows of rappor_decode with a negative standard error or an interval not in [0, 1] around the proportion"},
         {kNonFinite, "non-finite values of rappor_decode(s, candidates)"}}},
-      // rollup with itself: n doubled, the same parameters; the ldp.summary cast reads back
-      {"SELECT (ldp.report_count(r) IS DISTINCT FROM 2 * ldp.report_count(s))::int::float8, "
-       "(ldp.rappor_parameters(r) IS DISTINCT FROM ldp.rappor_parameters(s))::int::float8, "
-       "((s::ldp.summary)::ldp.rappor_summary::text IS DISTINCT FROM s::text)::int::float8 "
-       "FROM (SELECT ldp.rollup(x) r FROM (VALUES (" + s + "), (" + s + ")) v(x)) q, (SELECT " + s + " s) p",
-       {{kAccessorError, "report_count(rollup(s, s)) is not twice report_count(s)"},
-        {kAccessorError, "rappor_parameters(rollup(s, s)) differ from s's"},
-        {kAccessorError, "s::ldp.summary::ldp.rappor_summary does not read back as s"}}},
+      rollup_self(s, "ldp.rappor_summary", "ldp.rappor_parameters"),
       {"SELECT ldp.report_count(r)::float8, (SELECT count(*) FROM ldp.rappor_decode(r, ARRAY['a', 'b']))::float8 "
        "FROM (SELECT ldp.rollup(x) r FROM (VALUES (" + s + "), (" + seed + ")) v(x)) q",
        {}},

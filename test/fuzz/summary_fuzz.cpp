@@ -156,6 +156,15 @@ namespace ldp_fuzz {
 std::string nonfinite(const std::string& c) {
   return "count(*) FILTER (WHERE NOT (" + c + " > '-Infinity'::float8 AND " + c + " < 'Infinity'::float8))";
 }
+Query rollup_self(const std::string& s, const std::string& type, const std::string& params) {
+  return {"SELECT (ldp.report_count(r) IS DISTINCT FROM 2 * ldp.report_count(s))::int::float8, (" + params +
+              "(r)::text IS DISTINCT FROM " + params + "(s)::text)::int::float8, ((s::ldp.summary)::" + type +
+              "::text IS DISTINCT FROM s::text)::int::float8 FROM (SELECT ldp.rollup(x) r FROM (VALUES (" + s + "), (" +
+              s + ")) v(x)) q, (SELECT " + s + " s) p",
+          {{kAccessorError, "report_count(rollup(s, s)) is not twice report_count(s)"},
+           {kAccessorError, "the parameters of rollup(s, s) are not s's"},
+           {kAccessorError, "s::ldp.summary does not read back as s"}}};
+}
 std::string num(double v) {
   char b[64];
   std::snprintf(b, sizeof b, "%.17g", v);

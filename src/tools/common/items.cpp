@@ -173,11 +173,7 @@ void append_varbit(std::string& out, const uint8_t* bytes, int64_t k) {
 // Printing
 
 void print_load_lines(const std::optional<uint64_t>& seed, const std::string& table, const ItemTally& t) {
-  if (seed)
-    std::printf("seed=%" PRIu64 "\n", *seed);
-  else
-    std::printf("seed=none\n");
-  std::printf("table=%s\n", table.c_str());
+  print_seed_and_table(seed, table);
   std::printf("reports=%" PRId64 "\n", t.reports);
   int64_t distinct = 0;
   for (int64_t c : t.true_counts) distinct += c > 0;

@@ -1,6 +1,7 @@
 #include "tools/common/population.hpp"
 
 #include <cctype>
+#include <cinttypes>
 #include <cerrno>
 #include <cmath>
 #include <charconv>
@@ -26,6 +27,14 @@ std::string num(double v) {
 
 void print_mechanism(const std::string& mechanism, double epsilon) {
   std::printf("mechanism=%s\nepsilon=%s\n", mechanism.c_str(), num(epsilon).c_str());
+}
+
+void print_seed_and_table(const std::optional<uint64_t>& seed, const std::string& table) {
+  if (seed)
+    std::printf("seed=%" PRIu64 "\n", *seed);
+  else
+    std::printf("seed=none\n");
+  std::printf("table=%s\n", table.c_str());
 }
 
 std::optional<double> to_double(const std::string& s) {

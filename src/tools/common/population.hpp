@@ -45,6 +45,8 @@ std::string short_num(double v);
 std::string num(double v);
 // The first lines every load prints: mechanism= and epsilon=.
 void print_mechanism(const std::string& mechanism, double epsilon);
+// The lines seed= (or seed=none) and table= of every load.
+void print_seed_and_table(const std::optional<uint64_t>& seed, const std::string& table);
 // A whole string as a finite double, or nullopt.
 std::optional<double> to_double(const std::string& s);
 

@@ -114,11 +114,7 @@ void MeanLoad::print(const LoadTarget& target, double seconds) const {
   std::printf("distribution=%s\n", spec.distribution.spec.c_str());
   std::printf("users=%" PRId64 "\n", spec.users);
   std::printf("rounds=%d\n", spec.rounds);
-  if (spec.seed)
-    std::printf("seed=%" PRIu64 "\n", *spec.seed);
-  else
-    std::printf("seed=none\n");
-  std::printf("table=%s\n", target.table.c_str());
+  print_seed_and_table(spec.seed, target.table);
   std::printf("clamped=%" PRId64 "\n", result.clamped);
   print_tally_lines("", result.total, spec.mechanism);
   if (spec.rounds > 1)

@@ -128,11 +128,7 @@ void RangeLoad::print(const LoadTarget& target, double seconds) const {
   std::printf("protocol=%s\n", range_protocol_to_text(spec.protocol).c_str());
   std::printf("distribution=%s\n", spec.distribution.spec.c_str());
   std::printf("users=%" PRId64 "\n", spec.users);
-  if (spec.seed)
-    std::printf("seed=%" PRIu64 "\n", *spec.seed);
-  else
-    std::printf("seed=none\n");
-  std::printf("table=%s\n", target.table.c_str());
+  print_seed_and_table(spec.seed, target.table);
   std::printf("clamped=%" PRId64 "\n", result_.clamped);
   std::printf("reports=%" PRId64 "\n", result_.local.get()->n);
   if (!truth_path_.empty()) {
